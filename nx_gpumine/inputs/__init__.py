@@ -1,0 +1,1 @@
+"""Inputs: graph containers, ingestion from NetworkX / frames / arrays, and query objects."""

@@ -1,0 +1,730 @@
+"""The static graph container: CSR arrays, a node-key <-> dense-id map, label codes.
+
+One layout serves directed and undirected graphs. Each vertex has one sorted list of
+*neighbours* (the union of out- and in-neighbours, self-loops kept apart), and each entry
+carries a direction code::
+
+    dircode[e] & 1  -> the edge u -> v exists
+    dircode[e] & 2  -> the edge v -> u exists
+
+An undirected graph has code 3 on every entry. Matching a pattern edge then means
+``dircode & required == required`` (monomorphism) or ``dircode == required`` (induced), the same
+test for both kinds of graph, so the plan and the engines never branch on directedness.
+Edge labels are stored per entry for both directions (``out_label`` for u->v, ``in_label`` for
+v->u); node labels and self-loops per vertex. Labels are small int codes into a vocabulary
+kept here, so patterns are encoded with the same codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from ..errors import InputError, UnsupportedGraphError
+from .frames import frame_columns, is_frame
+
+__all__ = [
+    "StaticGraph",
+    "LabelSpec",
+    "ABSENT_LABEL",
+    "IMPOSSIBLE_LABEL",
+    "from_networkx",
+    "from_edgelist",
+    "from_arrays",
+    "as_static_graph",
+]
+
+#: Label code meaning "no label" (labels not used, or no edge in that direction).
+ABSENT_LABEL = -1
+#: Label code of a pattern label that no data vertex/edge carries: it can never match.
+IMPOSSIBLE_LABEL = -2
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class LabelSpec:
+    """Which attribute(s) give node or edge labels, and the default for missing values.
+
+    ``attr`` may be a string or a tuple of strings (a label is then the tuple of values, as in
+    ``networkx.algorithms.isomorphism.categorical_node_match(["a", "b"], [da, db])``).
+    ``default`` is used where the attribute is missing; when it is ``_MISSING`` a missing value
+    is an error naming the node or edge.
+    """
+
+    attr: str | tuple[str, ...]
+    default: Any = _MISSING
+
+    @classmethod
+    def of(cls, attr: Any, default: Any = _MISSING) -> LabelSpec | None:
+        """Build a spec from user arguments (``None`` means unlabeled)."""
+        if attr is None:
+            return None
+        if isinstance(attr, LabelSpec):
+            return attr
+        if isinstance(attr, list | tuple):
+            attr = tuple(attr)
+            if isinstance(default, list):
+                default = tuple(default)
+        return cls(attr, default)
+
+    def value(self, data: Mapping, where: str) -> Hashable:
+        """The label of one node/edge given its attribute dict."""
+        if isinstance(self.attr, tuple):
+            defaults = (
+                self.default if isinstance(self.default, tuple) else (self.default,) * len(self.attr)
+            )
+            vals = []
+            for a, d in zip(self.attr, defaults, strict=True):
+                vals.append(self._one(data, a, d, where))
+            return tuple(vals)
+        return self._one(data, self.attr, self.default, where)
+
+    @staticmethod
+    def _one(data: Mapping, attr: str, default: Any, where: str) -> Hashable:
+        if attr in data:
+            v = data[attr]
+        elif default is not _MISSING:
+            v = default
+        else:
+            raise InputError(
+                f"label attribute {attr!r} is missing on {where} (give a default to allow that)"
+            )
+        try:
+            hash(v)
+        except TypeError as exc:
+            raise InputError(f"label {attr!r}={v!r} on {where} is not hashable") from exc
+        return v
+
+
+@dataclass(eq=False)
+class StaticGraph:
+    """A simple graph (directed or not) in CSR form with label codes.
+
+    Attributes
+    ----------
+    directed : bool
+        Whether edges have a direction.
+    indptr : numpy.ndarray
+        int64, length ``n + 1``: neighbour list bounds per dense vertex id.
+    indices : numpy.ndarray
+        int32: neighbour ids, sorted ascending within each vertex, no self-loops.
+    dircode : numpy.ndarray
+        uint8 per entry: bit 0 = edge u->v, bit 1 = edge v->u (3 for undirected graphs).
+    loop : numpy.ndarray
+        uint8 per vertex: 1 if the vertex has a self-loop.
+    node_label : numpy.ndarray or None
+        int32 label code per vertex.
+    out_label, in_label : numpy.ndarray or None
+        int32 label code of u->v and of v->u per entry (``ABSENT_LABEL`` where no such edge).
+    loop_label : numpy.ndarray or None
+        int32 label code of each vertex's self-loop (``ABSENT_LABEL`` if none).
+    keys : list
+        Dense id -> the user's node key.
+    node_label_spec, edge_label_spec : LabelSpec or None
+        How labels were read.
+    node_vocab, edge_vocab : dict
+        Label value -> code.
+    """
+
+    directed: bool
+    indptr: np.ndarray
+    indices: np.ndarray
+    dircode: np.ndarray
+    loop: np.ndarray
+    keys: list
+    node_label: np.ndarray | None = None
+    out_label: np.ndarray | None = None
+    in_label: np.ndarray | None = None
+    loop_label: np.ndarray | None = None
+    node_label_spec: LabelSpec | None = None
+    edge_label_spec: LabelSpec | None = None
+    node_vocab: dict = field(default_factory=dict)
+    edge_vocab: dict = field(default_factory=dict)
+    _key_to_id: dict | None = field(default=None, repr=False)
+    _device_cache: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def n(self) -> int:
+        """Number of vertices."""
+        return len(self.indptr) - 1
+
+    @property
+    def num_edges(self) -> int:
+        """Number of edges (each undirected edge once, self-loops included)."""
+        loops = int(self.loop.sum())
+        if self.directed:
+            codes = self.dircode
+            return int((codes & 1).astype(bool).sum()) + loops
+        return len(self.indices) // 2 + loops
+
+    @property
+    def degree(self) -> np.ndarray:
+        """Number of distinct neighbours per vertex (union of in and out), int64."""
+        return np.diff(self.indptr)
+
+    @property
+    def max_degree(self) -> int:
+        """Largest neighbour-list length."""
+        return int(self.degree.max()) if self.n else 0
+
+    def is_directed(self) -> bool:
+        """NetworkX-style directedness query."""
+        return self.directed
+
+    def is_multigraph(self) -> bool:
+        """Always False: multigraphs are refused at ingestion."""
+        return False
+
+    @property
+    def key_to_id(self) -> dict:
+        """User node key -> dense id (built on first use)."""
+        if self._key_to_id is None:
+            self._key_to_id = {k: i for i, k in enumerate(self.keys)}
+        return self._key_to_id
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __repr__(self) -> str:
+        kind = "directed" if self.directed else "undirected"
+        labs = []
+        if self.node_label_spec is not None:
+            labs.append(f"node labels {self.node_label_spec.attr!r}")
+        if self.edge_label_spec is not None:
+            labs.append(f"edge labels {self.edge_label_spec.attr!r}")
+        lab = (", " + ", ".join(labs)) if labs else ""
+        return f"StaticGraph({kind}, {self.n} nodes, {self.num_edges} edges{lab})"
+
+    # ------------------------------------------------------------------ labels
+    def encode_node_label(self, value: Hashable) -> int:
+        """Code of a node label value, ``IMPOSSIBLE_LABEL`` if no vertex carries it."""
+        return self.node_vocab.get(value, IMPOSSIBLE_LABEL)
+
+    def encode_edge_label(self, value: Hashable) -> int:
+        """Code of an edge label value, ``IMPOSSIBLE_LABEL`` if no edge carries it."""
+        return self.edge_vocab.get(value, IMPOSSIBLE_LABEL)
+
+    # ------------------------------------------------------------------ device copy
+    def device_arrays(self) -> dict:
+        """The CSR and label arrays as CuPy arrays, uploaded once and cached on the graph."""
+        if "arrays" not in self._device_cache:
+            import cupy as cp
+
+            arrs = {
+                "indptr": cp.asarray(self.indptr),
+                "indices": cp.asarray(self.indices),
+                "dircode": cp.asarray(self.dircode),
+                "loop": cp.asarray(self.loop),
+            }
+            for name in ("node_label", "out_label", "in_label", "loop_label"):
+                a = getattr(self, name)
+                if a is not None:
+                    arrs[name] = cp.asarray(a)
+            self._device_cache["arrays"] = arrs
+        return self._device_cache["arrays"]
+
+    # ------------------------------------------------------------------ export
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """All edges as (src, dst) dense-id arrays (undirected: each once with src <= dst)."""
+        src = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
+        dst = self.indices.astype(np.int64)
+        keep = (self.dircode & 1).astype(bool) if self.directed else src < dst
+        loops = np.flatnonzero(self.loop)
+        return (np.concatenate([src[keep], loops]), np.concatenate([dst[keep], loops]))
+
+    def to_networkx(self) -> nx.Graph:
+        """Convert back to a NetworkX Graph/DiGraph (labels restored under their attribute)."""
+        G = nx.DiGraph() if self.directed else nx.Graph()
+        inv_node = {c: v for v, c in self.node_vocab.items()}
+        inv_edge = {c: v for v, c in self.edge_vocab.items()}
+        for i, k in enumerate(self.keys):
+            attrs = {}
+            if self.node_label is not None and self.node_label_spec is not None:
+                attrs.update(_label_attrs(self.node_label_spec, inv_node[int(self.node_label[i])]))
+            G.add_node(k, **attrs)
+        src, dst = self.edges()
+        lab = self._edge_label_codes(src, dst)
+        for j, (u, v) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
+            attrs = {}
+            if lab is not None and self.edge_label_spec is not None:
+                attrs.update(_label_attrs(self.edge_label_spec, inv_edge[int(lab[j])]))
+            G.add_edge(self.keys[u], self.keys[v], **attrs)
+        return G
+
+    def _edge_label_codes(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+        if self.out_label is None:
+            return None
+        out = np.empty(len(src), dtype=np.int32)
+        for j, (u, v) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
+            if u == v:
+                out[j] = self.loop_label[u]
+            else:
+                lo, hi = self.indptr[u], self.indptr[u + 1]
+                pos = lo + np.searchsorted(self.indices[lo:hi], v)
+                out[j] = self.out_label[pos]
+        return out
+
+
+def _label_attrs(spec: LabelSpec, value: Any) -> dict:
+    if isinstance(spec.attr, tuple):
+        return dict(zip(spec.attr, value, strict=True))
+    return {spec.attr: value}
+
+
+# ====================================================================== building
+def _encode(values: Sequence[Hashable], vocab: dict) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.int32)
+    for i, v in enumerate(values):
+        code = vocab.get(v)
+        if code is None:
+            code = vocab[v] = len(vocab)
+        out[i] = code
+    return out
+
+
+def _build(
+    n: int,
+    src: np.ndarray,
+    dst: np.ndarray,
+    directed: bool,
+    keys: list,
+    *,
+    node_label_codes: np.ndarray | None = None,
+    edge_label_codes: np.ndarray | None = None,
+    node_label_spec: LabelSpec | None = None,
+    edge_label_spec: LabelSpec | None = None,
+    node_vocab: dict | None = None,
+    edge_vocab: dict | None = None,
+    duplicates: str = "raise",
+    where: str = "input",
+) -> StaticGraph:
+    """Build the union-CSR container from dense-id edge arrays (the one place CSR is made)."""
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    if n >= 2**31 - 1:
+        raise InputError(f"{where}: {n} vertices exceed the int32 id range")
+    if duplicates not in ("raise", "drop"):
+        raise InputError(f"duplicates must be 'raise' or 'drop', got {duplicates!r}")
+    labels = None if edge_label_codes is None else np.asarray(edge_label_codes, dtype=np.int32)
+
+    is_loop = src == dst
+    loop = np.zeros(n, dtype=np.uint8)
+    loop_label = None if labels is None else np.full(n, ABSENT_LABEL, dtype=np.int32)
+    lv = src[is_loop]
+    if len(np.unique(lv)) != len(lv):
+        if duplicates == "raise":
+            u = int(lv[np.flatnonzero(np.diff(np.sort(lv)) == 0)[0]])
+            raise UnsupportedGraphError(
+                f"{where}: self-loop on node {keys[u]!r} appears more than once; the graph must be"
+                " simple (pass duplicates='drop' to keep the first)"
+            )
+    loop[lv] = 1
+    if loop_label is not None:
+        # first occurrence wins on duplicates='drop'
+        loop_label[lv[::-1]] = labels[is_loop][::-1]
+    s, d = src[~is_loop], dst[~is_loop]
+    lab = None if labels is None else labels[~is_loop]
+
+    # each edge u->v contributes entry (u, v, code 1) and (v, u, code 2); undirected: code 3 both
+    fwd_code, bwd_code = (1, 2) if directed else (3, 3)
+    key_u = np.concatenate([s, d])
+    key_v = np.concatenate([d, s])
+    code = np.concatenate(
+        [np.full(len(s), fwd_code, np.uint8), np.full(len(s), bwd_code, np.uint8)]
+    )
+    # detect duplicate edges: the same (u, v) with the same direction bit twice
+    order = np.lexsort((code, key_v, key_u))
+    key_u, key_v, code = key_u[order], key_v[order], code[order]
+    if lab is not None:
+        lab2 = np.concatenate([lab, lab])[order]
+    same = (key_u[1:] == key_u[:-1]) & (key_v[1:] == key_v[:-1])
+    dup = same & ((code[1:] & code[:-1]) != 0)
+    if dup.any():
+        if duplicates == "raise":
+            i = int(np.flatnonzero(dup)[0])
+            u, v = keys[int(key_u[i])], keys[int(key_v[i])]
+            kind = "edge" if directed else "undirected edge"
+            raise UnsupportedGraphError(
+                f"{where}: {kind} ({u!r}, {v!r}) appears more than once; multigraphs are not"
+                " supported (pass duplicates='drop' to keep the first occurrence)"
+            )
+        keep = np.ones(len(key_u), dtype=bool)
+        keep[1:][dup] = False
+        key_u, key_v, code = key_u[keep], key_v[keep], code[keep]
+        if lab is not None:
+            lab2 = lab2[keep]
+    # merge the out and in entries of one pair into one union entry
+    first = np.ones(len(key_u), dtype=bool)
+    first[1:] = (key_u[1:] != key_u[:-1]) | (key_v[1:] != key_v[:-1])
+    group = np.cumsum(first) - 1
+    m = int(first.sum())
+    indices = key_v[first].astype(np.int32)
+    owner = key_u[first]
+    dircode = np.zeros(m, dtype=np.uint8)
+    np.bitwise_or.at(dircode, group, code)
+    out_label = in_label = None
+    if lab is not None:
+        out_label = np.full(m, ABSENT_LABEL, dtype=np.int32)
+        in_label = np.full(m, ABSENT_LABEL, dtype=np.int32)
+        is_out = (code & 1).astype(bool)
+        is_in = (code & 2).astype(bool)
+        out_label[group[is_out]] = lab2[is_out]
+        in_label[group[is_in]] = lab2[is_in]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(indptr, owner + 1, 1)
+    np.cumsum(indptr, out=indptr)
+    return StaticGraph(
+        directed=directed,
+        indptr=indptr,
+        indices=indices,
+        dircode=dircode,
+        loop=loop,
+        keys=keys,
+        node_label=node_label_codes,
+        out_label=out_label,
+        in_label=in_label,
+        loop_label=loop_label,
+        node_label_spec=node_label_spec,
+        edge_label_spec=edge_label_spec,
+        node_vocab=node_vocab or {},
+        edge_vocab=edge_vocab or {},
+    )
+
+
+def from_networkx(
+    G: nx.Graph,
+    *,
+    node_label: Any = None,
+    edge_label: Any = None,
+    node_label_default: Any = _MISSING,
+    edge_label_default: Any = _MISSING,
+    cache: bool = True,
+) -> StaticGraph:
+    """Convert a NetworkX ``Graph`` or ``DiGraph`` into a :class:`StaticGraph`.
+
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.DiGraph
+        A simple graph; self-loops are kept. Multigraphs are refused.
+    node_label, edge_label : str or list of str, optional
+        Attribute(s) whose values are the node / edge labels.
+    node_label_default, edge_label_default : optional
+        Value used where the attribute is missing; without one a missing value is an error.
+    cache : bool
+        Store the conversion in ``G.__networkx_cache__`` (NetworkX clears it on mutation).
+
+    Returns
+    -------
+    StaticGraph
+
+    Raises
+    ------
+    UnsupportedGraphError
+        If ``G`` is a multigraph or not a NetworkX graph.
+    InputError
+        If a label attribute is missing and no default was given.
+    """
+    if isinstance(G, StaticGraph):
+        return G
+    if not isinstance(G, nx.Graph):
+        raise UnsupportedGraphError(
+            f"expected a networkx Graph or DiGraph, got {type(G).__name__}"
+        )
+    if G.is_multigraph():
+        raise UnsupportedGraphError(
+            f"{type(G).__name__} is a multigraph; subgraph matching needs a simple Graph or DiGraph"
+            " (convert with nx.Graph(G) / nx.DiGraph(G), or use the temporal API for edge streams)"
+        )
+    nspec = LabelSpec.of(node_label, node_label_default)
+    espec = LabelSpec.of(edge_label, edge_label_default)
+    ckey = ("nx_gpumine.StaticGraph", nspec, espec)
+    store = getattr(G, "__networkx_cache__", None) if cache else None
+    if store is not None:
+        try:
+            hit = store.get(ckey)
+        except TypeError:  # unhashable default
+            store, hit = None, None
+        if hit is not None:
+            return hit
+    keys = list(G)
+    key_to_id = {k: i for i, k in enumerate(keys)}
+    m = G.number_of_edges()
+    src = np.empty(m, dtype=np.int64)
+    dst = np.empty(m, dtype=np.int64)
+    node_vocab: dict = {}
+    edge_vocab: dict = {}
+    ncodes = ecodes = None
+    if nspec is not None:
+        ncodes = _encode([nspec.value(d, f"node {k!r}") for k, d in G.nodes(data=True)], node_vocab)
+    elabels = [] if espec is not None else None
+    for j, (u, v, d) in enumerate(G.edges(data=True)):
+        src[j] = key_to_id[u]
+        dst[j] = key_to_id[v]
+        if elabels is not None:
+            elabels.append(espec.value(d, f"edge ({u!r}, {v!r})"))
+    if elabels is not None:
+        ecodes = _encode(elabels, edge_vocab)
+    g = _build(
+        len(keys),
+        src,
+        dst,
+        G.is_directed(),
+        keys,
+        node_label_codes=ncodes,
+        edge_label_codes=ecodes,
+        node_label_spec=nspec,
+        edge_label_spec=espec,
+        node_vocab=node_vocab,
+        edge_vocab=edge_vocab,
+        where=f"{type(G).__name__}",
+    )
+    g._key_to_id = key_to_id
+    if store is not None:
+        store[ckey] = g
+    return g
+
+
+def _dense_ids(
+    src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | None
+) -> tuple[np.ndarray, np.ndarray, list]:
+    """Map arbitrary key arrays to dense ids (order: ``nodes`` if given, else sorted keys)."""
+    if nodes is not None:
+        keys = list(nodes)
+        key_to_id = {k: i for i, k in enumerate(keys)}
+        if len(key_to_id) != len(keys):
+            raise InputError("nodes: the node list holds duplicate keys")
+        try:
+            s = np.fromiter((key_to_id[k] for k in src_keys.tolist()), np.int64, len(src_keys))
+            d = np.fromiter((key_to_id[k] for k in dst_keys.tolist()), np.int64, len(dst_keys))
+        except KeyError as exc:
+            raise InputError(f"edge endpoint {exc.args[0]!r} is not in the node list") from exc
+        return s, d, keys
+    both = np.concatenate([src_keys, dst_keys])
+    try:
+        uniq, inv = np.unique(both, return_inverse=True)
+    except TypeError as exc:
+        raise InputError("node keys of mixed, unorderable types; pass nodes= explicitly") from exc
+    keys = uniq.tolist()
+    return inv[: len(src_keys)].astype(np.int64), inv[len(src_keys) :].astype(np.int64), keys
+
+
+def from_arrays(
+    src: Any,
+    dst: Any,
+    *,
+    directed: bool = False,
+    num_nodes: int | None = None,
+    nodes: Sequence | None = None,
+    node_labels: Any = None,
+    edge_labels: Any = None,
+    duplicates: str = "raise",
+) -> StaticGraph:
+    """Build a graph from two arrays of edge endpoints (numpy, lists, or CuPy).
+
+    Parameters
+    ----------
+    src, dst : array-like
+        Edge endpoints. Integer arrays with ``num_nodes`` are used as dense ids directly;
+        otherwise keys are mapped to dense ids (sorted order, or the order of ``nodes``).
+    directed : bool
+        Whether edges are directed.
+    num_nodes : int, optional
+        With integer endpoints in ``[0, num_nodes)``: keep ids as they are (isolated ids kept).
+    nodes : sequence, optional
+        All node keys (gives id order and isolated nodes).
+    node_labels : array-like or mapping, optional
+        Per node label (array aligned with ids / ``nodes``, or a mapping key -> label).
+    edge_labels : array-like, optional
+        Per edge label, aligned with ``src``.
+    duplicates : {"raise", "drop"}
+        What to do with repeated edges.
+
+    Returns
+    -------
+    StaticGraph
+    """
+    src = _to_host(src)
+    dst = _to_host(dst)
+    if src.shape != dst.shape or src.ndim != 1:
+        raise InputError(f"src and dst must be 1-D of equal length, got {src.shape} and {dst.shape}")
+    if num_nodes is not None:
+        if src.dtype.kind not in "iu" or dst.dtype.kind not in "iu":
+            raise InputError("num_nodes needs integer endpoint arrays")
+        if len(src) and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= num_nodes):
+            raise InputError(f"edge endpoints must lie in [0, {num_nodes})")
+        keys = list(range(num_nodes))
+        s, d = src.astype(np.int64), dst.astype(np.int64)
+    else:
+        s, d, keys = _dense_ids(src, dst, nodes)
+    node_vocab: dict = {}
+    edge_vocab: dict = {}
+    ncodes = ecodes = None
+    nspec = espec = None
+    if node_labels is not None:
+        if isinstance(node_labels, Mapping):
+            try:
+                vals = [node_labels[k] for k in keys]
+            except KeyError as exc:
+                raise InputError(f"node_labels has no label for node {exc.args[0]!r}") from exc
+        else:
+            vals = _to_host(node_labels).tolist()
+            if len(vals) != len(keys):
+                raise InputError(f"node_labels has {len(vals)} entries for {len(keys)} nodes")
+        ncodes = _encode(vals, node_vocab)
+        nspec = LabelSpec("label")
+    if edge_labels is not None:
+        vals = _to_host(edge_labels).tolist()
+        if len(vals) != len(s):
+            raise InputError(f"edge_labels has {len(vals)} entries for {len(s)} edges")
+        ecodes = _encode(vals, edge_vocab)
+        espec = LabelSpec("label")
+    return _build(
+        len(keys),
+        s,
+        d,
+        directed,
+        keys,
+        node_label_codes=ncodes,
+        edge_label_codes=ecodes,
+        node_label_spec=nspec,
+        edge_label_spec=espec,
+        node_vocab=node_vocab,
+        edge_vocab=edge_vocab,
+        duplicates=duplicates,
+        where="edge arrays",
+    )
+
+
+def from_edgelist(
+    frame: Any,
+    *,
+    source: str = "source",
+    target: str = "target",
+    edge_label: str | None = None,
+    directed: bool = False,
+    nodes: Any = None,
+    node_key: str = "node",
+    node_label: str | None = None,
+    duplicates: str = "raise",
+) -> StaticGraph:
+    """Build a graph from an edge frame (pandas, polars, pyarrow, cuDF... via narwhals).
+
+    Parameters
+    ----------
+    frame : dataframe
+        One row per edge.
+    source, target : str
+        Endpoint column names.
+    edge_label : str, optional
+        Column holding edge labels.
+    directed : bool
+        Whether edges are directed.
+    nodes : dataframe, optional
+        Node frame with a ``node_key`` column (and ``node_label`` column); gives isolated nodes
+        and node labels.
+    node_key, node_label : str
+        Columns of ``nodes``.
+    duplicates : {"raise", "drop"}
+        What to do with repeated edges.
+
+    Returns
+    -------
+    StaticGraph
+
+    Raises
+    ------
+    InputError
+        If a column is missing or holds nulls.
+    """
+    s, d, lab = frame_columns(frame, [source, target, edge_label])
+    node_list = node_labels = None
+    if nodes is not None:
+        keys, nl = frame_columns(nodes, [node_key, node_label], what="node frame")
+        node_list = keys.tolist()
+        if nl is not None:
+            node_labels = dict(zip(node_list, nl.tolist(), strict=True))
+    elif node_label is not None:
+        raise InputError("node_label needs a node frame: pass nodes=<frame>")
+    g = from_arrays(
+        s, d, directed=directed, nodes=node_list, node_labels=node_labels,
+        edge_labels=lab, duplicates=duplicates,
+    )
+    if node_label is not None:
+        g.node_label_spec = LabelSpec(node_label)
+    if edge_label is not None:
+        g.edge_label_spec = LabelSpec(edge_label)
+    return g
+
+
+def _to_host(a: Any) -> np.ndarray:
+    if hasattr(a, "get") and type(a).__module__.startswith("cupy"):
+        a = a.get()
+    return np.asarray(a)
+
+
+def as_static_graph(
+    G: Any,
+    *,
+    node_label: Any = None,
+    edge_label: Any = None,
+    node_label_default: Any = _MISSING,
+    edge_label_default: Any = _MISSING,
+    source: str = "source",
+    target: str = "target",
+    directed: bool | None = None,
+) -> StaticGraph:
+    """Accept any supported input (StaticGraph, NetworkX graph, edge frame) as a StaticGraph.
+
+    Raises
+    ------
+    InputError
+        If a StaticGraph was built with other labels than the ones requested.
+    UnsupportedGraphError
+        For unsupported objects.
+    """
+    if isinstance(G, StaticGraph):
+        want_n = LabelSpec.of(node_label, node_label_default)
+        want_e = LabelSpec.of(edge_label, edge_label_default)
+        if want_n is not None and (
+            G.node_label_spec is None or G.node_label_spec.attr != want_n.attr
+        ):
+            raise InputError(
+                f"graph was converted without node labels {want_n.attr!r}; convert it with "
+                f"node_label={want_n.attr!r}"
+            )
+        if want_e is not None and (
+            G.edge_label_spec is None or G.edge_label_spec.attr != want_e.attr
+        ):
+            raise InputError(
+                f"graph was converted without edge labels {want_e.attr!r}; convert it with "
+                f"edge_label={want_e.attr!r}"
+            )
+        return G
+    if isinstance(G, nx.Graph):
+        return from_networkx(
+            G,
+            node_label=node_label,
+            edge_label=edge_label,
+            node_label_default=node_label_default,
+            edge_label_default=edge_label_default,
+        )
+    if is_frame(G):
+        if node_label is not None:
+            raise InputError("node labels of an edge frame come from from_edgelist(nodes=...)")
+        return from_edgelist(
+            G, source=source, target=target, edge_label=edge_label, directed=bool(directed)
+        )
+    # backend graph objects of our own NetworkX backend wrap a StaticGraph
+    inner = getattr(G, "_gpumine_graph", None)
+    if isinstance(inner, StaticGraph):
+        return inner
+    raise UnsupportedGraphError(
+        f"cannot use {type(G).__name__} as a graph: pass a networkx Graph/DiGraph, an edge frame,"
+        " or a StaticGraph"
+    )
