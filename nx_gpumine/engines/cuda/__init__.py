@@ -1,0 +1,1 @@
+"""CUDA engines (CUDA C++ kernels compiled by NVRTC through CuPy)."""

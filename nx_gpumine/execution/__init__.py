@@ -1,0 +1,1 @@
+"""Execution: split tasks across threads / GPUs / workers, merge partial results, progress."""

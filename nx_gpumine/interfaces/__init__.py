@@ -1,0 +1,1 @@
+"""Interfaces: public functions, drop-in matchers, NetworkX backend, command line."""

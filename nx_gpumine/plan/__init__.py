@@ -1,0 +1,1 @@
+"""Plans: query + graph statistics -> small immutable arrays shared by every engine."""

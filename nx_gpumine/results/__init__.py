@@ -1,0 +1,1 @@
+"""Results: counts, match arrays, frames and NetworkX-style iterators."""
