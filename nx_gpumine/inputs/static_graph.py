@@ -75,9 +75,8 @@ class LabelSpec:
     def value(self, data: Mapping, where: str) -> Hashable:
         """The label of one node/edge given its attribute dict."""
         if isinstance(self.attr, tuple):
-            defaults = (
-                self.default if isinstance(self.default, tuple) else (self.default,) * len(self.attr)
-            )
+            d = self.default
+            defaults = d if isinstance(d, tuple) else (d,) * len(self.attr)
             vals = []
             for a, d in zip(self.attr, defaults, strict=True):
                 vals.append(self._one(data, a, d, where))
@@ -433,9 +432,7 @@ def from_networkx(
     if isinstance(G, StaticGraph):
         return G
     if not isinstance(G, nx.Graph):
-        raise UnsupportedGraphError(
-            f"expected a networkx Graph or DiGraph, got {type(G).__name__}"
-        )
+        raise UnsupportedGraphError(f"expected a networkx Graph or DiGraph, got {type(G).__name__}")
     if G.is_multigraph():
         raise UnsupportedGraphError(
             f"{type(G).__name__} is a multigraph; subgraph matching needs a simple Graph or DiGraph"
@@ -552,7 +549,9 @@ def from_arrays(
     src = _to_host(src)
     dst = _to_host(dst)
     if src.shape != dst.shape or src.ndim != 1:
-        raise InputError(f"src and dst must be 1-D of equal length, got {src.shape} and {dst.shape}")
+        raise InputError(
+            f"src and dst must be 1-D of equal length, got {src.shape} and {dst.shape}"
+        )
     if num_nodes is not None:
         if src.dtype.kind not in "iu" or dst.dtype.kind not in "iu":
             raise InputError("num_nodes needs integer endpoint arrays")
@@ -652,8 +651,13 @@ def from_edgelist(
     elif node_label is not None:
         raise InputError("node_label needs a node frame: pass nodes=<frame>")
     g = from_arrays(
-        s, d, directed=directed, nodes=node_list, node_labels=node_labels,
-        edge_labels=lab, duplicates=duplicates,
+        s,
+        d,
+        directed=directed,
+        nodes=node_list,
+        node_labels=node_labels,
+        edge_labels=lab,
+        duplicates=duplicates,
     )
     if node_label is not None:
         g.node_label_spec = LabelSpec(node_label)
