@@ -17,7 +17,7 @@ Ideas it carries (T-DFS, cuTS, Grochow-Kellis):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from ..errors import QueryError
 from ..inputs.patterns import Pattern
 from ..inputs.static_graph import ABSENT_LABEL, IMPOSSIBLE_LABEL, StaticGraph
 
-__all__ = ["StaticPlan", "build_static_plan", "symmetry_conditions"]
+__all__ = ["StaticPlan", "build_static_plan", "symmetry_conditions", "root_mask", "node_mask"]
 
 _I32 = np.int32
 
@@ -359,20 +359,24 @@ def build_static_plan(
         pattern=pattern,
         num_automorphisms=pattern.num_automorphisms(),
     )
-    root_ok = None if k == 1 else _root_mask(graph, plan_kwargs)
-    return StaticPlan(root_ok=root_ok, **plan_kwargs)
+    plan = StaticPlan(root_ok=None, **plan_kwargs)
+    if k == 1:
+        return plan
+    mask = root_mask(graph, plan)
+    mask.setflags(write=False)
+    return replace(plan, root_ok=mask)
 
 
-def _node_mask(graph: StaticGraph, p: dict, level: int) -> np.ndarray:
+def node_mask(graph: StaticGraph, p: StaticPlan, level: int) -> np.ndarray:
     """Vertices passing the per-vertex filters of ``level`` (label, self-loop, degree)."""
-    ok = graph.degree >= int(p["min_degree"][level])
-    lab = int(p["node_label"][level])
+    ok = graph.degree >= int(p.min_degree[level])
+    lab = int(p.node_label[level])
     if lab != ABSENT_LABEL:
         ok &= graph.node_label == lab
-    lr = int(p["loop_req"][level])
+    lr = int(p.loop_req[level])
     if lr == 1:
         ok &= graph.loop == 1
-        ll = int(p["loop_label"][level])
+        ll = int(p.loop_label[level])
         if ll != ABSENT_LABEL:
             ok &= graph.loop_label == ll
     elif lr == 0:
@@ -380,25 +384,25 @@ def _node_mask(graph: StaticGraph, p: dict, level: int) -> np.ndarray:
     return ok
 
 
-def _root_mask(graph: StaticGraph, p: dict) -> np.ndarray:
-    """Exact mask of union-CSR entries usable as root edge (levels 0 and 1)."""
+def root_mask(graph: StaticGraph, p: StaticPlan) -> np.ndarray:
+    """Exact uint8 mask of union-CSR entries usable as root edge (levels 0 and 1)."""
     owner = np.repeat(np.arange(graph.n, dtype=np.int64), graph.degree)
     nbr = graph.indices
-    ok = _node_mask(graph, p, 0)[owner] & _node_mask(graph, p, 1)[nbr]
+    ok = node_mask(graph, p, 0)[owner] & node_mask(graph, p, 1)[nbr]
     j, c, out_l, in_l = (
-        int(p["chk_level"][0]),
-        int(p["chk_code"][0]),
-        int(p["chk_out_label"][0]),
-        int(p["chk_in_label"][0]),
+        int(p.chk_level[0]),
+        int(p.chk_code[0]),
+        int(p.chk_out_label[0]),
+        int(p.chk_in_label[0]),
     )
-    assert j == 0 and int(p["chk_ptr"][1]) == 0 and int(p["chk_ptr"][2]) == 1
+    assert j == 0 and int(p.chk_ptr[1]) == 0 and int(p.chk_ptr[2]) == 1
     dc = graph.dircode
-    ok &= (dc == c) if p["induced"] else ((dc & c) == c)
+    ok &= (dc == c) if p.induced else ((dc & c) == c)
     if out_l != ABSENT_LABEL:
         ok &= graph.out_label == out_l
     if in_l != ABSENT_LABEL:
         ok &= graph.in_label == in_l
-    s_lo, s_hi = int(p["sym_ptr"][1]), int(p["sym_ptr"][2])
+    s_lo, s_hi = int(p.sym_ptr[1]), int(p.sym_ptr[2])
     if s_hi > s_lo:  # the only earlier level is 0
         ok &= nbr > owner
     return ok.astype(np.uint8)

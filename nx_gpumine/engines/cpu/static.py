@@ -1,0 +1,665 @@
+"""CPU static engine (numba): depth-first backtracking over a :class:`StaticPlan`.
+
+Each root entry ``e`` of the union CSR (root edge ``(owner(e), indices[e])``) starts an
+iterative DFS with explicit per-level candidate arrays sized by the maximum degree (an
+intersection can never be larger than its smallest list, so they never overflow). Candidates
+come from sorted-list intersections (merge, or galloping when the sizes are skewed) of the
+backward neighbours' lists; a level with a single backward neighbour walks that list in place.
+Intersection results are reused across levels as the plan says, and symmetry restrictions also
+trim the start of each sorted candidate range.
+
+Work is split into chunks of root entries balanced by degree and run with ``prange``.
+Counts are int64 per chunk and summed in Python with an overflow check.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from ...errors import CapacityError
+from ...inputs.static_graph import StaticGraph
+from ...plan.static_plan import StaticPlan, root_mask
+
+__all__ = ["count", "enumerate_matches", "exists"]
+
+_INT64_MAX = 2**63 - 1
+
+# statuses returned by _run_range
+_DONE = 0
+_FULL = 1  # output buffer full: rows kept up to the start of root entry `next_e`
+_LIMIT = 2  # the limit was reached
+_STOPPED = 3  # another chunk found a match (exists)
+
+
+@njit(cache=True, inline="always")
+def _lower_bound(arr, lo, hi, x):
+    """First position p in [lo, hi) with arr[p] >= x (hi if none)."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if arr[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, inline="always")
+def _find(arr, lo, hi, x):
+    """Position of x in sorted arr[lo:hi], or -1."""
+    p = _lower_bound(arr, lo, hi, x)
+    if p < hi and arr[p] == x:
+        return p
+    return -1
+
+
+@njit(cache=True)
+def _intersect(a, alo, ahi, b, blo, bhi, out, olo):
+    """Write sorted a[alo:ahi] ∩ b[blo:bhi] to out[olo:]; return the count.
+
+    ``out`` may be ``a`` itself with ``olo <= alo`` (in-place filtering).
+    """
+    na = ahi - alo
+    nb = bhi - blo
+    n = 0
+    if na == 0 or nb == 0:
+        return 0
+    if na * 32 < nb:
+        # galloping: binary search each element of a in the rest of b
+        p = blo
+        for i in range(alo, ahi):
+            x = a[i]
+            # exponential probe then binary search
+            step = 1
+            q = p
+            while q < bhi and b[q] < x:
+                p = q + 1
+                q = p + step
+                step <<= 1
+            if q > bhi:
+                q = bhi
+            p = _lower_bound(b, p, q, x)
+            if p >= bhi:
+                break
+            if b[p] == x:
+                out[olo + n] = x
+                n += 1
+                p += 1
+        return n
+    if nb * 32 < na:
+        p = alo
+        for j in range(blo, bhi):
+            x = b[j]
+            step = 1
+            q = p
+            while q < ahi and a[q] < x:
+                p = q + 1
+                q = p + step
+                step <<= 1
+            if q > ahi:
+                q = ahi
+            p = _lower_bound(a, p, q, x)
+            if p >= ahi:
+                break
+            if a[p] == x:
+                out[olo + n] = x
+                n += 1
+                p += 1
+        return n
+    i = alo
+    j = blo
+    while i < ahi and j < bhi:
+        x = a[i]
+        y = b[j]
+        if x < y:
+            i += 1
+        elif y < x:
+            j += 1
+        else:
+            out[olo + n] = x
+            n += 1
+            i += 1
+            j += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _edge_ok(dc, ol, il, req, want_out, want_in, induced):
+    if induced:
+        if dc != req:
+            return False
+    elif (dc & req) != req:
+        return False
+    if want_out != -1 and ol != want_out:
+        return False
+    if want_in != -1 and il != want_in:
+        return False
+    return True
+
+
+@njit(cache=True)
+def _run_range(
+    indptr,
+    indices,
+    dircode,
+    loop,
+    nlab,
+    olab,
+    ilab,
+    llab,
+    k,
+    order,
+    induced,
+    edge_checks,
+    p_nlab,
+    p_loopreq,
+    p_looplab,
+    p_mindeg,
+    chk_ptr,
+    chk_level,
+    chk_code,
+    chk_out,
+    chk_in,
+    bn_ptr,
+    bn_level,
+    reuse,
+    sym_ptr,
+    sym_level,
+    root_ok,
+    maxdeg,
+    lo,
+    hi,
+    mode,
+    out,
+    row0,
+    cap,
+    cap_is_limit,
+    stop,
+):
+    """DFS over root entries [lo, hi).
+
+    mode 0 counts, 1 writes rows to out[row0:cap], 2 stops at the first match.
+    Returns (count, rows_end, next_e, status).
+    """
+    f = np.empty(k, np.int64)
+    pos = np.zeros(k, np.int64)
+    end = np.zeros(k, np.int64)
+    cnt = np.zeros(k, np.int64)
+    cand = np.empty((k, max(maxdeg, 1)), np.int32)
+    direct = np.zeros(k, np.bool_)
+    dchk = np.full(k, -1, np.int64)
+    for lv in range(2, k):
+        if bn_ptr[lv + 1] - bn_ptr[lv] == 1 and reuse[lv] < 0:
+            direct[lv] = True
+            j = bn_level[bn_ptr[lv]]
+            for t in range(chk_ptr[lv], chk_ptr[lv + 1]):
+                if chk_level[t] == j:
+                    dchk[lv] = t
+    js = np.empty(k, np.int64)
+    lens = np.empty(k, np.int64)
+    count = np.int64(0)
+    rows = row0
+    if lo >= hi:
+        return count, rows, hi, _DONE
+    # owner of entry lo
+    u = _lower_bound(indptr, 0, len(indptr), lo + 1) - 1
+    for e in range(lo, hi):
+        while indptr[u + 1] <= e:
+            u += 1
+        if root_ok[e] == 0:
+            continue
+        if mode == 2 and stop[0] != 0:
+            return count, rows, e, _STOPPED
+        root_rows = rows
+        f[0] = u
+        f[1] = indices[e]
+        level = 2
+        if k == 2:
+            # the root edge itself is the match
+            pos[1] = 0
+            end[1] = 1
+            level = 1
+        else:
+            level = 2
+        # ---- prepare level 2 (or the k == 2 leaf)
+        prepared = False
+        while True:
+            if not prepared and level >= 2:
+                # build the candidate range of `level`
+                b0 = bn_ptr[level]
+                b1 = bn_ptr[level + 1]
+                lb = np.int64(-1)
+                for s in range(sym_ptr[level], sym_ptr[level + 1]):
+                    v = f[sym_level[s]]
+                    if v > lb:
+                        lb = v
+                if direct[level]:
+                    w = f[bn_level[b0]]
+                    a0 = indptr[w]
+                    a1 = indptr[w + 1]
+                    if lb >= 0:
+                        a0 = _lower_bound(indices, a0, a1, lb + 1)
+                    pos[level] = a0
+                    end[level] = a1
+                else:
+                    r = reuse[level]
+                    # lists still to intersect
+                    nl = 0
+                    for t in range(b0, b1):
+                        j = bn_level[t]
+                        skip = False
+                        if r >= 0:
+                            for t2 in range(bn_ptr[r], bn_ptr[r + 1]):
+                                if bn_level[t2] == j:
+                                    skip = True
+                                    break
+                        if not skip:
+                            w = f[j]
+                            js[nl] = j
+                            lens[nl] = indptr[w + 1] - indptr[w]
+                            nl += 1
+                    # sort lists by length (tiny selection sort)
+                    for x in range(nl):
+                        best = x
+                        for y in range(x + 1, nl):
+                            if lens[y] < lens[best]:
+                                best = y
+                        if best != x:
+                            tj = js[x]
+                            js[x] = js[best]
+                            js[best] = tj
+                            tl = lens[x]
+                            lens[x] = lens[best]
+                            lens[best] = tl
+                    row = cand[level]
+                    n = 0
+                    first = 0
+                    if r >= 0:
+                        src = cand[r]
+                        if nl == 0:
+                            n = cnt[r]
+                            for x in range(n):
+                                row[x] = src[x]
+                        else:
+                            w = f[js[0]]
+                            n = _intersect(
+                                src, 0, cnt[r], indices, indptr[w], indptr[w + 1], row, 0
+                            )
+                            first = 1
+                    else:
+                        w0 = f[js[0]]
+                        w1 = f[js[1]]
+                        n = _intersect(
+                            indices,
+                            indptr[w0],
+                            indptr[w0 + 1],
+                            indices,
+                            indptr[w1],
+                            indptr[w1 + 1],
+                            row,
+                            0,
+                        )
+                        first = 2
+                    for x in range(first, nl):
+                        if n == 0:
+                            break
+                        w = f[js[x]]
+                        n = _intersect(row, 0, n, indices, indptr[w], indptr[w + 1], row, 0)
+                    if edge_checks and n > 0:
+                        # direction / label checks of the new backward neighbours
+                        for x in range(nl):
+                            j = js[x]
+                            t = chk_ptr[level]
+                            while chk_level[t] != j:
+                                t += 1
+                            w = f[j]
+                            a0 = indptr[w]
+                            a1 = indptr[w + 1]
+                            m = 0
+                            for y in range(n):
+                                c = row[y]
+                                p = _find(indices, a0, a1, c)
+                                if _edge_ok(
+                                    dircode[p],
+                                    olab[p] if chk_out[t] != -1 else -1,
+                                    ilab[p] if chk_in[t] != -1 else -1,
+                                    chk_code[t],
+                                    chk_out[t],
+                                    chk_in[t],
+                                    induced,
+                                ):
+                                    row[m] = c
+                                    m += 1
+                            n = m
+                    cnt[level] = n
+                    a0 = 0
+                    if lb >= 0:
+                        a0 = _lower_bound(row, 0, n, lb + 1)
+                    pos[level] = a0
+                    end[level] = n
+                prepared = True
+            # ---- advance at `level`
+            if pos[level] >= end[level]:
+                level -= 1
+                if level < 2:
+                    break
+                continue
+            p = pos[level]
+            pos[level] += 1
+            if level == 1:
+                c = f[1]
+            elif direct[level]:
+                c = np.int64(indices[p])
+            else:
+                c = np.int64(cand[level, p])
+            if level >= 2:
+                # node filters
+                ok = True
+                for t in range(level):
+                    if f[t] == c:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                if indptr[c + 1] - indptr[c] < p_mindeg[level]:
+                    continue
+                if p_nlab[level] != -1 and nlab[c] != p_nlab[level]:
+                    continue
+                lr = p_loopreq[level]
+                if lr == 1:
+                    if loop[c] == 0:
+                        continue
+                    if p_looplab[level] != -1 and llab[c] != p_looplab[level]:
+                        continue
+                elif lr == 0 and loop[c] != 0:
+                    continue
+                if edge_checks and direct[level]:
+                    t = dchk[level]
+                    if not _edge_ok(
+                        dircode[p],
+                        olab[p] if chk_out[t] != -1 else -1,
+                        ilab[p] if chk_in[t] != -1 else -1,
+                        chk_code[t],
+                        chk_out[t],
+                        chk_in[t],
+                        induced,
+                    ):
+                        continue
+                if induced:
+                    for t in range(chk_ptr[level], chk_ptr[level + 1]):
+                        if chk_code[t] == 0:
+                            w = f[chk_level[t]]
+                            if _find(indices, indptr[w], indptr[w + 1], c) >= 0:
+                                ok = False
+                                break
+                    if not ok:
+                        continue
+            if level < k - 1:
+                f[level] = c
+                level += 1
+                prepared = False
+                continue
+            # ---- a full match
+            f[level] = c
+            if mode == 0:
+                count += 1
+            elif mode == 1:
+                if rows >= cap:
+                    if cap_is_limit:
+                        return count, rows, e, _LIMIT
+                    return count, root_rows, e, _FULL
+                for x in range(k):
+                    out[rows, order[x]] = f[x]
+                rows += 1
+                count += 1
+                if cap_is_limit and rows >= cap:
+                    return count, rows, e + 1, _LIMIT
+            else:
+                stop[0] = 1
+                return np.int64(1), rows, e, _STOPPED
+    return count, rows, hi, _DONE
+
+
+@njit(cache=True)
+def _entry_costs(indptr, indices, root_ok, lo, hi):
+    """Cumulative estimated cost of root entries lo..hi-1 (degrees of both endpoints)."""
+    out = np.empty(hi - lo, np.float64)
+    acc = 0.0
+    u = _lower_bound(indptr, 0, len(indptr), lo + 1) - 1
+    for e in range(lo, hi):
+        while indptr[u + 1] <= e:
+            u += 1
+        if root_ok[e] != 0:
+            v = indices[e]
+            acc += 1.0 + (indptr[u + 1] - indptr[u]) + (indptr[v + 1] - indptr[v])
+        else:
+            acc += 0.05
+        out[e - lo] = acc
+    return out
+
+
+def _chunk_bounds(
+    indptr: np.ndarray, indices: np.ndarray, root_ok: np.ndarray, lo: int, hi: int, nchunks: int
+) -> np.ndarray:
+    """Split [lo, hi) into at most ``nchunks`` ranges of about equal estimated cost."""
+    if hi <= lo:
+        return np.array([lo, hi], dtype=np.int64)
+    nchunks = max(1, min(nchunks, hi - lo))
+    cum = _entry_costs(indptr, indices, root_ok, lo, hi)
+    targets = cum[-1] * np.arange(1, nchunks) / nchunks
+    cuts = lo + 1 + np.searchsorted(cum, targets, side="left")
+    bounds = np.unique(np.concatenate([[lo], np.clip(cuts, lo, hi), [hi]])).astype(np.int64)
+    return bounds
+
+
+@njit(cache=True, parallel=True)
+def _count_chunks(bounds, args):
+    nch = len(bounds) - 1
+    counts = np.zeros(nch, np.int64)
+    k = args[8]
+    dummy = np.empty((0, k), np.int64)
+    stop = np.zeros(1, np.int64)
+    for c in prange(nch):
+        res = _run_range(*args, bounds[c], bounds[c + 1], 0, dummy, 0, 0, False, stop)
+        counts[c] = res[0]
+    return counts
+
+
+@njit(cache=True, parallel=True)
+def _fill_chunks(bounds, offsets, out, args):
+    nch = len(bounds) - 1
+    ends = np.zeros(nch, np.int64)
+    status = np.zeros(nch, np.int64)
+    stop = np.zeros(1, np.int64)
+    for c in prange(nch):
+        res = _run_range(
+            *args, bounds[c], bounds[c + 1], 1, out, offsets[c], offsets[c + 1], False, stop
+        )
+        ends[c] = res[1]
+        status[c] = res[3]
+    return ends, status
+
+
+@njit(cache=True, parallel=True)
+def _exists_chunks(bounds, args):
+    nch = len(bounds) - 1
+    found = np.zeros(nch, np.int64)
+    k = args[8]
+    dummy = np.empty((0, k), np.int64)
+    stop = np.zeros(1, np.int64)
+    for c in prange(nch):
+        res = _run_range(*args, bounds[c], bounds[c + 1], 2, dummy, 0, 0, False, stop)
+        found[c] = res[0]
+    return found
+
+
+@njit(cache=True)
+def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit):
+    stop = np.zeros(1, np.int64)
+    return _run_range(*args, lo, hi, 1, out, row0, cap, cap_is_limit, stop)
+
+
+# ---------------------------------------------------------------------- host side
+_DUMMY_I32 = np.full(1, -1, dtype=np.int32)
+
+
+def _args(graph: StaticGraph, plan: StaticPlan) -> tuple:
+    """The flat argument tuple every kernel takes (numba-friendly dtypes)."""
+    if plan.k < 2:
+        raise ValueError("engines need plans with k >= 2 (1-node patterns are answered on host)")
+    if plan.directed != graph.directed:
+        raise ValueError("plan and graph differ in directedness")
+    root_ok = plan.root_ok if plan.root_ok is not None else root_mask(graph, plan)
+
+    def lab(a):
+        return _DUMMY_I32 if a is None else np.ascontiguousarray(a, dtype=np.int32)
+
+    i32 = np.int32
+
+    def p(a, dt=i32):
+        return np.ascontiguousarray(a, dtype=dt)
+
+    return (
+        np.ascontiguousarray(graph.indptr, dtype=np.int64),
+        np.ascontiguousarray(graph.indices, dtype=np.int32),
+        np.ascontiguousarray(graph.dircode, dtype=np.uint8),
+        np.ascontiguousarray(graph.loop, dtype=np.uint8),
+        lab(graph.node_label),
+        lab(graph.out_label),
+        lab(graph.in_label),
+        lab(graph.loop_label),
+        np.int64(plan.k),
+        p(plan.order),
+        bool(plan.induced),
+        bool(plan.edge_checks),
+        p(plan.node_label),
+        p(plan.loop_req, np.int8),
+        p(plan.loop_label),
+        p(plan.min_degree),
+        p(plan.chk_ptr),
+        p(plan.chk_level),
+        p(plan.chk_code),
+        p(plan.chk_out_label),
+        p(plan.chk_in_label),
+        p(plan.bn_ptr),
+        p(plan.bn_level),
+        p(plan.reuse),
+        p(plan.sym_ptr),
+        p(plan.sym_level),
+        np.ascontiguousarray(root_ok, dtype=np.uint8),
+        np.int64(max(graph.max_degree, 1)),
+    )
+
+
+def _range(graph: StaticGraph, lo: int, hi: int | None) -> tuple[int, int]:
+    m = len(graph.indices)
+    hi = m if hi is None else int(hi)
+    lo = int(lo)
+    if not (0 <= lo <= hi <= m):
+        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
+    return lo, hi
+
+
+def _bounds(args: tuple, lo: int, hi: int) -> np.ndarray:
+    nchunks = numba.get_num_threads() * 16
+    return _chunk_bounds(args[0], args[1], args[26], lo, hi, nchunks)
+
+
+def _checked_sum(counts: np.ndarray) -> int:
+    total = sum(int(c) for c in counts.tolist())
+    if total > _INT64_MAX or (counts < 0).any():
+        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+    return total
+
+
+def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> int:
+    """Count matches whose root edge is a union-CSR entry in ``[lo, hi)``.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph the plan was built for.
+    plan : StaticPlan
+        Plan with ``k >= 2``.
+    lo, hi : int
+        Root entry range (default: all entries).
+
+    Returns
+    -------
+    int
+        Number of matches (mappings, or distinct subgraphs for a ``distinct`` plan).
+
+    Raises
+    ------
+    CapacityError
+        If the count does not fit in 64 bits.
+    """
+    lo, hi = _range(graph, lo, hi)
+    if plan.impossible or hi <= lo:
+        return 0
+    args = _args(graph, plan)
+    counts = _count_chunks(_bounds(args, lo, hi), args)
+    return _checked_sum(counts)
+
+
+def exists(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> bool:
+    """Whether at least one match has its root edge in ``[lo, hi)`` (stops at the first)."""
+    lo, hi = _range(graph, lo, hi)
+    if plan.impossible or hi <= lo:
+        return False
+    args = _args(graph, plan)
+    found = _exists_chunks(_bounds(args, lo, hi), args)
+    return bool(found.any())
+
+
+def enumerate_matches(
+    graph: StaticGraph,
+    plan: StaticPlan,
+    lo: int = 0,
+    hi: int | None = None,
+    limit: int | None = None,
+) -> np.ndarray:
+    """All matches (or the first ``limit``) with root edge in ``[lo, hi)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, k)`` int64 dense vertex ids, column ``a`` = image of pattern node ``a``.
+        Without ``limit`` the result is exact (counted first, then filled in parallel); with
+        ``limit`` a growing buffer is filled in root order until ``limit`` rows are found.
+    """
+    lo, hi = _range(graph, lo, hi)
+    k = plan.k
+    if limit is not None:
+        limit = int(limit)
+        if limit < 0:
+            raise ValueError(f"limit must be >= 0, got {limit}")
+    if plan.impossible or hi <= lo or limit == 0:
+        return np.empty((0, k), dtype=np.int64)
+    args = _args(graph, plan)
+    if limit is None:
+        bounds = _bounds(args, lo, hi)
+        counts = _count_chunks(bounds, args)
+        total = _checked_sum(counts)
+        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        out = np.empty((total, k), dtype=np.int64)
+        ends, status = _fill_chunks(bounds, offsets, out, args)
+        if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
+            raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
+        return out
+    cap = min(limit, 1 << 16)
+    out = np.empty((cap, k), dtype=np.int64)
+    rows = 0
+    e = lo
+    while True:
+        is_limit = cap >= limit
+        _, rows, e, status = _enum_serial(args, e, hi, out, rows, cap, is_limit)
+        if status == _DONE or status == _LIMIT:
+            return out[:rows].copy() if rows < len(out) else out
+        # buffer full inside root entry e: grow and resume from e (rows of e were dropped)
+        cap = min(limit, 2 * cap)
+        bigger = np.empty((cap, k), dtype=np.int64)
+        bigger[:rows] = out[:rows]
+        out = bigger
