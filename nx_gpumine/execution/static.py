@@ -1,0 +1,146 @@
+"""Run a static plan: pick the engine, split root ranges into tasks, merge, report progress."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..engines import select_engine
+from ..errors import CapacityError
+from ..inputs.static_graph import StaticGraph
+from ..plan.static_plan import StaticPlan, node_mask
+from .tasks import split_root_range
+
+__all__ = ["run_static", "iter_static_blocks", "MODES"]
+
+MODES = ("count", "enumerate", "exists")
+_INT64_MAX = 2**63 - 1
+_PROGRESS_TASKS = 256
+
+
+def _tqdm(total: int, desc: str) -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # tqdm is optional
+        return None
+    return tqdm(total=total, desc=desc, unit="task")
+
+
+def _single_node(graph: StaticGraph, plan: StaticPlan, mode: str, limit: int | None) -> Any:
+    mask = node_mask(graph, plan, 0)
+    if mode == "count":
+        return int(mask.sum())
+    if mode == "exists":
+        return bool(mask.any())
+    ids = np.flatnonzero(mask).astype(np.int64)
+    if limit is not None:
+        ids = ids[:limit]
+    return ids.reshape(-1, 1)
+
+
+def run_static(
+    graph: StaticGraph,
+    plan: StaticPlan,
+    mode: str,
+    engine: str = "auto",
+    limit: int | None = None,
+    progress: bool = False,
+) -> int | bool | np.ndarray:
+    """Execute ``plan`` on ``graph``.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph the plan was built for.
+    plan : StaticPlan
+        The plan.
+    mode : {"count", "enumerate", "exists"}
+        What to compute.
+    engine : {"auto", "cpu", "cuda"}
+        Engine (see :func:`nx_gpumine.engines.select_engine`).
+    limit : int, optional
+        For ``"enumerate"``: stop after this many matches.
+    progress : bool
+        Show a tqdm progress bar (if tqdm is installed) over root-edge tasks.
+
+    Returns
+    -------
+    int, bool or numpy.ndarray
+        The count, the existence flag, or an ``(n, k)`` int64 array of dense ids (columns in
+        pattern-node order).
+
+    Raises
+    ------
+    CapacityError
+        If a count overflows 64 bits.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if limit is not None and int(limit) < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    if plan.k == 1:
+        return _single_node(graph, plan, mode, limit)
+    eng = select_engine(engine, "static")
+    if plan.impossible:
+        return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.k), np.int64))
+    bar = None
+    if progress:
+        tasks = split_root_range(graph, _PROGRESS_TASKS, root_ok=plan.root_ok)
+        bar = _tqdm(len(tasks), f"{plan.pattern.name or 'pattern'} ({mode})")
+    if bar is None:
+        if mode == "count":
+            return int(eng.count(graph, plan))
+        if mode == "exists":
+            return bool(eng.exists(graph, plan))
+        return eng.enumerate_matches(graph, plan, limit=limit)
+    try:
+        if mode == "count":
+            total = 0
+            for lo, hi in tasks:
+                total += int(eng.count(graph, plan, lo, hi))
+                if total > _INT64_MAX:
+                    raise CapacityError(f"match count {total} overflows a 64-bit integer")
+                bar.update(1)
+            return total
+        if mode == "exists":
+            for lo, hi in tasks:
+                bar.update(1)
+                if eng.exists(graph, plan, lo, hi):
+                    return True
+            return False
+        blocks = []
+        got = 0
+        for lo, hi in tasks:
+            left = None if limit is None else limit - got
+            if left == 0:
+                break
+            block = eng.enumerate_matches(graph, plan, lo, hi, limit=left)
+            blocks.append(block)
+            got += len(block)
+            bar.update(1)
+        if not blocks:
+            return np.empty((0, plan.k), np.int64)
+        return np.concatenate(blocks, axis=0)
+    finally:
+        bar.close()
+
+
+def iter_static_blocks(
+    graph: StaticGraph, plan: StaticPlan, engine: str = "auto", ntasks: int = 256
+) -> Iterator[np.ndarray]:
+    """Lazily yield match blocks (``(n, k)`` dense ids), one root-edge task at a time.
+
+    Stopping the iteration early skips the remaining tasks.
+    """
+    if plan.k == 1:
+        yield _single_node(graph, plan, "enumerate", None)
+        return
+    eng = select_engine(engine, "static")
+    if plan.impossible:
+        return
+    for lo, hi in split_root_range(graph, ntasks, root_ok=plan.root_ok):
+        block = eng.enumerate_matches(graph, plan, lo, hi)
+        if len(block):
+            yield block

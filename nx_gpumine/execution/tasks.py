@@ -1,0 +1,80 @@
+"""Tasks: half-open ranges ``[lo, hi)`` of union-CSR entries (root edges).
+
+The same split serves CPU threads, GPUs and Dask workers. Ranges are balanced by an estimate of
+the work each root edge starts (the degrees of both endpoints), not by the number of entries, so a
+hub's entries spread over several tasks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..inputs.static_graph import StaticGraph
+
+__all__ = ["entry_costs", "split_root_range"]
+
+
+def entry_costs(graph: StaticGraph, root_ok: np.ndarray | None = None) -> np.ndarray:
+    """Estimated cost per union-CSR entry: ``1 + deg(u) + deg(v)`` (tiny where ``root_ok`` is 0).
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph.
+    root_ok : numpy.ndarray, optional
+        Root-edge mask of the plan; masked-out entries cost almost nothing.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one value per entry.
+    """
+    deg = graph.degree.astype(np.float64)
+    owner_deg = np.repeat(deg, graph.degree)
+    cost = 1.0 + owner_deg + deg[graph.indices]
+    if root_ok is not None:
+        cost = np.where(np.asarray(root_ok, dtype=bool), cost, 0.05)
+    return cost
+
+
+def split_root_range(
+    graph: StaticGraph,
+    ntasks: int,
+    *,
+    root_ok: np.ndarray | None = None,
+    lo: int = 0,
+    hi: int | None = None,
+) -> list[tuple[int, int]]:
+    """Split ``[lo, hi)`` into at most ``ntasks`` contiguous ranges of about equal cost.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph.
+    ntasks : int
+        Wanted number of tasks (>= 1); fewer come back when the range is short.
+    root_ok : numpy.ndarray, optional
+        Root-edge mask (see :class:`~nx_gpumine.plan.static_plan.StaticPlan`).
+    lo, hi : int
+        Entry range to split (default: all entries).
+
+    Returns
+    -------
+    list of (int, int)
+        Non-empty, contiguous, covering ``[lo, hi)`` exactly, in order.
+    """
+    m = len(graph.indices)
+    hi = m if hi is None else int(hi)
+    lo = int(lo)
+    if not (0 <= lo <= hi <= m):
+        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
+    if ntasks < 1:
+        raise ValueError(f"ntasks must be >= 1, got {ntasks}")
+    if hi == lo:
+        return []
+    ntasks = min(int(ntasks), hi - lo)
+    cum = np.cumsum(entry_costs(graph, root_ok)[lo:hi])
+    targets = cum[-1] * np.arange(1, ntasks) / ntasks
+    cuts = lo + 1 + np.searchsorted(cum, targets, side="left")
+    bounds = np.unique(np.concatenate([[lo], np.clip(cuts, lo, hi), [hi]]))
+    return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]

@@ -1,0 +1,262 @@
+"""Public static-matching functions: count, find, test and iterate subgraph matches.
+
+``G`` may be a NetworkX ``Graph``/``DiGraph``, a :class:`~nx_gpumine.StaticGraph` or an edge
+frame (pandas, polars, pyarrow, cuDF: columns ``source``/``target``); ``pattern`` a catalogue
+name (see :func:`nx_gpumine.inputs.patterns.pattern_names`), a NetworkX graph or a
+:class:`~nx_gpumine.Pattern`.
+
+Semantics (``docs/static.md``): a match is an injective map f from pattern nodes to graph nodes
+keeping every pattern edge with its direction (and labels, where a label attribute is named);
+``induced=True`` also keeps every non-edge, exactly like NetworkX's
+``GraphMatcher.subgraph_isomorphisms_iter`` (``induced=False``: ``subgraph_monomorphisms_iter``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..execution.static import iter_static_blocks, run_static
+from ..inputs.patterns import Pattern, as_pattern
+from ..inputs.static_graph import _MISSING, StaticGraph, as_static_graph
+from ..plan.static_plan import StaticPlan, build_static_plan
+from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
+
+__all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
+
+_COUNT_KINDS = ("mappings", "subgraphs")
+
+
+def _prepare(
+    G: Any,
+    pattern: Any,
+    *,
+    induced: bool,
+    distinct: bool,
+    node_label: Any,
+    edge_label: Any,
+    node_label_default: Any,
+    edge_label_default: Any,
+) -> tuple[StaticGraph, Pattern, StaticPlan]:
+    graph = as_static_graph(
+        G,
+        node_label=node_label,
+        edge_label=edge_label,
+        node_label_default=node_label_default,
+        edge_label_default=edge_label_default,
+    )
+    pat = as_pattern(
+        pattern,
+        node_label=node_label,
+        edge_label=edge_label,
+        node_label_default=node_label_default,
+        edge_label_default=edge_label_default,
+    )
+    plan = build_static_plan(pat, graph, induced=bool(induced), distinct=bool(distinct))
+    return graph, pat, plan
+
+
+def count_subgraphs(
+    G: Any,
+    pattern: Any,
+    *,
+    induced: bool = False,
+    count: str = "mappings",
+    node_label: Any = None,
+    edge_label: Any = None,
+    node_label_default: Any = _MISSING,
+    edge_label_default: Any = _MISSING,
+    engine: str = "auto",
+    progress: bool = False,
+) -> int:
+    """Count occurrences of ``pattern`` in ``G``.
+
+    Parameters
+    ----------
+    G : networkx.Graph, networkx.DiGraph, StaticGraph or edge frame
+        The data graph (simple; self-loops allowed).
+    pattern : str, networkx.Graph, networkx.DiGraph or Pattern
+        The connected query pattern, or a catalogue name such as ``"triangle"``.
+    induced : bool
+        Also require pattern non-edges to be non-edges of ``G`` (node-induced matches).
+    count : {"mappings", "subgraphs"}
+        ``"mappings"`` counts every injective map (NetworkX's number: each occurrence
+        ``|Aut(P)|`` times); ``"subgraphs"`` counts distinct occurrences, found once each
+        through symmetry-breaking restrictions.
+    node_label, edge_label : str or list of str, optional
+        Attribute(s) whose values must be equal between matched nodes / edges.
+    node_label_default, edge_label_default : optional
+        Value used where the attribute is missing (otherwise a missing value is an error).
+    engine : {"auto", "cpu", "cuda"}
+        Engine; ``"auto"`` uses the GPU when CuPy sees one.
+    progress : bool
+        Show a progress bar (needs tqdm).
+
+    Returns
+    -------
+    int
+        The count.
+
+    Raises
+    ------
+    QueryError
+        Unknown pattern name, empty or disconnected pattern, pattern larger than ``G``,
+        directedness mismatch, a label attribute the pattern does not carry.
+    InputError
+        A label attribute missing on the data graph.
+    UnsupportedGraphError
+        Multigraph input.
+    CapacityError
+        The count overflows 64 bits.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> count_subgraphs(nx.complete_graph(4), "triangle", count="subgraphs")
+    4
+    """
+    if count not in _COUNT_KINDS:
+        raise ValueError(f"count must be one of {_COUNT_KINDS}, got {count!r}")
+    graph, _, plan = _prepare(
+        G,
+        pattern,
+        induced=induced,
+        distinct=count == "subgraphs",
+        node_label=node_label,
+        edge_label=edge_label,
+        node_label_default=node_label_default,
+        edge_label_default=edge_label_default,
+    )
+    return int(run_static(graph, plan, "count", engine=engine, progress=progress))
+
+
+def find_subgraphs(
+    G: Any,
+    pattern: Any,
+    *,
+    induced: bool = False,
+    distinct: bool = False,
+    limit: int | None = None,
+    node_label: Any = None,
+    edge_label: Any = None,
+    node_label_default: Any = _MISSING,
+    edge_label_default: Any = _MISSING,
+    engine: str = "auto",
+    as_frame: str | None = None,
+    progress: bool = False,
+) -> Any:
+    """List matches of ``pattern`` in ``G``.
+
+    Parameters
+    ----------
+    G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
+        As in :func:`count_subgraphs`.
+    distinct : bool
+        One match per distinct occurrence (symmetry-broken) instead of every mapping.
+    limit : int, optional
+        Stop after this many matches.
+    as_frame : {None, "pandas", "polars", "pyarrow", "cudf"}
+        Return a frame with one column per pattern node (named ``str(node)``).
+    progress : bool
+        Show a progress bar (needs tqdm).
+
+    Returns
+    -------
+    numpy.ndarray or dataframe
+        ``(n, k)`` array of graph node keys; column ``a`` holds the image of pattern node
+        ``pattern.nodes[a]`` (the pattern's own node order). Integer keys give an int64 array,
+        other keys an object array.
+    """
+    graph, pat, plan = _prepare(
+        G,
+        pattern,
+        induced=induced,
+        distinct=distinct,
+        node_label=node_label,
+        edge_label=edge_label,
+        node_label_default=node_label_default,
+        edge_label_default=edge_label_default,
+    )
+    ids = run_static(graph, plan, "enumerate", engine=engine, limit=limit, progress=progress)
+    if as_frame is not None:
+        return matches_to_frame(graph, pat, ids, as_frame)
+    return matches_to_keys(graph, np.asarray(ids))
+
+
+def has_subgraph(
+    G: Any,
+    pattern: Any,
+    *,
+    induced: bool = False,
+    node_label: Any = None,
+    edge_label: Any = None,
+    node_label_default: Any = _MISSING,
+    edge_label_default: Any = _MISSING,
+    engine: str = "auto",
+) -> bool:
+    """Whether ``G`` contains at least one match of ``pattern`` (stops at the first).
+
+    Parameters
+    ----------
+    G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
+        As in :func:`count_subgraphs`.
+
+    Returns
+    -------
+    bool
+    """
+    graph, _, plan = _prepare(
+        G,
+        pattern,
+        induced=induced,
+        distinct=False,
+        node_label=node_label,
+        edge_label=edge_label,
+        node_label_default=node_label_default,
+        edge_label_default=edge_label_default,
+    )
+    return bool(run_static(graph, plan, "exists", engine=engine))
+
+
+def iter_subgraph_mappings(
+    G: Any,
+    pattern: Any,
+    *,
+    induced: bool = False,
+    distinct: bool = False,
+    node_label: Any = None,
+    edge_label: Any = None,
+    node_label_default: Any = _MISSING,
+    edge_label_default: Any = _MISSING,
+    engine: str = "auto",
+) -> Iterator[dict]:
+    """Iterate matches as NetworkX-style dicts ``{G node: pattern node}``.
+
+    Work is done one root-edge task at a time, so stopping early is cheap.
+
+    Parameters
+    ----------
+    G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
+        As in :func:`count_subgraphs`.
+    distinct : bool
+        One mapping per distinct occurrence.
+
+    Returns
+    -------
+    iterator of dict
+        The same direction as ``GraphMatcher(G, pattern).subgraph_isomorphisms_iter()``.
+    """
+    graph, pat, plan = _prepare(
+        G,
+        pattern,
+        induced=induced,
+        distinct=distinct,
+        node_label=node_label,
+        edge_label=edge_label,
+        node_label_default=node_label_default,
+        edge_label_default=edge_label_default,
+    )
+    # validation above runs eagerly (this is not a generator function); the search is lazy
+    return iter_mappings(graph, pat, iter_static_blocks(graph, plan, engine=engine))
