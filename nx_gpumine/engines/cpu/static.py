@@ -25,6 +25,8 @@ from ...plan.static_plan import StaticPlan, root_mask
 __all__ = ["count", "enumerate_matches", "exists"]
 
 _INT64_MAX = 2**63 - 1
+#: First size (rows) of the growing output buffer of a limited enumeration.
+INITIAL_ROWS = 1 << 16
 
 # statuses returned by _run_range
 _DONE = 0
@@ -649,7 +651,7 @@ def enumerate_matches(
         if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
         return out
-    cap = min(limit, 1 << 16)
+    cap = max(1, min(limit, INITIAL_ROWS))
     out = np.empty((cap, k), dtype=np.int64)
     rows = 0
     e = lo
