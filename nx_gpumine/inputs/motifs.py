@@ -1,0 +1,618 @@
+"""Temporal motif queries (Everest's generalized temporal motif), the catalogue and a parser.
+
+A :class:`TemporalMotif` is an ordered list of ``l`` directed edges ``(a_i, b_i)`` over motif
+nodes ``0..k-1`` (edge ``i`` happens before edge ``i + 1``) plus:
+
+- ``delta``: whole-motif window, ``t_l - t_1 <= delta`` (``None``: unbounded);
+- ``gaps``: per-gap limits, ``t_{i+1} - t_i <= gaps[i]`` (``None`` entries: unbounded);
+- ``anti_edges``: :class:`AntiEdge` ``(a, b, after, within)``: no graph edge ``f(a) -> f(b)``
+  with time in ``(t_after, t_after + within]`` (``within=None``: up to ``t_1 + delta``);
+- ``node_labels`` / ``edge_labels``: label equality per motif node / motif edge;
+- ``node_where``: numeric comparisons ``(node, op, value)`` on the graph's numeric node attribute
+  (Everest's ``node0: f > 500000000``);
+- ``tie``: ``"strict"`` (``t_1 < t_2 < ...``, default) or ``"input_order"`` (equal times allowed,
+  edges ordered by position after the stable time sort: ``e_1 < e_2 < ...``).
+
+Node maps are injective. A match is the tuple of graph edge ids ``(e_1, ..., e_l)``.
+See ``docs/temporal.md`` for the Everest query text accepted by :func:`parse_everest_query`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import QueryError
+
+__all__ = [
+    "AntiEdge",
+    "TemporalMotif",
+    "EverestQuery",
+    "TIE_POLICIES",
+    "CENSUS_KEYS",
+    "EVEREST_MOTIFS",
+    "census_motif",
+    "motif_catalogue",
+    "named_motif",
+    "parse_motif_edges",
+    "parse_everest_query",
+]
+
+TIE_POLICIES = ("strict", "input_order")
+_OPS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+@dataclass(frozen=True)
+class AntiEdge:
+    """No graph edge ``f(a) -> f(b)`` with time in ``(t_after, t_after + within]``.
+
+    ``within=None`` bounds the forbidden interval by the motif window ``t_1 + delta`` instead
+    (unbounded when the motif has no ``delta``).
+    """
+
+    a: int
+    b: int
+    after: int
+    within: float | int | None = None
+
+
+def _num(x: Any, what: str, *, allow_none: bool = True) -> float | int | None:
+    if x is None:
+        if allow_none:
+            return None
+        raise QueryError(f"{what} must be given")
+    if isinstance(x, bool) or not isinstance(x, int | float) and not hasattr(x, "__float__"):
+        raise QueryError(f"{what} must be a number, got {x!r}")
+    if isinstance(x, float) or not isinstance(x, int):
+        xf = float(x)
+        if math.isnan(xf):
+            raise QueryError(f"{what} is NaN")
+        if xf == math.inf:
+            return None
+        if xf.is_integer() and abs(xf) < 2**62:
+            x = int(xf)
+        else:
+            x = xf
+    if x < 0:
+        raise QueryError(f"{what} must be >= 0, got {x}")
+    return x
+
+
+@dataclass(frozen=True)
+class TemporalMotif:
+    """An ordered temporal motif with optional window, gaps, anti-edges and labels.
+
+    Parameters
+    ----------
+    edges : sequence of (int, int)
+        Motif edges in temporal order over nodes ``0..k-1`` (every node used, no self-loops).
+    delta : number, optional
+        Window ``t_l - t_1 <= delta``; ``None`` (or ``inf``) for none.
+    gaps : sequence of number or None, optional
+        ``l - 1`` per-gap limits ``t_{i+1} - t_i <= gaps[i]``.
+    anti_edges : sequence of AntiEdge or tuples ``(a, b, after[, within])``
+        Forbidden edges (see :class:`AntiEdge`).
+    node_labels : mapping, optional
+        Motif node -> required label value.
+    edge_labels : mapping, optional
+        Motif edge index -> required label value.
+    node_where : sequence of (int, str, number), optional
+        Numeric comparisons on the graph's numeric node attribute.
+    tie : {"strict", "input_order"}
+        Tie policy.
+    name : str, optional
+        Display name.
+
+    Raises
+    ------
+    QueryError
+        On any invalid part (non-contiguous nodes, negative window, wrong gap count...).
+    """
+
+    edges: tuple
+    delta: float | int | None = None
+    gaps: tuple | None = None
+    anti_edges: tuple = ()
+    node_labels: Mapping = field(default_factory=dict)
+    edge_labels: Mapping = field(default_factory=dict)
+    node_where: tuple = ()
+    tie: str = "strict"
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        try:
+            edges = tuple((int(a), int(b)) for a, b in self.edges)
+        except (TypeError, ValueError) as exc:
+            raise QueryError(f"motif edges must be pairs of ints, got {self.edges!r}") from exc
+        if not edges:
+            raise QueryError("a temporal motif needs at least one edge")
+        nodes = sorted({x for e in edges for x in e})
+        k = len(nodes)
+        if nodes != list(range(k)):
+            raise QueryError(
+                f"motif nodes must be numbered 0..k-1 without holes, got {nodes} "
+                "(parse_motif_edges renumbers 1-based or sparse ids)"
+            )
+        for i, (a, b) in enumerate(edges):
+            if a == b:
+                raise QueryError(f"motif edge {i} ({a} -> {b}) is a self-loop; not supported")
+        set_(self, "edges", edges)
+        set_(self, "delta", _num(self.delta, "delta"))
+        l_ = len(edges)
+        if self.gaps is not None:
+            gaps = tuple(self.gaps)
+            if len(gaps) != l_ - 1:
+                raise QueryError(
+                    f"gaps: a motif with {l_} edges needs {l_ - 1} gap limits, got {len(gaps)}"
+                )
+            gaps = tuple(_num(g, f"gaps[{i}]") for i, g in enumerate(gaps))
+            set_(self, "gaps", None if all(g is None for g in gaps) else gaps)
+        antis = []
+        for j, ae in enumerate(self.anti_edges):
+            if not isinstance(ae, AntiEdge):
+                try:
+                    ae = AntiEdge(*ae)
+                except TypeError as exc:
+                    raise QueryError(
+                        f"anti_edges[{j}]: expected (a, b, after[, within]), got {ae!r}"
+                    ) from exc
+            a, b, after = int(ae.a), int(ae.b), int(ae.after)
+            if not (0 <= a < k and 0 <= b < k):
+                raise QueryError(
+                    f"anti_edges[{j}] ({a} -> {b}) names a node outside the motif nodes 0..{k - 1}"
+                )
+            if a == b:
+                raise QueryError(f"anti_edges[{j}] ({a} -> {b}) is a self-loop")
+            if not 0 <= after < l_:
+                raise QueryError(f"anti_edges[{j}]: after={after} is not a motif edge 0..{l_ - 1}")
+            antis.append(AntiEdge(a, b, after, _num(ae.within, f"anti_edges[{j}].within")))
+        set_(self, "anti_edges", tuple(antis))
+        nl = dict(self.node_labels or {})
+        for v in nl:
+            if not (isinstance(v, int) and 0 <= v < k):
+                raise QueryError(f"node_labels: {v!r} is not a motif node 0..{k - 1}")
+        set_(self, "node_labels", nl)
+        el = dict(self.edge_labels or {})
+        for i in el:
+            if not (isinstance(i, int) and 0 <= i < l_):
+                raise QueryError(f"edge_labels: {i!r} is not a motif edge index 0..{l_ - 1}")
+        set_(self, "edge_labels", el)
+        nw = []
+        for item in self.node_where:
+            try:
+                v, op, val = item
+            except (TypeError, ValueError) as exc:
+                raise QueryError(f"node_where: expected (node, op, value), got {item!r}") from exc
+            if not (isinstance(v, int) and 0 <= v < k):
+                raise QueryError(f"node_where: {v!r} is not a motif node 0..{k - 1}")
+            if op not in _OPS:
+                raise QueryError(f"node_where: operator {op!r} is not one of {_OPS}")
+            try:
+                fval = float(val)
+            except (TypeError, ValueError) as exc:
+                raise QueryError(f"node_where: value {val!r} is not a number") from exc
+            if math.isnan(fval):
+                raise QueryError("node_where: value is NaN")
+            nw.append((v, op, fval))
+        set_(self, "node_where", tuple(nw))
+        if self.tie not in TIE_POLICIES:
+            raise QueryError(f"tie must be one of {TIE_POLICIES}, got {self.tie!r}")
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def k(self) -> int:
+        """Number of motif nodes."""
+        return 1 + max(max(e) for e in self.edges)
+
+    @property
+    def num_edges(self) -> int:
+        """Number of motif edges ``l``."""
+        return len(self.edges)
+
+    @property
+    def key(self) -> str:
+        """Census-style key (``'01 12 20'``) of the edge sequence."""
+        return " ".join(f"{a}{b}" for a, b in self.edges)
+
+    def with_(self, **changes: Any) -> TemporalMotif:
+        """A copy with some fields replaced (validated again)."""
+        kw = {
+            "edges": self.edges,
+            "delta": self.delta,
+            "gaps": self.gaps,
+            "anti_edges": self.anti_edges,
+            "node_labels": self.node_labels,
+            "edge_labels": self.edge_labels,
+            "node_where": self.node_where,
+            "tie": self.tie,
+            "name": self.name,
+        }
+        kw.update(changes)
+        return TemporalMotif(**kw)
+
+    def __repr__(self) -> str:
+        parts = [f"edges={list(self.edges)}", f"delta={self.delta}"]
+        if self.gaps is not None:
+            parts.append(f"gaps={list(self.gaps)}")
+        if self.anti_edges:
+            parts.append(f"anti_edges={list(self.anti_edges)}")
+        if self.node_labels:
+            parts.append(f"node_labels={self.node_labels}")
+        if self.edge_labels:
+            parts.append(f"edge_labels={self.edge_labels}")
+        if self.node_where:
+            parts.append(f"node_where={list(self.node_where)}")
+        parts.append(f"tie={self.tie!r}")
+        name = f"{self.name!r}, " if self.name else ""
+        return f"TemporalMotif({name}{', '.join(parts)})"
+
+
+# ====================================================================== catalogue
+def _census_keys() -> list[str]:
+    codes = set()
+    for seq in itertools.product(itertools.permutations(range(3), 2), repeat=3):
+        lab: dict = {}
+        out = []
+        for u, v in seq:
+            for x in (u, v):
+                lab.setdefault(x, len(lab))
+            out.append(f"{lab[u]}{lab[v]}")
+        codes.add(" ".join(out))
+    return sorted(codes)
+
+
+#: The 36 three-edge motifs on two or three nodes (nodes numbered by first appearance).
+CENSUS_KEYS: tuple[str, ...] = tuple(_census_keys())
+#: Row/column labels of the 6x6 census table: ``table[r, c]`` counts ``'01 R[r] R[c]'``.
+CENSUS_AXIS: tuple[str, ...] = ("01", "02", "10", "12", "20", "21")
+
+#: Everest's M1-M13 and M4-A, 1-based as in its motif files (edge order = temporal order).
+EVEREST_MOTIFS: dict[str, tuple] = {
+    "M1": ((1, 2), (2, 3), (3, 4)),
+    "M2": ((2, 3), (2, 1), (3, 4)),
+    "M3": ((1, 2), (2, 3), (3, 4), (4, 2)),
+    "M4": ((1, 2), (2, 3), (3, 4), (4, 1)),
+    "M5": ((1, 2), (2, 3), (3, 4), (4, 5)),
+    "M6": ((1, 2), (3, 2), (3, 4), (5, 4)),
+    "M7": ((1, 2), (1, 3), (4, 2), (4, 3)),
+    "M8": ((1, 3), (2, 3), (3, 4), (4, 5)),
+    "M9": ((1, 2), (2, 3), (3, 4), (3, 1)),
+    "M10": ((1, 2), (2, 3), (3, 1), (1, 4), (4, 3)),
+    "M11": ((1, 2), (2, 3), (3, 4), (4, 5), (5, 1)),
+    "M12": ((1, 2), (2, 3), (3, 4), (4, 5), (5, 2)),
+    "M13": ((1, 2), (2, 3), (3, 4), (4, 2), (2, 5)),
+}
+
+
+def census_motif(key: str, delta: Any = None, tie: str = "strict") -> TemporalMotif:
+    """The census motif with key like ``'01 12 20'``."""
+    if key not in CENSUS_KEYS:
+        raise QueryError(f"unknown census motif key {key!r}; keys look like '01 12 20'")
+    edges = [(int(p[0]), int(p[1])) for p in key.split()]
+    return TemporalMotif(edges, delta=delta, tie=tie, name=key)
+
+
+def _renumber(edges: Sequence[tuple[Hashable, Hashable]]) -> list[tuple[int, int]]:
+    """Map 1-based (or any sorted integer) node ids to 0..k-1 in sorted order."""
+    nodes = sorted({x for e in edges for x in e})
+    pos = {x: i for i, x in enumerate(nodes)}
+    return [(pos[a], pos[b]) for a, b in edges]
+
+
+def named_motif(name: str, delta: Any = None, tie: str = "strict", **kw: Any) -> TemporalMotif:
+    """A catalogue motif by name.
+
+    Names: ``'M1'`` ... ``'M13'`` and ``'M4-A'`` (Everest; ``M4-A`` has the anti-edge
+    ``3 -> 1`` (1-based) after edge 2 with ``within=None`` unless ``anti_within`` is given),
+    ``'triangle'`` (``0->1, 1->2, 2->0``), ``'cycle<k>'`` (temporal ``k``-cycle),
+    ``'path<l>'`` (temporal path of ``l`` edges), and any census key like ``'01 12 20'``.
+    Extra keyword arguments go to :class:`TemporalMotif` (``anti_within`` excepted).
+    """
+    anti_within = kw.pop("anti_within", None)
+    if name in CENSUS_KEYS:
+        return census_motif(name, delta, tie).with_(**kw) if kw else census_motif(name, delta, tie)
+    if name in EVEREST_MOTIFS:
+        return TemporalMotif(_renumber(EVEREST_MOTIFS[name]), delta=delta, tie=tie, name=name, **kw)
+    if name == "M4-A":
+        base = _renumber(EVEREST_MOTIFS["M4"])
+        return TemporalMotif(
+            base, delta=delta, tie=tie, name=name, anti_edges=[(2, 0, 1, anti_within)], **kw
+        )
+    if name == "triangle":
+        return TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=delta, tie=tie, name=name, **kw)
+    m = re.fullmatch(r"cycle(\d+)", name)
+    if m and int(m.group(1)) >= 2:
+        c = int(m.group(1))
+        edges = [(i, (i + 1) % c) for i in range(c)]
+        return TemporalMotif(edges, delta=delta, tie=tie, name=name, **kw)
+    m = re.fullmatch(r"path(\d+)", name)
+    if m and int(m.group(1)) >= 1:
+        edges = [(i, i + 1) for i in range(int(m.group(1)))]
+        return TemporalMotif(edges, delta=delta, tie=tie, name=name, **kw)
+    raise QueryError(
+        f"unknown motif name {name!r}; known: M1..M13, M4-A, triangle, cycle<k>, path<l>, "
+        "or a census key like '01 12 20'"
+    )
+
+
+def motif_catalogue() -> list[str]:
+    """Names :func:`named_motif` knows (census keys, Everest motifs, triangle, cycle3/4)."""
+    return [*CENSUS_KEYS, *EVEREST_MOTIFS, "M4-A", "triangle", "cycle3", "cycle4"]
+
+
+# ====================================================================== Everest text
+def parse_motif_edges(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """Parse an Everest motif file: one ``src dst [order]`` line per listed edge.
+
+    Lines are sorted by ``order`` when present (else kept). Node ids may be 0- or 1-based (or
+    any integers); they are renumbered to ``0..k-1`` in sorted order.
+
+    Returns
+    -------
+    (edges, orders)
+        Renumbered edges in temporal order and the order values.
+    """
+    rows = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.replace(",", " ").split()
+        if len(parts) not in (2, 3):
+            raise QueryError(f"motif line {lineno}: expected 'src dst [order]', got {line!r}")
+        try:
+            vals = [int(p) for p in parts]
+        except ValueError as exc:
+            raise QueryError(f"motif line {lineno}: non-integer value in {line!r}") from exc
+        rows.append((vals[2] if len(vals) == 3 else len(rows) + 1, vals[0], vals[1]))
+    if not rows:
+        raise QueryError("the motif text holds no edges")
+    orders = [r[0] for r in rows]
+    if len(set(orders)) != len(orders):
+        raise QueryError(f"motif order values repeat: {orders}")
+    rows.sort()
+    nodes = sorted({x for r in rows for x in r[1:]})
+    if nodes != list(range(nodes[0], nodes[0] + len(nodes))):
+        raise QueryError(f"motif nodes must be contiguous integers, got {nodes}")
+    return _renumber([(r[1], r[2]) for r in rows]), [r[0] for r in rows]
+
+
+@dataclass(frozen=True)
+class EverestQuery:
+    """A parsed Everest query: the motif plus the graph and runtime parameters."""
+
+    motif: TemporalMotif
+    graph: str | None = None
+    enumerate: int | None = None
+    gpus: int = 1
+    options: dict = field(default_factory=dict)
+
+
+def _scalar(s: str) -> Any:
+    s = s.strip()
+    if s.startswith("[") and s.endswith("]"):
+        inner = s[1:-1].strip()
+        return [] if not inner else [_scalar(x) for x in inner.split(",")]
+    low = s.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    if low in ("null", "none", "~", ""):
+        return None
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"":
+        return s[1:-1]
+    try:
+        return int(s)
+    except ValueError:
+        pass
+    try:
+        return float(s)
+    except ValueError:
+        return s
+
+
+def _mini_yaml(text: str) -> dict:
+    """The YAML subset Everest queries use: ``key: value`` maps nested by indentation,
+    flow lists ``[a, b]`` and ``|`` literal blocks."""
+    root: dict = {}
+    stack: list[tuple[int, dict]] = [(-1, root)]
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        i += 1
+        body = raw.split("#", 1)[0].rstrip()
+        if not body.strip():
+            continue
+        ind = len(body) - len(body.lstrip())
+        if ":" not in body:
+            raise QueryError(f"query line {i}: expected 'key: value', got {raw.strip()!r}")
+        key, val = body.strip().split(":", 1)
+        while stack[-1][0] >= ind:
+            stack.pop()
+        parent = stack[-1][1]
+        val = val.strip()
+        if val == "|":
+            block = []
+            while i < len(lines) and (not lines[i].strip() or lines[i][:1] in " \t"):
+                block.append(lines[i].strip())
+                i += 1
+            parent[key.strip()] = "\n".join(block)
+        elif val == "":
+            child: dict = {}
+            parent[key.strip()] = child
+            stack.append((ind, child))
+        else:
+            parent[key.strip()] = _scalar(val)
+    return root
+
+
+_PRED = re.compile(r"^\s*(?:f|value)?\s*(<=|>=|==|!=|<|>|=)\s*(\S+)\s*$")
+_LABEL = re.compile(r"^\s*label\s*(?:==|=)?\s*(.+?)\s*$")
+
+
+def parse_everest_query(
+    text: str, *, base_dir: str | Path | None = None, tie: str = "strict"
+) -> EverestQuery:
+    """Parse Everest query text (YAML) into an :class:`EverestQuery`.
+
+    Accepted (both the README's and the paper's spellings)::
+
+        pattern: M4-A.txt        # a motif file (relative to base_dir), a catalogue name, or a
+                                 # '|' block of 'src dst [order]' lines
+        graph: ethereum.txt      # or in_graph:
+        constraints:
+          delta: 3600            # or cg_delta: whole-motif window
+          temporal: [900, 1800, 1800, 900]   # or fg_delta: one entry between listed edges
+          antiEdge: [False, False, True, False, False]   # or anti_edge / anti_edges
+          node0: f > 500000000   # numeric comparison (<, <=, >, >=, ==, !=) on node values
+          node1: label red       # node label equality
+          edge2: label transfer  # edge label equality (index over motif edges, anti excluded)
+          tie: input_order       # nx_gpumine extension (default strict)
+        options:                 # or runtime_params:
+          gpu: 1
+          enumerate: 1000        # enumerate at most this many matches
+
+    Anti-edges: a listed edge flagged in ``antiEdge`` is attached to the nearest regular edge
+    before it. ``temporal[j]`` bounds listed item ``j + 1`` relative to the last *regular* edge
+    at or before listed item ``j``: for a regular item it is the gap limit; for an anti-edge it
+    is the anti-edge's window ``within``.
+
+    Raises
+    ------
+    QueryError
+        For anything malformed (unknown keys in constraints, wrong list lengths...).
+    """
+    doc = _mini_yaml(text)
+    if "pattern" not in doc:
+        raise QueryError("query: the 'pattern' section is missing")
+    pat = doc["pattern"]
+    name = None
+    if isinstance(pat, str) and "\n" not in pat and not re.fullmatch(r"[\d\s,]+", pat):
+        stem = Path(pat).stem
+        path = Path(base_dir) / pat if base_dir is not None else Path(pat)
+        if path.is_file():
+            listed, _ = parse_motif_edges(path.read_text())
+            name = stem
+        elif stem in EVEREST_MOTIFS or stem == "M4-A":
+            base = EVEREST_MOTIFS.get(stem)
+            if base is None:  # M4-A as listed in its file: 1 2, 2 3, [3 1], 3 4, 4 1
+                base = ((1, 2), (2, 3), (3, 1), (3, 4), (4, 1))
+            listed = _renumber(base)
+            name = stem
+        else:
+            raise QueryError(f"pattern {pat!r}: no such file and not a catalogue motif name")
+    else:
+        listed, _ = parse_motif_edges(str(pat))
+    cons = doc.get("constraints") or {}
+    if not isinstance(cons, dict):
+        raise QueryError("query: 'constraints' must be a section of key: value lines")
+    flags = cons.get("antiEdge", cons.get("anti_edge", cons.get("anti_edges")))
+    if flags is None:
+        flags = [False] * len(listed)
+    if not isinstance(flags, list) or len(flags) != len(listed):
+        raise QueryError(
+            f"constraints.antiEdge must list one flag per listed edge ({len(listed)}), "
+            f"got {flags!r}"
+        )
+    if flags and flags[0]:
+        raise QueryError("constraints.antiEdge: the first listed edge cannot be an anti-edge")
+    temporal = cons.get("temporal", cons.get("fg_delta"))
+    if temporal is not None and (
+        not isinstance(temporal, list) or len(temporal) != len(listed) - 1
+    ):
+        raise QueryError(
+            f"constraints.temporal must hold {len(listed) - 1} entries (one between consecutive "
+            f"listed edges), got {temporal!r}"
+        )
+    delta = cons.get("delta", cons.get("cg_delta"))
+    edges: list[tuple[int, int]] = []
+    anti: list[tuple] = []
+    gaps: list = []
+    for j, (e, is_anti) in enumerate(zip(listed, flags, strict=True)):
+        lim = temporal[j - 1] if (temporal is not None and j > 0) else None
+        if is_anti:
+            anti.append((e[0], e[1], len(edges) - 1, lim))
+        else:
+            if edges:
+                gaps.append(lim)
+            edges.append(e)
+    # anti-edge nodes must be motif nodes; renumber so regular edges use 0..k-1
+    used = sorted({x for e in edges for x in e})
+    pos = {x: i for i, x in enumerate(used)}
+    for a, b, _, _ in anti:
+        if a not in pos or b not in pos:
+            raise QueryError(f"anti-edge ({a} -> {b}) names a node no regular motif edge uses")
+    edges = [(pos[a], pos[b]) for a, b in edges]
+    anti = [(pos[a], pos[b], i, w) for a, b, i, w in anti]
+    node_labels: dict = {}
+    edge_labels: dict = {}
+    where: list = []
+    known = {"antiEdge", "anti_edge", "anti_edges", "temporal", "fg_delta", "delta", "cg_delta"}
+    for key, val in cons.items():
+        if key in known:
+            continue
+        if key == "tie":
+            tie = str(val)
+            continue
+        m = re.fullmatch(r"(node|edge)(\d+)", key)
+        if not m:
+            raise QueryError(f"constraints: unknown key {key!r}")
+        idx = int(m.group(2))
+        sval = str(val)
+        if m.group(1) == "node":
+            if idx not in pos.values():
+                raise QueryError(f"constraints.{key}: no motif node {idx} (0-based)")
+            lm = _LABEL.match(sval)
+            pm = _PRED.match(sval)
+            if lm:
+                node_labels[idx] = _scalar(lm.group(1))
+            elif pm:
+                op = "==" if pm.group(1) == "=" else pm.group(1)
+                where.append((idx, op, _scalar(pm.group(2))))
+            else:
+                raise QueryError(f"constraints.{key}: expected 'f OP number' or 'label VALUE'")
+        else:
+            lm = _LABEL.match(sval)
+            if not lm:
+                raise QueryError(
+                    f"constraints.{key}: only edge label equality ('label VALUE') is supported"
+                )
+            if not 0 <= idx < len(edges):
+                raise QueryError(f"constraints.{key}: no motif edge {idx} (0-based)")
+            edge_labels[idx] = _scalar(lm.group(1))
+    motif = TemporalMotif(
+        edges,
+        delta=delta,
+        gaps=gaps if any(g is not None for g in gaps) else None,
+        anti_edges=anti,
+        node_labels=node_labels,
+        edge_labels=edge_labels,
+        node_where=where,
+        tie=tie,
+        name=name,
+    )
+    opts = doc.get("options", doc.get("runtime_params")) or {}
+    if not isinstance(opts, dict):
+        raise QueryError("query: 'options' must be a section of key: value lines")
+    enum = opts.get("enumerate")
+    if enum is True or enum is False:
+        enum = None if enum is False else -1
+    if enum is not None and (not isinstance(enum, int) or enum < -1):
+        raise QueryError(f"options.enumerate must be a match limit, got {enum!r}")
+    graph = doc.get("graph", doc.get("in_graph"))
+    gpus = opts.get("gpu", opts.get("gpus", 1))
+    return EverestQuery(
+        motif=motif,
+        graph=None if graph is None else str(graph),
+        enumerate=None if enum is None or enum == -1 else enum,
+        gpus=int(gpus),
+        options=dict(opts),
+    )

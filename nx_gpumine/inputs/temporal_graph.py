@@ -1,0 +1,497 @@
+"""Temporal graphs: directed timestamped edges ``(u, v, t)`` sorted by time once.
+
+Layout (see ``docs/temporal.md``): edges sorted *stably* by time, so an edge id is the position
+after that sort and equal times keep input order; ``rows[e]`` is the input row of edge ``e``.
+Per vertex, the out- and in-lists hold edge ids in increasing id (= time, ties in input order),
+so a time window inside a list is a binary search. ``next_id[e]`` is the first edge id whose time
+is strictly greater than ``time[e]`` (the strict-order lower bound in O(1)).
+
+Self-loops ``u -> u`` are kept (ids stay aligned with input rows) but never match: motif nodes
+map injectively, so a motif edge ``a -> b`` (``a != b``) or an anti-edge never maps onto a loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, UnsupportedGraphError
+from .frames import frame_columns, is_frame
+
+__all__ = [
+    "TemporalGraph",
+    "temporal_from_arrays",
+    "temporal_from_frame",
+    "temporal_from_networkx",
+    "load_collegemsg",
+    "as_temporal_graph",
+    "IMPOSSIBLE_LABEL",
+]
+
+#: Label code of a value that no element of the graph carries (a motif asking for it has no match).
+IMPOSSIBLE_LABEL = -2
+_DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(eq=False)
+class TemporalGraph:
+    """Directed temporal multigraph with edges sorted by time.
+
+    Attributes
+    ----------
+    src, dst : numpy.ndarray
+        int32 dense endpoint ids per edge id (edge id = position after the stable time sort).
+    time : numpy.ndarray
+        int64 or float64 times, non-decreasing.
+    rows : numpy.ndarray
+        int64: input row of each edge id.
+    next_id : numpy.ndarray
+        int64: first edge id with a time strictly greater than ``time[e]`` (``m`` if none).
+    out_ptr, out_edges, in_ptr, in_edges : numpy.ndarray
+        int64 CSR-like lists: ``out_edges[out_ptr[v]:out_ptr[v+1]]`` are the ids of edges leaving
+        ``v`` in increasing id; same for entering edges.
+    keys : list
+        Dense id -> the user's node key.
+    node_label : numpy.ndarray or None
+        int32 label code per vertex (-1 where the vertex has no label).
+    edge_label : numpy.ndarray or None
+        int32 label code per edge id.
+    node_values : numpy.ndarray or None
+        float64 numeric node attribute per vertex (NaN where absent), for Everest-style node
+        comparisons (``node0: f > 5``).
+    node_vocab, edge_vocab : dict
+        Label value -> code.
+    """
+
+    src: np.ndarray
+    dst: np.ndarray
+    time: np.ndarray
+    rows: np.ndarray
+    next_id: np.ndarray
+    out_ptr: np.ndarray
+    out_edges: np.ndarray
+    in_ptr: np.ndarray
+    in_edges: np.ndarray
+    keys: list
+    node_label: np.ndarray | None = None
+    edge_label: np.ndarray | None = None
+    node_values: np.ndarray | None = None
+    node_vocab: dict = field(default_factory=dict)
+    edge_vocab: dict = field(default_factory=dict)
+    _key_to_id: dict | None = field(default=None, repr=False)
+    _device_cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n(self) -> int:
+        """Number of vertices."""
+        return len(self.out_ptr) - 1
+
+    @property
+    def m(self) -> int:
+        """Number of temporal edges."""
+        return len(self.src)
+
+    @property
+    def num_edges(self) -> int:
+        """Number of temporal edges (alias of ``m``)."""
+        return self.m
+
+    @property
+    def integer_times(self) -> bool:
+        """True when times are int64 (window arithmetic exact), False for float64."""
+        return self.time.dtype.kind == "i"
+
+    @property
+    def key_to_id(self) -> dict:
+        """The user's node key -> dense id."""
+        if self._key_to_id is None:
+            self._key_to_id = {k: i for i, k in enumerate(self.keys)}
+        return self._key_to_id
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __repr__(self) -> str:
+        kind = "int" if self.integer_times else "float"
+        return f"TemporalGraph({self.n} nodes, {self.m} edges, {kind} times)"
+
+    def encode_node_label(self, value: Hashable) -> int:
+        """Code of a node label value, ``IMPOSSIBLE_LABEL`` if no vertex carries it."""
+        return self.node_vocab.get(value, IMPOSSIBLE_LABEL)
+
+    def encode_edge_label(self, value: Hashable) -> int:
+        """Code of an edge label value, ``IMPOSSIBLE_LABEL`` if no edge carries it."""
+        return self.edge_vocab.get(value, IMPOSSIBLE_LABEL)
+
+    def prefix(self, m: int) -> TemporalGraph:
+        """The graph made of the first ``m`` edges *in input order* (labels kept)."""
+        keep = np.sort(np.flatnonzero(self.rows < m))
+        lab = None if self.edge_label is None else self.edge_label[keep]
+        g = _build(
+            self.src[keep].astype(np.int64),
+            self.dst[keep].astype(np.int64),
+            self.time[keep],
+            self.rows[keep],
+            list(self.keys),
+            edge_label=lab,
+        )
+        g.node_label, g.node_values = self.node_label, self.node_values
+        g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
+        return g
+
+    def device_arrays(self) -> dict:
+        """The arrays as CuPy arrays, uploaded once and cached on the graph."""
+        if "arrays" not in self._device_cache:
+            import cupy as cp
+
+            names = ["src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges"]
+            arrs = {k: cp.asarray(getattr(self, k)) for k in names}
+            for k in ("node_label", "edge_label"):
+                v = getattr(self, k)
+                arrs[k] = None if v is None else cp.asarray(v)
+            self._device_cache["arrays"] = arrs
+        return self._device_cache["arrays"]
+
+
+# ====================================================================== building
+def _check_times(time: Any, what: str) -> np.ndarray:
+    t = np.asarray(time)
+    if t.ndim != 1:
+        raise InputError(f"{what}: times must be one-dimensional, got shape {t.shape}")
+    if t.dtype == object:
+        try:
+            t = t.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"{what}: times must be numeric ({exc})") from exc
+        if len(t) and np.all(np.mod(t, 1) == 0) and np.abs(t).max(initial=0) < 2**53:
+            t = t.astype(np.int64)
+    if t.dtype.kind == "b" or t.dtype.kind not in "iuf":
+        raise InputError(f"{what}: times must be numeric, got dtype {t.dtype}")
+    if t.dtype.kind == "f":
+        bad = ~np.isfinite(t)
+        if bad.any():
+            raise InputError(
+                f"{what}: times hold {int(bad.sum())} NaN/inf value(s) (first at row "
+                f"{int(np.flatnonzero(bad)[0])})"
+            )
+        return t.astype(np.float64)
+    if t.dtype.kind == "u" and len(t) and int(t.max()) > np.iinfo(np.int64).max:
+        raise InputError(f"{what}: times exceed the int64 range")
+    return t.astype(np.int64)
+
+
+def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.int32)
+    for i, v in enumerate(values):
+        if v is None:
+            out[i] = -1
+            continue
+        try:
+            code = vocab.get(v)
+        except TypeError as exc:
+            raise InputError(f"{what}: unhashable label value {v!r}") from exc
+        if code is None:
+            code = vocab[v] = len(vocab)
+        out[i] = code
+    return out
+
+
+def _csr(owner: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(owner, kind="stable").astype(np.int64)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=n), out=ptr[1:])
+    return ptr, order
+
+
+def _build(
+    src: np.ndarray,
+    dst: np.ndarray,
+    time: np.ndarray,
+    rows: np.ndarray,
+    keys: list,
+    *,
+    edge_label: np.ndarray | None = None,
+) -> TemporalGraph:
+    """Build from edges already sorted stably by time."""
+    n = len(keys)
+    m = len(src)
+    if n > np.iinfo(np.int32).max:
+        raise InputError(f"{n} vertices exceed the int32 id range")
+    out_ptr, out_edges = _csr(src, n)
+    in_ptr, in_edges = _csr(dst, n)
+    next_id = np.searchsorted(time, time, side="right").astype(np.int64) if m else np.zeros(0, "i8")
+    return TemporalGraph(
+        src=np.ascontiguousarray(src, dtype=np.int32),
+        dst=np.ascontiguousarray(dst, dtype=np.int32),
+        time=np.ascontiguousarray(time),
+        rows=np.ascontiguousarray(rows, dtype=np.int64),
+        next_id=next_id,
+        out_ptr=out_ptr,
+        out_edges=out_edges,
+        in_ptr=in_ptr,
+        in_edges=in_edges,
+        keys=keys,
+        edge_label=edge_label,
+    )
+
+
+def _dense_ids(src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | None):
+    if nodes is not None:
+        keys = list(nodes)
+        key_to_id = {k: i for i, k in enumerate(keys)}
+        if len(key_to_id) != len(keys):
+            raise InputError("nodes: the node list holds duplicate keys")
+        try:
+            s = np.fromiter((key_to_id[k] for k in src_keys.tolist()), np.int64, len(src_keys))
+            d = np.fromiter((key_to_id[k] for k in dst_keys.tolist()), np.int64, len(dst_keys))
+        except KeyError as exc:
+            raise InputError(f"edge endpoint {exc.args[0]!r} is not in the node list") from exc
+        return s, d, keys
+    both = np.concatenate([src_keys, dst_keys])
+    try:
+        uniq, inv = np.unique(both, return_inverse=True)
+    except TypeError as exc:
+        raise InputError("node keys of mixed, unorderable types; pass nodes= explicitly") from exc
+    keys = uniq.tolist()
+    return inv[: len(src_keys)].astype(np.int64), inv[len(src_keys) :].astype(np.int64), keys
+
+
+def _node_attrs(g: TemporalGraph, node_labels: Mapping | Sequence | None, what: str) -> None:
+    """Attach node labels (mapping key -> value, or a sequence aligned with ``g.keys``)."""
+    if node_labels is None:
+        return
+    if isinstance(node_labels, Mapping):
+        vals = [node_labels.get(k) for k in g.keys]
+    else:
+        vals = list(node_labels)
+        if len(vals) != g.n:
+            raise InputError(f"{what}: {len(vals)} node labels for {g.n} nodes")
+    g.node_label = _encode(vals, g.node_vocab, what)
+    num = np.full(g.n, np.nan)
+    for i, v in enumerate(vals):
+        if isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool):
+            num[i] = float(v)
+    g.node_values = num
+
+
+def temporal_from_arrays(
+    src: Any,
+    dst: Any,
+    time: Any,
+    *,
+    edge_label: Any = None,
+    node_labels: Mapping | Sequence | None = None,
+    nodes: Sequence | None = None,
+    what: str = "edge arrays",
+) -> TemporalGraph:
+    """Build a :class:`TemporalGraph` from endpoint and time arrays (one entry per edge).
+
+    Parameters
+    ----------
+    src, dst : array-like
+        Endpoint keys (any orderable hashable values) per edge.
+    time : array-like
+        Numeric times (int or float; NaN, inf and non-numeric values are refused).
+    edge_label : array-like, optional
+        One label value per edge.
+    node_labels : mapping or sequence, optional
+        Node key -> label value (or values aligned with ``nodes`` / the sorted node keys).
+    nodes : sequence, optional
+        All node keys, in dense-id order (default: sorted keys seen on edges).
+    what : str
+        How to call the input in error messages.
+
+    Returns
+    -------
+    TemporalGraph
+
+    Raises
+    ------
+    InputError
+        For length mismatches, missing/NaN/non-numeric times, unknown endpoints.
+    """
+    s = _to_host(src)
+    d = _to_host(dst)
+    t = _check_times(_to_host(time), what)
+    if not (len(s) == len(d) == len(t)):
+        raise InputError(
+            f"{what}: src, dst and time differ in length ({len(s)}, {len(d)}, {len(t)})"
+        )
+    if s.ndim != 1 or d.ndim != 1:
+        raise InputError(f"{what}: src and dst must be one-dimensional")
+    si, di, keys = _dense_ids(s, d, nodes)
+    order = np.argsort(t, kind="stable")
+    elab = None
+    vocab: dict = {}
+    if edge_label is not None:
+        lab = (
+            list(_to_host(edge_label).tolist()) if not isinstance(edge_label, list) else edge_label
+        )
+        if len(lab) != len(t):
+            raise InputError(f"{what}: {len(lab)} edge labels for {len(t)} edges")
+        elab = _encode(lab, vocab, what)[order]
+    g = _build(si[order], di[order], t[order], order, keys, edge_label=elab)
+    g.edge_vocab = vocab
+    _node_attrs(g, node_labels, what)
+    return g
+
+
+def temporal_from_frame(
+    frame: Any,
+    source: str = "source",
+    target: str = "target",
+    time: str = "time",
+    *,
+    edge_label: str | None = None,
+    node_labels: Mapping | None = None,
+    nodes: Sequence | None = None,
+) -> TemporalGraph:
+    """Build a :class:`TemporalGraph` from an edge frame (pandas, polars, pyarrow, cuDF...).
+
+    Parameters
+    ----------
+    frame : dataframe
+        One row per temporal edge.
+    source, target, time : str
+        Column names of the endpoints and the time.
+    edge_label : str, optional
+        Column holding an edge label.
+    node_labels : mapping, optional
+        Node key -> label value.
+    nodes : sequence, optional
+        All node keys in dense-id order.
+
+    Returns
+    -------
+    TemporalGraph
+    """
+    s, d, t, lab = frame_columns(frame, [source, target, time, edge_label], what="edge frame")
+    return temporal_from_arrays(
+        s, d, t, edge_label=lab, node_labels=node_labels, nodes=nodes, what="edge frame"
+    )
+
+
+def temporal_from_networkx(
+    G: Any,
+    time: str = "time",
+    *,
+    edge_label: str | None = None,
+    node_label: str | None = None,
+) -> TemporalGraph:
+    """Build a :class:`TemporalGraph` from a NetworkX ``DiGraph`` / ``MultiDiGraph``.
+
+    Every edge (each parallel edge of a multigraph) is one temporal edge with time
+    ``data[time]``; edge order is NetworkX's ``G.edges`` order (the input row).
+
+    Raises
+    ------
+    UnsupportedGraphError
+        If ``G`` is undirected.
+    InputError
+        If an edge lacks the time attribute or it is not numeric.
+    """
+    import networkx as nx
+
+    if not isinstance(G, nx.Graph):
+        raise UnsupportedGraphError(f"expected a NetworkX graph, got {type(G).__name__}")
+    if not G.is_directed():
+        raise UnsupportedGraphError(
+            "temporal graphs are directed: pass a DiGraph / MultiDiGraph (or G.to_directed())"
+        )
+    src, dst, t, lab = [], [], [], []
+    for u, v, data in G.edges(data=True):
+        if time not in data or data[time] is None:
+            raise InputError(f"edge ({u!r}, {v!r}) has no time attribute {time!r}")
+        src.append(u)
+        dst.append(v)
+        t.append(data[time])
+        if edge_label is not None:
+            if edge_label not in data:
+                raise InputError(f"edge ({u!r}, {v!r}) has no label attribute {edge_label!r}")
+            lab.append(data[edge_label])
+    nodes = list(G.nodes)
+    nlab = None
+    if node_label is not None:
+        nlab = {}
+        for v, data in G.nodes(data=True):
+            if node_label not in data:
+                raise InputError(f"node {v!r} has no label attribute {node_label!r}")
+            nlab[v] = data[node_label]
+    sk = np.empty(len(src), dtype=object)
+    sk[:] = src
+    dk = np.empty(len(dst), dtype=object)
+    dk[:] = dst
+    tarr = np.asarray(t) if t else np.zeros(0, dtype=np.int64)
+    return temporal_from_arrays(
+        sk,
+        dk,
+        tarr,
+        edge_label=lab if edge_label is not None else None,
+        node_labels=nlab,
+        nodes=nodes,
+        what="NetworkX graph",
+    )
+
+
+def load_collegemsg(n_edges: int | None = None) -> TemporalGraph:
+    """The bundled CollegeMsg data set (59,835 messages; header ``src dst time``).
+
+    Parameters
+    ----------
+    n_edges : int, optional
+        Keep only the first ``n_edges`` lines (file order).
+    """
+    a = np.loadtxt(_DATA / "collegemsg.txt", skiprows=1, dtype=np.int64)
+    if n_edges is not None:
+        a = a[: int(n_edges)]
+    return temporal_from_arrays(a[:, 0], a[:, 1], a[:, 2], what="collegemsg")
+
+
+def _to_host(a: Any) -> np.ndarray:
+    if hasattr(a, "get") and type(a).__module__.startswith("cupy"):
+        a = a.get()
+    if hasattr(a, "to_numpy") and not isinstance(a, np.ndarray):
+        a = a.to_numpy()
+    return np.asarray(a)
+
+
+def as_temporal_graph(
+    G: Any,
+    *,
+    source: str = "source",
+    target: str = "target",
+    time: str = "time",
+    edge_label: str | None = None,
+    node_label: str | None = None,
+    node_labels: Mapping | None = None,
+) -> TemporalGraph:
+    """Accept a TemporalGraph, a NetworkX directed graph, an edge frame or an ``(m, 3)`` array.
+
+    Raises
+    ------
+    UnsupportedGraphError
+        For other objects.
+    """
+    if isinstance(G, TemporalGraph):
+        return G
+    import networkx as nx
+
+    if isinstance(G, nx.Graph):
+        return temporal_from_networkx(G, time, edge_label=edge_label, node_label=node_label)
+    if is_frame(G):
+        return temporal_from_frame(
+            G, source, target, time, edge_label=edge_label, node_labels=node_labels
+        )
+    if isinstance(G, np.ndarray) and G.ndim == 2 and G.shape[1] >= 3:
+        return temporal_from_arrays(G[:, 0], G[:, 1], G[:, 2], node_labels=node_labels)
+    if isinstance(G, tuple) and len(G) == 3:
+        return temporal_from_arrays(*G, node_labels=node_labels)
+    raise UnsupportedGraphError(
+        f"cannot read a temporal graph from {type(G).__name__}: pass a TemporalGraph, a NetworkX "
+        "DiGraph/MultiDiGraph with a time attribute, an edge frame, an (m, 3) array or "
+        "(src, dst, time)"
+    )

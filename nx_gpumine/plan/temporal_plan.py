@@ -1,0 +1,248 @@
+"""TemporalPlan: a temporal motif compiled against a temporal graph into small per-level arrays.
+
+Level ``i`` matches motif edge ``i`` (levels follow the motif's temporal order; level 0 is the
+root edge, taken from a task's range of edge ids). Every field is documented in
+``docs/temporal.md``; both engines (``engines/cpu/temporal.py``, ``engines/cuda/temporal.py``)
+read only these arrays plus the graph's arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import QueryError
+from ..inputs.motifs import TemporalMotif
+from ..inputs.temporal_graph import IMPOSSIBLE_LABEL, TemporalGraph
+
+__all__ = [
+    "TemporalPlan",
+    "build_temporal_plan",
+    "SRC_OUT",
+    "SRC_IN",
+    "SRC_ALL",
+    "SRC_BOTH",
+    "TIE_STRICT",
+    "TIE_INPUT_ORDER",
+]
+
+#: Candidate source codes (``TemporalPlan.source``).
+SRC_OUT = 0  # out-list of f(src): src mapped earlier, dst new
+SRC_IN = 1  # in-list of f(dst): dst mapped earlier, src new
+SRC_ALL = 2  # the whole time-sorted edge list: both endpoints new
+SRC_BOTH = 3  # both mapped: out-list of f(src) or in-list of f(dst) (engine's choice)
+TIE_STRICT = 0
+TIE_INPUT_ORDER = 1
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class TemporalPlan:
+    """Per-level arrays of a temporal motif on one graph (immutable, read-only numpy).
+
+    ``lim_dtype`` is the graph's time dtype (int64 or float64); every time limit
+    (``delta``, ``gap``, ``anti_w``) has that dtype. Limits compare *differences*:
+    ``time[x] - time[base] <= limit`` (exact for ints, monotone for floats).
+    """
+
+    motif: TemporalMotif
+    k: int
+    l: int
+    tie: int
+    esrc: np.ndarray
+    edst: np.ndarray
+    src_new: np.ndarray
+    dst_new: np.ndarray
+    source: np.ndarray
+    delta_on: bool
+    delta: np.generic
+    gap_on: np.ndarray
+    gap: np.ndarray
+    node_label: np.ndarray
+    edge_label: np.ndarray
+    node_allow: np.ndarray | None
+    anti_ptr: np.ndarray
+    anti_src: np.ndarray
+    anti_dst: np.ndarray
+    anti_lo_level: np.ndarray
+    anti_hi_level: np.ndarray
+    anti_w_on: np.ndarray
+    anti_w: np.ndarray
+    impossible: bool
+
+    @property
+    def lim_dtype(self) -> np.dtype:
+        """dtype of the time limits (the graph's time dtype)."""
+        return self.gap.dtype
+
+    def arrays(self) -> dict:
+        """All array fields by name (for engines that upload them)."""
+        names = [
+            "esrc",
+            "edst",
+            "src_new",
+            "dst_new",
+            "source",
+            "gap_on",
+            "gap",
+            "node_label",
+            "edge_label",
+            "anti_ptr",
+            "anti_src",
+            "anti_dst",
+            "anti_lo_level",
+            "anti_hi_level",
+            "anti_w_on",
+            "anti_w",
+        ]
+        return {n: getattr(self, n) for n in names}
+
+
+def _limit(x: float | int | None, integer: bool) -> tuple[bool, int | float]:
+    """(on, value) in the graph's time type; a float limit on int times is floored."""
+    if x is None:
+        return False, 0
+    if integer:
+        v = np.floor(x) if isinstance(x, float) else x
+        if v >= 2**63 - 1:
+            return False, 0
+        return True, int(v)
+    return True, float(x)
+
+
+def _node_allow(motif: TemporalMotif, graph: TemporalGraph) -> np.ndarray | None:
+    if not motif.node_where:
+        return None
+    if graph.node_values is None:
+        raise QueryError(
+            "the motif compares node values (node_where) but the graph has no numeric node "
+            "labels; build it with node_labels= holding numbers"
+        )
+    vals = graph.node_values
+    allow = np.ones((motif.k, graph.n), dtype=np.uint8)
+    ops = {
+        "<": np.less,
+        "<=": np.less_equal,
+        ">": np.greater,
+        ">=": np.greater_equal,
+        "==": np.equal,
+        "!=": np.not_equal,
+    }
+    with np.errstate(invalid="ignore"):
+        for v, op, val in motif.node_where:
+            ok = ops[op](vals, val) & ~np.isnan(vals)
+            allow[v] &= ok.astype(np.uint8)
+    return allow
+
+
+def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalPlan:
+    """Compile ``motif`` for ``graph``.
+
+    Parameters
+    ----------
+    motif : TemporalMotif
+        The query.
+    graph : TemporalGraph
+        The data graph (label codes and time dtype come from it).
+
+    Returns
+    -------
+    TemporalPlan
+
+    Raises
+    ------
+    QueryError
+        If the motif needs labels or node values the graph does not have.
+    """
+    if not isinstance(motif, TemporalMotif):
+        raise QueryError(f"expected a TemporalMotif, got {type(motif).__name__}")
+    k, l_ = motif.k, motif.num_edges
+    integer = graph.integer_times
+    tdt = np.int64 if integer else np.float64
+    esrc = np.array([a for a, _ in motif.edges], dtype=np.int32)
+    edst = np.array([b for _, b in motif.edges], dtype=np.int32)
+    intro = np.full(k, -1, dtype=np.int64)
+    src_new = np.zeros(l_, dtype=np.uint8)
+    dst_new = np.zeros(l_, dtype=np.uint8)
+    source = np.zeros(l_, dtype=np.int8)
+    for i, (a, b) in enumerate(motif.edges):
+        an, bn = intro[a] < 0, intro[b] < 0
+        src_new[i], dst_new[i] = an, bn
+        if an:
+            intro[a] = i
+        if bn:
+            intro[b] = i
+        source[i] = SRC_ALL if (an and bn) else SRC_IN if an else SRC_OUT if bn else SRC_BOTH
+    delta_on, delta = _limit(motif.delta, integer)
+    gap_on = np.zeros(l_, dtype=np.uint8)
+    gap = np.zeros(l_, dtype=tdt)
+    if motif.gaps is not None:
+        for i, g in enumerate(motif.gaps):
+            on, v = _limit(g, integer)
+            gap_on[i + 1], gap[i + 1] = on, v
+    # labels
+    impossible = False
+    node_label = np.full(k, -1, dtype=np.int32)
+    if motif.node_labels:
+        if graph.node_label is None:
+            raise QueryError("the motif asks for node labels but the graph has none")
+        for v, val in motif.node_labels.items():
+            node_label[v] = graph.encode_node_label(val)
+    edge_label = np.full(l_, -1, dtype=np.int32)
+    if motif.edge_labels:
+        if graph.edge_label is None:
+            raise QueryError("the motif asks for edge labels but the graph has none")
+        for i, val in motif.edge_labels.items():
+            edge_label[i] = graph.encode_edge_label(val)
+    impossible = bool(
+        (node_label == IMPOSSIBLE_LABEL).any() or (edge_label == IMPOSSIBLE_LABEL).any()
+    )
+    node_allow = _node_allow(motif, graph)
+    if node_allow is not None and not node_allow.any(axis=1).all():
+        impossible = True
+    # anti-edges, checked at the first level where both endpoints and t_after are known
+    per_level: list[list[tuple]] = [[] for _ in range(l_)]
+    for ae in motif.anti_edges:
+        lev = int(max(ae.after, intro[ae.a], intro[ae.b]))
+        if ae.within is not None:
+            on, w = _limit(ae.within, integer)
+            hi_level = ae.after
+        else:
+            on, w = delta_on, delta
+            hi_level = 0
+        per_level[lev].append((ae.a, ae.b, ae.after, hi_level, on, w))
+    anti_ptr = np.zeros(l_ + 1, dtype=np.int32)
+    flat = [x for lev in per_level for x in lev]
+    np.cumsum([len(x) for x in per_level], out=anti_ptr[1:])
+    return TemporalPlan(
+        motif=motif,
+        k=k,
+        l=l_,
+        tie=TIE_STRICT if motif.tie == "strict" else TIE_INPUT_ORDER,
+        esrc=_ro(esrc),
+        edst=_ro(edst),
+        src_new=_ro(src_new),
+        dst_new=_ro(dst_new),
+        source=_ro(source),
+        delta_on=bool(delta_on),
+        delta=tdt(delta),
+        gap_on=_ro(gap_on),
+        gap=_ro(gap),
+        node_label=_ro(node_label),
+        edge_label=_ro(edge_label),
+        node_allow=None if node_allow is None else _ro(node_allow),
+        anti_ptr=_ro(anti_ptr),
+        anti_src=_ro(np.array([x[0] for x in flat], dtype=np.int32)),
+        anti_dst=_ro(np.array([x[1] for x in flat], dtype=np.int32)),
+        anti_lo_level=_ro(np.array([x[2] for x in flat], dtype=np.int32)),
+        anti_hi_level=_ro(np.array([x[3] for x in flat], dtype=np.int32)),
+        anti_w_on=_ro(np.array([x[4] for x in flat], dtype=np.uint8)),
+        anti_w=_ro(np.array([x[5] for x in flat], dtype=tdt)),
+        impossible=impossible,
+    )
