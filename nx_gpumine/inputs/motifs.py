@@ -603,16 +603,16 @@ def parse_everest_query(
     if not isinstance(opts, dict):
         raise QueryError("query: 'options' must be a section of key: value lines")
     enum = opts.get("enumerate")
-    if enum is True or enum is False:
-        enum = None if enum is False else -1
-    if enum is not None and (not isinstance(enum, int) or enum < -1):
+    if enum is False:
+        enum = None
+    if enum is not None and (isinstance(enum, bool) or not isinstance(enum, int) or enum < 0):
         raise QueryError(f"options.enumerate must be a match limit, got {enum!r}")
     graph = doc.get("graph", doc.get("in_graph"))
     gpus = opts.get("gpu", opts.get("gpus", 1))
     return EverestQuery(
         motif=motif,
         graph=None if graph is None else str(graph),
-        enumerate=None if enum is None or enum == -1 else enum,
+        enumerate=enum,
         gpus=int(gpus),
         options=dict(opts),
     )

@@ -25,6 +25,8 @@ __all__ = [
     "SRC_BOTH",
     "TIE_STRICT",
     "TIE_INPUT_ORDER",
+    "root_costs",
+    "split_root_edges",
 ]
 
 #: Candidate source codes (``TemporalPlan.source``).
@@ -246,3 +248,34 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
         anti_w=_ro(np.array([x[5] for x in flat], dtype=tdt)),
         impossible=impossible,
     )
+
+
+def root_costs(graph: TemporalGraph, delta_on: bool, delta: float | int, lo: int, hi: int):
+    """Estimated work of each root edge id in ``[lo, hi)`` (float64).
+
+    With a window: ``1 +`` the number of edges in ``(t_e, t_e + delta]`` (a proxy of the
+    search-tree width); without one: ``1 + out/in degrees`` of both endpoints.
+    """
+    if hi <= lo:
+        return np.zeros(0)
+    if delta_on:
+        t = graph.time
+        end = np.searchsorted(t, t[lo:hi] + delta, side="right")
+        return 1.0 + (end - np.arange(lo, hi)).astype(np.float64)
+    s, d = graph.src[lo:hi], graph.dst[lo:hi]
+    deg = np.diff(graph.out_ptr) + np.diff(graph.in_ptr)
+    return 1.0 + deg[s] + deg[d]
+
+
+def split_root_edges(
+    graph: TemporalGraph, ntasks: int, delta_on: bool, delta: float | int, lo: int, hi: int
+) -> np.ndarray:
+    """Boundaries (int64, ``[lo, ..., hi]``) of at most ``ntasks`` root-edge ranges of about equal
+    estimated cost (see :func:`root_costs`)."""
+    if hi <= lo:
+        return np.array([lo, hi], dtype=np.int64)
+    ntasks = max(1, min(int(ntasks), hi - lo))
+    cum = np.cumsum(root_costs(graph, delta_on, delta, lo, hi))
+    targets = cum[-1] * np.arange(1, ntasks) / ntasks
+    cuts = lo + 1 + np.searchsorted(cum, targets, side="left")
+    return np.unique(np.concatenate([[lo], np.clip(cuts, lo, hi), [hi]])).astype(np.int64)

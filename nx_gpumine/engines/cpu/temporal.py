@@ -1,0 +1,767 @@
+"""CPU temporal engine (numba): chronological edge-driven DFS (Mackey et al.) over a TemporalPlan.
+
+Each root edge id ``e_0`` of a task range starts an iterative DFS; level ``i`` matches motif edge
+``i``. When a level is entered its candidate list (out-list, in-list or the global edge list),
+start and end positions are found by binary search once and cached per level (Everest's
+candidate-edge caching): backtracking resumes at ``pos + 1`` with no new search. Time windows
+compare differences (``time[x] - time[base] <= limit``), exact for integer times.
+
+Root ranges are split into chunks of about equal estimated work and run with ``prange``.
+Counts are int64 per chunk and summed in Python with an overflow check. Unlimited enumeration
+counts first and fills exact offsets in parallel; a limited one fills a doubling buffer.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from ...errors import CapacityError
+from ...inputs.motifs import CENSUS_AXIS, CENSUS_KEYS
+from ...inputs.temporal_graph import TemporalGraph
+from ...plan.temporal_plan import TemporalPlan, split_root_edges
+
+__all__ = ["count", "enumerate_matches", "exists", "census", "INITIAL_ROWS"]
+
+_INT64_MAX = 2**63 - 1
+#: First size (rows) of the growing output buffer of a limited enumeration.
+INITIAL_ROWS = 1 << 16
+
+_DONE = 0
+_FULL = 1
+_LIMIT = 2
+_STOPPED = 3
+
+
+@njit(cache=True, inline="always")
+def _lower_id(arr, lo, hi, x):
+    """First position p in [lo, hi) with arr[p] >= x."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if arr[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, inline="always")
+def _in_window(tx, t0, tp, delta_on, delta, gap_on, gap):
+    if delta_on and tx - t0 > delta:
+        return False
+    if gap_on and tx - tp > gap:
+        return False
+    return True
+
+
+@njit(cache=True)
+def _end_list(arr, lo, hi, time, t0, tp, delta_on, delta, gap_on, gap):
+    """First position p in [lo, hi) whose edge arr[p] leaves the window (hi if none)."""
+    if not delta_on and not gap_on:
+        return hi
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if _in_window(time[arr[mid]], t0, tp, delta_on, delta, gap_on, gap):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _end_global(lo, hi, time, t0, tp, delta_on, delta, gap_on, gap):
+    if not delta_on and not gap_on:
+        return hi
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if _in_window(time[mid], t0, tp, delta_on, delta, gap_on, gap):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, inline="always")
+def _node_ok(v, a, g_nlab, has_nlab, p_nlab, has_allow, allow):
+    req = p_nlab[a]
+    if req != -1:
+        if not has_nlab or g_nlab[v] != req:
+            return False
+    if has_allow and allow[a, v] == 0:
+        return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _is_mapped(v, fmap, k):
+    for j in range(k):
+        if fmap[j] == v:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _anti_ok(
+    level,
+    eid,
+    fmap,
+    src,
+    dst,
+    time,
+    out_ptr,
+    out_edges,
+    in_ptr,
+    in_edges,
+    anti_ptr,
+    anti_src,
+    anti_dst,
+    anti_lo,
+    anti_hi,
+    anti_w_on,
+    anti_w,
+):
+    """False if some anti-edge checked at ``level`` is present in the graph."""
+    for j in range(anti_ptr[level], anti_ptr[level + 1]):
+        u = fmap[anti_src[j]]
+        w = fmap[anti_dst[j]]
+        tlo = time[eid[anti_lo[j]]]
+        thi = time[eid[anti_hi[j]]]
+        won = anti_w_on[j] != 0
+        lim = anti_w[j]
+        if out_ptr[u + 1] - out_ptr[u] <= in_ptr[w + 1] - in_ptr[w]:
+            arr = out_edges
+            a = out_ptr[u]
+            b = out_ptr[u + 1]
+            other = dst
+            want = w
+        else:
+            arr = in_edges
+            a = in_ptr[w]
+            b = in_ptr[w + 1]
+            other = src
+            want = u
+        # first position with time > tlo
+        lo = a
+        hi = b
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if time[arr[mid]] <= tlo:
+                lo = mid + 1
+            else:
+                hi = mid
+        p = lo
+        while p < b:
+            x = arr[p]
+            if won and time[x] - thi > lim:
+                break
+            if other[x] == want:
+                return False
+            p += 1
+    return True
+
+
+@njit(cache=True)
+def _run_range(
+    src,
+    dst,
+    time,
+    next_id,
+    out_ptr,
+    out_edges,
+    in_ptr,
+    in_edges,
+    g_nlab,
+    has_nlab,
+    g_elab,
+    has_elab,
+    k,
+    l,
+    tie,
+    esrc,
+    edst,
+    src_new,
+    dst_new,
+    source,
+    delta_on,
+    delta,
+    gap_on,
+    gap,
+    p_nlab,
+    p_elab,
+    has_allow,
+    allow,
+    anti_ptr,
+    anti_src,
+    anti_dst,
+    anti_lo,
+    anti_hi,
+    anti_w_on,
+    anti_w,
+    lo,
+    hi,
+    mode,
+    out,
+    row0,
+    cap,
+    cap_is_limit,
+    stop,
+):
+    """DFS over root edges [lo, hi). mode 0 count, 1 enumerate into out[row0:cap], 2 exists.
+
+    Returns (count, rows_end, next_root, status).
+    """
+    m = len(src)
+    fmap = np.full(k, -1, np.int64)
+    eid = np.zeros(l, np.int64)
+    pos = np.zeros(l, np.int64)
+    end = np.zeros(l, np.int64)
+    kind = np.zeros(l, np.int64)
+    cnt = 0
+    rows = row0
+    for e0 in range(lo, hi):
+        if mode == 2 and stop[0] != 0:
+            return cnt, rows, e0, _STOPPED
+        s0 = src[e0]
+        d0 = dst[e0]
+        if s0 == d0:
+            continue
+        if p_elab[0] != -1 and (not has_elab or g_elab[e0] != p_elab[0]):
+            continue
+        if not _node_ok(s0, esrc[0], g_nlab, has_nlab, p_nlab, has_allow, allow):
+            continue
+        if not _node_ok(d0, edst[0], g_nlab, has_nlab, p_nlab, has_allow, allow):
+            continue
+        fmap[esrc[0]] = s0
+        fmap[edst[0]] = d0
+        eid[0] = e0
+        ok0 = _anti_ok(
+            0, eid, fmap, src, dst, time, out_ptr, out_edges, in_ptr, in_edges,
+            anti_ptr, anti_src, anti_dst, anti_lo, anti_hi, anti_w_on, anti_w,
+        )  # fmt: skip
+        if not ok0:
+            fmap[esrc[0]] = -1
+            fmap[edst[0]] = -1
+            continue
+        if l == 1:
+            if mode == 1:
+                if rows >= cap:
+                    fmap[esrc[0]] = -1
+                    fmap[edst[0]] = -1
+                    if cap_is_limit:
+                        return cnt, rows, e0, _LIMIT
+                    return cnt, rows, e0, _FULL
+                out[rows, 0] = e0
+                rows += 1
+            cnt += 1
+            fmap[esrc[0]] = -1
+            fmap[edst[0]] = -1
+            if mode == 2:
+                stop[0] = 1
+                return cnt, rows, e0 + 1, _DONE
+            continue
+        root_rows = rows
+        root_cnt = cnt
+        t0 = time[e0]
+        level = 1
+        entering = True
+        while level >= 1:
+            if entering:
+                entering = False
+                prev = eid[level - 1]
+                lo_id = next_id[prev] if tie == 0 else prev + 1
+                tp = time[prev]
+                go = gap_on[level] != 0
+                gv = gap[level]
+                sc = source[level]
+                if sc == 3:
+                    u = fmap[esrc[level]]
+                    w = fmap[edst[level]]
+                    sc = 0 if out_ptr[u + 1] - out_ptr[u] <= in_ptr[w + 1] - in_ptr[w] else 1
+                if sc == 0:
+                    u = fmap[esrc[level]]
+                    a = _lower_id(out_edges, out_ptr[u], out_ptr[u + 1], lo_id)
+                    b = _end_list(
+                        out_edges, a, out_ptr[u + 1], time, t0, tp, delta_on, delta, go, gv
+                    )
+                elif sc == 1:
+                    w = fmap[edst[level]]
+                    a = _lower_id(in_edges, in_ptr[w], in_ptr[w + 1], lo_id)
+                    b = _end_list(in_edges, a, in_ptr[w + 1], time, t0, tp, delta_on, delta, go, gv)
+                else:
+                    a = lo_id
+                    b = _end_global(lo_id, m, time, t0, tp, delta_on, delta, go, gv)
+                pos[level] = a
+                end[level] = b
+                kind[level] = sc
+            p = pos[level]
+            if p >= end[level]:
+                level -= 1
+                if level >= 1:
+                    if src_new[level]:
+                        fmap[esrc[level]] = -1
+                    if dst_new[level]:
+                        fmap[edst[level]] = -1
+                    pos[level] += 1
+                continue
+            kd = kind[level]
+            if kd == 0:
+                e = out_edges[p]
+            elif kd == 1:
+                e = in_edges[p]
+            else:
+                e = p
+            s = src[e]
+            d = dst[e]
+            if src_new[level]:
+                if _is_mapped(s, fmap, k) or not _node_ok(
+                    s, esrc[level], g_nlab, has_nlab, p_nlab, has_allow, allow
+                ):
+                    pos[level] = p + 1
+                    continue
+            elif s != fmap[esrc[level]]:
+                pos[level] = p + 1
+                continue
+            if dst_new[level]:
+                if (
+                    d == s
+                    or _is_mapped(d, fmap, k)
+                    or not _node_ok(d, edst[level], g_nlab, has_nlab, p_nlab, has_allow, allow)
+                ):
+                    pos[level] = p + 1
+                    continue
+            elif d != fmap[edst[level]]:
+                pos[level] = p + 1
+                continue
+            if p_elab[level] != -1 and (not has_elab or g_elab[e] != p_elab[level]):
+                pos[level] = p + 1
+                continue
+            fmap[esrc[level]] = s
+            fmap[edst[level]] = d
+            eid[level] = e
+            if anti_ptr[level + 1] > anti_ptr[level]:
+                ok = _anti_ok(
+                    level, eid, fmap, src, dst, time, out_ptr, out_edges, in_ptr, in_edges,
+                    anti_ptr, anti_src, anti_dst, anti_lo, anti_hi, anti_w_on, anti_w,
+                )  # fmt: skip
+                if not ok:
+                    if src_new[level]:
+                        fmap[esrc[level]] = -1
+                    if dst_new[level]:
+                        fmap[edst[level]] = -1
+                    pos[level] = p + 1
+                    continue
+            if level == l - 1:
+                if mode == 1:
+                    if rows >= cap:
+                        for j in range(k):
+                            fmap[j] = -1
+                        if cap_is_limit:
+                            return cnt, rows, e0, _LIMIT
+                        return root_cnt, root_rows, e0, _FULL
+                    for j in range(l):
+                        out[rows, j] = eid[j]
+                    rows += 1
+                cnt += 1
+                if mode == 2:
+                    stop[0] = 1
+                    for j in range(k):
+                        fmap[j] = -1
+                    return cnt, rows, e0 + 1, _DONE
+                if src_new[level]:
+                    fmap[esrc[level]] = -1
+                if dst_new[level]:
+                    fmap[edst[level]] = -1
+                pos[level] = p + 1
+                continue
+            level += 1
+            entering = True
+        fmap[esrc[0]] = -1
+        fmap[edst[0]] = -1
+    return cnt, rows, hi, _DONE
+
+
+@njit(cache=True, parallel=True)
+def _count_chunks(bounds, args):
+    nch = len(bounds) - 1
+    counts = np.zeros(nch, np.int64)
+    l = args[13]
+    dummy = np.empty((0, l), np.int64)
+    stop = np.zeros(1, np.int64)
+    for c in prange(nch):
+        res = _run_range(*args, bounds[c], bounds[c + 1], 0, dummy, 0, 0, False, stop)
+        counts[c] = res[0]
+    return counts
+
+
+@njit(cache=True, parallel=True)
+def _fill_chunks(bounds, offsets, out, args):
+    nch = len(bounds) - 1
+    ends = np.zeros(nch, np.int64)
+    status = np.zeros(nch, np.int64)
+    stop = np.zeros(1, np.int64)
+    for c in prange(nch):
+        res = _run_range(
+            *args, bounds[c], bounds[c + 1], 1, out, offsets[c], offsets[c + 1], False, stop
+        )
+        ends[c] = res[1]
+        status[c] = res[3]
+    return ends, status
+
+
+@njit(cache=True, parallel=True)
+def _exists_chunks(bounds, args):
+    nch = len(bounds) - 1
+    found = np.zeros(nch, np.int64)
+    l = args[13]
+    dummy = np.empty((0, l), np.int64)
+    stop = np.zeros(1, np.int64)
+    for c in prange(nch):
+        res = _run_range(*args, bounds[c], bounds[c + 1], 2, dummy, 0, 0, False, stop)
+        found[c] = res[0]
+    return found
+
+
+@njit(cache=True)
+def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit):
+    stop = np.zeros(1, np.int64)
+    return _run_range(*args, lo, hi, 1, out, row0, cap, cap_is_limit, stop)
+
+
+# ---------------------------------------------------------------------- census
+@njit(cache=True)
+def _census_range(
+    src, dst, time, next_id, out_ptr, out_edges, in_ptr, in_edges, tie, delta_on, delta, table,
+    lo, hi, counts,
+):  # fmt: skip
+    """Add the 3-edge census of roots [lo, hi) into counts (36,)."""
+    S = np.zeros(3, np.int64)
+    for e0 in range(lo, hi):
+        u = src[e0]
+        v = dst[e0]
+        if u == v:
+            continue
+        t0 = time[e0]
+        S[0] = u
+        S[1] = v
+        lo1 = next_id[e0] if tie == 0 else e0 + 1
+        for j1 in range(4):
+            x = S[j1 >> 1]
+            if j1 & 1 == 0:
+                arr1 = out_edges
+                a1 = out_ptr[x]
+                b1 = out_ptr[x + 1]
+            else:
+                arr1 = in_edges
+                a1 = in_ptr[x]
+                b1 = in_ptr[x + 1]
+            p1 = _lower_id(arr1, a1, b1, lo1)
+            q1 = _end_list(arr1, p1, b1, time, t0, t0, delta_on, delta, False, delta)
+            for pp1 in range(p1, q1):
+                e1 = arr1[pp1]
+                s1 = src[e1]
+                d1 = dst[e1]
+                if s1 == d1:
+                    continue
+                # node indices in S (size 2)
+                i_s = 0 if s1 == u else 1 if s1 == v else -1
+                i_d = 0 if d1 == u else 1 if d1 == v else -1
+                jn = j1 >> 1
+                if j1 & 1 == 0:  # from out(S[jn]): skip if dst in S with idx < jn
+                    if i_d != -1 and i_d < jn:
+                        continue
+                else:  # from in(S[jn]): skip if src in S with idx <= jn
+                    if i_s != -1 and i_s <= jn:
+                        continue
+                ns = 2
+                if i_s == -1:
+                    S[2] = s1
+                    i_s = 2
+                    ns = 3
+                elif i_d == -1:
+                    S[2] = d1
+                    i_d = 2
+                    ns = 3
+                c2 = i_s * 3 + i_d
+                lo2 = next_id[e1] if tie == 0 else e1 + 1
+                for j2 in range(2 * ns):
+                    y = S[j2 >> 1]
+                    if j2 & 1 == 0:
+                        arr2 = out_edges
+                        a2 = out_ptr[y]
+                        b2 = out_ptr[y + 1]
+                    else:
+                        arr2 = in_edges
+                        a2 = in_ptr[y]
+                        b2 = in_ptr[y + 1]
+                    p2 = _lower_id(arr2, a2, b2, lo2)
+                    q2 = _end_list(arr2, p2, b2, time, t0, t0, delta_on, delta, False, delta)
+                    jm = j2 >> 1
+                    for pp2 in range(p2, q2):
+                        e2 = arr2[pp2]
+                        s2 = src[e2]
+                        d2 = dst[e2]
+                        if s2 == d2:
+                            continue
+                        k_s = -1
+                        k_d = -1
+                        for q in range(ns):
+                            if S[q] == s2:
+                                k_s = q
+                            if S[q] == d2:
+                                k_d = q
+                        if j2 & 1 == 0:
+                            if k_d != -1 and k_d < jm:
+                                continue
+                        else:
+                            if k_s != -1 and k_s <= jm:
+                                continue
+                        if k_s == -1 or k_d == -1:
+                            if ns == 3:
+                                continue
+                            if k_s == -1:
+                                k_s = 2
+                            else:
+                                k_d = 2
+                        idx = table[c2 * 9 + k_s * 3 + k_d]
+                        if idx >= 0:
+                            counts[idx] += 1
+    return counts
+
+
+@njit(cache=True, parallel=True)
+def _census_chunks(bounds, src, dst, time, next_id, out_ptr, out_edges, in_ptr, in_edges, tie,
+                   delta_on, delta, table):  # fmt: skip
+    nch = len(bounds) - 1
+    counts = np.zeros((nch, 36), np.int64)
+    for c in prange(nch):
+        _census_range(
+            src, dst, time, next_id, out_ptr, out_edges, in_ptr, in_edges, tie, delta_on, delta,
+            table, bounds[c], bounds[c + 1], counts[c],
+        )  # fmt: skip
+    return counts
+
+
+def _census_table() -> np.ndarray:
+    table = np.full(81, -1, dtype=np.int64)
+    pos = {key: i for i, key in enumerate(CENSUS_KEYS)}
+    for a in CENSUS_AXIS:
+        for b in CENSUS_AXIS:
+            key = f"01 {a} {b}"
+            c2 = int(a[0]) * 3 + int(a[1])
+            c3 = int(b[0]) * 3 + int(b[1])
+            table[c2 * 9 + c3] = pos[key]
+    return table
+
+
+_TABLE = _census_table()
+
+
+# ---------------------------------------------------------------------- host side
+_DUMMY_I32 = np.full(1, -1, dtype=np.int32)
+_DUMMY_ALLOW = np.ones((1, 1), dtype=np.uint8)
+
+
+def _args(graph: TemporalGraph, plan: TemporalPlan) -> tuple:
+    """The flat argument tuple every kernel takes (numba-friendly dtypes)."""
+    if plan.lim_dtype != graph.time.dtype:
+        raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
+    tdt = graph.time.dtype
+
+    def c(a, dt):
+        return np.ascontiguousarray(a, dtype=dt)
+
+    i32, i64 = np.int32, np.int64
+    return (
+        graph.src,
+        graph.dst,
+        graph.time,
+        graph.next_id,
+        graph.out_ptr,
+        graph.out_edges,
+        graph.in_ptr,
+        graph.in_edges,
+        _DUMMY_I32 if graph.node_label is None else c(graph.node_label, i32),
+        graph.node_label is not None,
+        _DUMMY_I32 if graph.edge_label is None else c(graph.edge_label, i32),
+        graph.edge_label is not None,
+        i64(plan.k),
+        i64(plan.l),
+        i64(plan.tie),
+        c(plan.esrc, i64),
+        c(plan.edst, i64),
+        c(plan.src_new, np.uint8),
+        c(plan.dst_new, np.uint8),
+        c(plan.source, i64),
+        bool(plan.delta_on),
+        tdt.type(plan.delta),
+        c(plan.gap_on, np.uint8),
+        c(plan.gap, tdt),
+        c(plan.node_label, i32),
+        c(plan.edge_label, i32),
+        plan.node_allow is not None,
+        _DUMMY_ALLOW if plan.node_allow is None else c(plan.node_allow, np.uint8),
+        c(plan.anti_ptr, i64),
+        c(plan.anti_src, i64),
+        c(plan.anti_dst, i64),
+        c(plan.anti_lo_level, i64),
+        c(plan.anti_hi_level, i64),
+        c(plan.anti_w_on, np.uint8),
+        c(plan.anti_w, tdt),
+    )
+
+
+def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
+    m = graph.m
+    hi = m if hi is None else int(hi)
+    lo = int(lo)
+    if not (0 <= lo <= hi <= m):
+        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
+    return lo, hi
+
+
+def _bounds(graph: TemporalGraph, delta_on: bool, delta, lo: int, hi: int) -> np.ndarray:
+    return split_root_edges(graph, numba.get_num_threads() * 16, delta_on, delta, lo, hi)
+
+
+def _checked_sum(counts: np.ndarray) -> int:
+    total = sum(int(c) for c in counts.ravel().tolist())
+    if total > _INT64_MAX or (counts < 0).any():
+        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+    return total
+
+
+def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> int:
+    """Count matches whose root edge id is in ``[lo, hi)``.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph the plan was built for.
+    plan : TemporalPlan
+        The plan.
+    lo, hi : int
+        Root edge id range (default: all edges).
+
+    Returns
+    -------
+    int
+        Number of edge-id tuples matching the motif.
+
+    Raises
+    ------
+    CapacityError
+        If the count does not fit in 64 bits.
+    """
+    lo, hi = _range(graph, lo, hi)
+    if plan.impossible or hi <= lo:
+        return 0
+    args = _args(graph, plan)
+    counts = _count_chunks(_bounds(graph, plan.delta_on, plan.delta, lo, hi), args)
+    return _checked_sum(counts)
+
+
+def exists(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> bool:
+    """Whether some match has its root edge id in ``[lo, hi)`` (stops at the first)."""
+    lo, hi = _range(graph, lo, hi)
+    if plan.impossible or hi <= lo:
+        return False
+    args = _args(graph, plan)
+    found = _exists_chunks(_bounds(graph, plan.delta_on, plan.delta, lo, hi), args)
+    return bool(found.any())
+
+
+def enumerate_matches(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    lo: int = 0,
+    hi: int | None = None,
+    limit: int | None = None,
+) -> np.ndarray:
+    """All matches (or the first ``limit``) with root edge id in ``[lo, hi)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, l)`` int64 edge ids, column ``i`` = ``e_i``; rows in root order (then DFS order).
+        Without ``limit`` the result is exact (counted first, then filled in parallel); with
+        ``limit`` a doubling buffer is filled in root order until ``limit`` rows are found.
+    """
+    lo, hi = _range(graph, lo, hi)
+    ncol = plan.l
+    if limit is not None:
+        limit = int(limit)
+        if limit < 0:
+            raise ValueError(f"limit must be >= 0, got {limit}")
+    if plan.impossible or hi <= lo or limit == 0:
+        return np.empty((0, ncol), dtype=np.int64)
+    args = _args(graph, plan)
+    if limit is None:
+        bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
+        counts = _count_chunks(bounds, args)
+        total = _checked_sum(counts)
+        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        out = np.empty((total, ncol), dtype=np.int64)
+        ends, status = _fill_chunks(bounds, offsets, out, args)
+        if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
+            raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
+        return out
+    cap = max(1, min(limit, INITIAL_ROWS))
+    out = np.empty((cap, ncol), dtype=np.int64)
+    rows = 0
+    e = lo
+    while True:
+        is_limit = cap >= limit
+        _, rows, e, status = _enum_serial(args, e, hi, out, rows, cap, is_limit)
+        if status == _DONE or status == _LIMIT:
+            return out[:rows].copy() if rows < len(out) else out
+        cap = min(limit, 2 * cap)
+        bigger = np.empty((cap, ncol), dtype=np.int64)
+        bigger[:rows] = out[:rows]
+        out = bigger
+
+
+def census(
+    graph: TemporalGraph,
+    delta: float | int | None,
+    tie: str = "strict",
+    lo: int = 0,
+    hi: int | None = None,
+) -> np.ndarray:
+    """Counts of the 36 three-edge motifs (``CENSUS_KEYS`` order) with root edge in ``[lo, hi)``.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    delta : number or None
+        Window ``t_3 - t_1 <= delta`` (None: unbounded).
+    tie : {"strict", "input_order"}
+        Tie policy.
+    lo, hi : int
+        Root edge id range.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape (36,).
+    """
+    from ...inputs.motifs import _num
+    from ...plan.temporal_plan import _limit
+
+    delta = _num(delta, "delta")
+    if tie not in ("strict", "input_order"):
+        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    lo, hi = _range(graph, lo, hi)
+    if hi <= lo:
+        return np.zeros(36, dtype=np.int64)
+    on, d = _limit(delta, graph.integer_times)
+    d = graph.time.dtype.type(d)
+    bounds = _bounds(graph, on, d, lo, hi)
+    counts = _census_chunks(
+        bounds, graph.src, graph.dst, graph.time, graph.next_id, graph.out_ptr, graph.out_edges,
+        graph.in_ptr, graph.in_edges, 0 if tie == "strict" else 1, on, d, _TABLE,
+    )  # fmt: skip
+    _checked_sum(counts)
+    return counts.sum(axis=0).astype(np.int64)
