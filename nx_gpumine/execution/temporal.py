@@ -1,0 +1,163 @@
+"""Run a temporal plan: pick the engine, split root-edge ranges into tasks, merge, report progress.
+
+Tasks are half-open ranges ``[lo, hi)`` of root edge ids (``plan.temporal_plan.split_root_edges``
+balances them by the number of edges in each root's window), the same split for CPU threads,
+GPUs and Dask workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..engines import select_engine
+from ..errors import CapacityError
+from ..inputs.motifs import _num
+from ..inputs.temporal_graph import TemporalGraph
+from ..plan.temporal_plan import TemporalPlan, _limit, split_root_edges
+
+__all__ = ["run_temporal", "iter_temporal_blocks", "run_census", "temporal_tasks", "MODES"]
+
+MODES = ("count", "enumerate", "exists")
+_INT64_MAX = 2**63 - 1
+_PROGRESS_TASKS = 256
+
+
+def _tqdm(total: int, desc: str) -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # tqdm is optional
+        return None
+    return tqdm(total=total, desc=desc, unit="task")
+
+
+def temporal_tasks(
+    graph: TemporalGraph, plan: TemporalPlan, ntasks: int, lo: int = 0, hi: int | None = None
+) -> list[tuple[int, int]]:
+    """Split root edge ids ``[lo, hi)`` into at most ``ntasks`` balanced ranges."""
+    hi = graph.m if hi is None else int(hi)
+    if not (0 <= lo <= hi <= graph.m):
+        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {graph.m})")
+    if ntasks < 1:
+        raise ValueError(f"ntasks must be >= 1, got {ntasks}")
+    if hi == lo:
+        return []
+    b = split_root_edges(graph, ntasks, plan.delta_on, plan.delta, lo, hi)
+    return [(int(x), int(y)) for x, y in zip(b[:-1], b[1:], strict=True) if y > x]
+
+
+def run_temporal(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    mode: str,
+    engine: str = "auto",
+    limit: int | None = None,
+    progress: bool = False,
+) -> int | bool | np.ndarray:
+    """Execute ``plan`` on ``graph``.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph the plan was built for.
+    plan : TemporalPlan
+        The plan.
+    mode : {"count", "enumerate", "exists"}
+        What to compute.
+    engine : {"auto", "cpu", "cuda"}
+        Engine.
+    limit : int, optional
+        For ``"enumerate"``: stop after this many matches.
+    progress : bool
+        Show a tqdm bar (if tqdm is installed) over root-edge tasks.
+
+    Returns
+    -------
+    int, bool or numpy.ndarray
+        The count, the existence flag, or an ``(n, l)`` int64 array of edge ids.
+
+    Raises
+    ------
+    CapacityError
+        If a count overflows 64 bits.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if limit is not None and int(limit) < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    eng = select_engine(engine, "temporal")
+    if plan.impossible:
+        return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.l), np.int64))
+    bar = None
+    if progress:
+        tasks = temporal_tasks(graph, plan, _PROGRESS_TASKS)
+        bar = _tqdm(len(tasks), f"{plan.motif.name or 'motif'} ({mode})")
+    if bar is None:
+        if mode == "count":
+            return int(eng.count(graph, plan))
+        if mode == "exists":
+            return bool(eng.exists(graph, plan))
+        return eng.enumerate_matches(graph, plan, limit=limit)
+    try:
+        if mode == "count":
+            total = 0
+            for lo, hi in tasks:
+                total += int(eng.count(graph, plan, lo, hi))
+                if total > _INT64_MAX:
+                    raise CapacityError(f"match count {total} overflows a 64-bit integer")
+                bar.update(1)
+            return total
+        if mode == "exists":
+            for lo, hi in tasks:
+                bar.update(1)
+                if eng.exists(graph, plan, lo, hi):
+                    return True
+            return False
+        blocks = []
+        got = 0
+        for lo, hi in tasks:
+            left = None if limit is None else limit - got
+            if left == 0:
+                break
+            block = eng.enumerate_matches(graph, plan, lo, hi, limit=left)
+            blocks.append(block)
+            got += len(block)
+            bar.update(1)
+        if not blocks:
+            return np.empty((0, plan.l), np.int64)
+        return np.concatenate(blocks, axis=0)
+    finally:
+        bar.close()
+
+
+def iter_temporal_blocks(
+    graph: TemporalGraph, plan: TemporalPlan, engine: str = "auto", ntasks: int = 256
+) -> Iterator[np.ndarray]:
+    """Lazily yield match blocks (``(n, l)`` edge ids), one root-edge task at a time."""
+    eng = select_engine(engine, "temporal")
+    if plan.impossible:
+        return
+    for lo, hi in temporal_tasks(graph, plan, ntasks):
+        block = eng.enumerate_matches(graph, plan, lo, hi)
+        if len(block):
+            yield block
+
+
+def run_census(
+    graph: TemporalGraph, delta: float | int | None, tie: str = "strict", engine: str = "auto"
+) -> np.ndarray:
+    """The 36 three-edge motif counts (``CENSUS_KEYS`` order) on ``engine``.
+
+    An engine module without a ``census`` function is answered by the CPU engine.
+    """
+    delta = _num(delta, "delta")
+    eng = select_engine(engine, "temporal")
+    fn = getattr(eng, "census", None)
+    if fn is None:
+        from ..engines.cpu import temporal as cpu
+
+        fn = cpu.census
+    _limit(delta, graph.integer_times)  # validates the window against the time type
+    return np.asarray(fn(graph, delta, tie), dtype=np.int64)

@@ -1,0 +1,263 @@
+"""Public temporal motif functions: count, find, exists, census.
+
+``G`` is anything :func:`~nx_gpumine.inputs.temporal_graph.as_temporal_graph` reads (a
+``TemporalGraph``, a NetworkX ``DiGraph`` / ``MultiDiGraph`` with a time attribute, an edge frame,
+an ``(m, 3)`` array). ``motif`` is a :class:`~nx_gpumine.inputs.motifs.TemporalMotif`, a catalogue
+name (``"M4"``, ``"triangle"``, ``"01 12 20"``...), a list of ``(a, b)`` edges, or an
+:class:`~nx_gpumine.inputs.motifs.EverestQuery`. ``delta`` / ``tie`` override the motif's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import QueryError
+from ..execution.temporal import run_census, run_temporal
+from ..inputs.frames import frame_namespace, is_frame
+from ..inputs.motifs import (
+    CENSUS_AXIS,
+    CENSUS_KEYS,
+    EverestQuery,
+    TemporalMotif,
+    named_motif,
+)
+from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
+from ..plan.temporal_plan import build_temporal_plan
+
+__all__ = ["count_motifs", "find_motifs", "has_motif", "motif_census", "as_motif"]
+
+_UNSET: Any = object()
+
+
+def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> TemporalMotif:
+    """Turn ``motif`` (object, name, edge list, EverestQuery) into a TemporalMotif.
+
+    Parameters
+    ----------
+    motif : TemporalMotif, str, sequence of (int, int) or EverestQuery
+        The query.
+    delta : number or None, optional
+        Replaces the motif's window when given (``None`` removes it).
+    tie : {"strict", "input_order"}, optional
+        Replaces the motif's tie policy when given.
+    """
+    if isinstance(motif, EverestQuery):
+        motif = motif.motif
+    if isinstance(motif, str):
+        motif = named_motif(motif)
+    elif not isinstance(motif, TemporalMotif):
+        if isinstance(motif, Sequence):
+            motif = TemporalMotif(list(motif))
+        else:
+            raise QueryError(
+                f"motif must be a TemporalMotif, a catalogue name or a list of edges, "
+                f"got {type(motif).__name__}"
+            )
+    changes: dict = {}
+    if delta is not _UNSET:
+        changes["delta"] = delta
+    if tie is not None:
+        changes["tie"] = tie
+    return motif.with_(**changes) if changes else motif
+
+
+def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping) -> tuple:
+    graph = as_temporal_graph(G, **graph_kw)
+    m = as_motif(motif, delta, tie)
+    return graph, m, build_temporal_plan(m, graph)
+
+
+def count_motifs(
+    G: Any,
+    motif: Any,
+    *,
+    delta: Any = _UNSET,
+    tie: str | None = None,
+    engine: str = "auto",
+    progress: bool = False,
+    source: str = "source",
+    target: str = "target",
+    time: str = "time",
+    edge_label: str | None = None,
+    node_label: str | None = None,
+    node_labels: Mapping | None = None,
+) -> int:
+    """Number of matches of a temporal motif (tuples of graph edges).
+
+    Parameters
+    ----------
+    G : TemporalGraph, networkx.DiGraph, dataframe or array
+        The temporal graph.
+    motif : TemporalMotif, str or sequence of edges
+        The motif (see module docstring).
+    delta : number or None, optional
+        Overrides the motif window.
+    tie : {"strict", "input_order"}, optional
+        Overrides the tie policy.
+    engine : {"auto", "cpu", "cuda"}
+        Engine.
+    progress : bool
+        Progress bar over root-edge tasks.
+    source, target, time, edge_label : str
+        Column names when ``G`` is a frame (``time`` / ``edge_label`` are attribute names for
+        NetworkX input).
+    node_label : str, optional
+        NetworkX node attribute holding labels.
+    node_labels : mapping, optional
+        Node key -> label (frames and arrays).
+
+    Returns
+    -------
+    int
+    """
+    kw = dict(source=source, target=target, time=time, edge_label=edge_label)
+    kw.update(node_label=node_label, node_labels=node_labels)
+    graph, _, plan = _prepare(G, motif, delta, tie, kw)
+    return int(run_temporal(graph, plan, "count", engine=engine, progress=progress))
+
+
+def has_motif(
+    G: Any,
+    motif: Any,
+    *,
+    delta: Any = _UNSET,
+    tie: str | None = None,
+    engine: str = "auto",
+    source: str = "source",
+    target: str = "target",
+    time: str = "time",
+    edge_label: str | None = None,
+    node_label: str | None = None,
+    node_labels: Mapping | None = None,
+) -> bool:
+    """Whether a match exists (stops at the first). Parameters as :func:`count_motifs`."""
+    kw = dict(source=source, target=target, time=time, edge_label=edge_label)
+    kw.update(node_label=node_label, node_labels=node_labels)
+    graph, _, plan = _prepare(G, motif, delta, tie, kw)
+    return bool(run_temporal(graph, plan, "exists", engine=engine))
+
+
+def _frame(data: dict, like: Any) -> Any:
+    import narwhals as nw
+
+    backend = frame_namespace(like) if like is not None and is_frame(like) else "pandas"
+    if backend not in ("pandas", "polars", "pyarrow", "cudf", "modin"):
+        backend = "pandas"
+    return nw.from_dict(data, backend=backend).to_native()
+
+
+def find_motifs(
+    G: Any,
+    motif: Any,
+    *,
+    delta: Any = _UNSET,
+    tie: str | None = None,
+    limit: int | None = None,
+    output: str = "frame",
+    engine: str = "auto",
+    progress: bool = False,
+    source: str = "source",
+    target: str = "target",
+    time: str = "time",
+    edge_label: str | None = None,
+    node_label: str | None = None,
+    node_labels: Mapping | None = None,
+) -> Any:
+    """List matches.
+
+    Parameters
+    ----------
+    limit : int, optional
+        Stop after this many matches (never truncated otherwise).
+    output : {"frame", "numpy", "edge_ids"}
+        ``"frame"``: one row per match with columns ``edge_i`` (input row of motif edge ``i``),
+        ``time_i`` and ``node_a`` (node key of motif node ``a``), in the library of ``G`` when
+        ``G`` is a frame, else pandas. ``"numpy"``: ``(n, l)`` int64 input rows.
+        ``"edge_ids"``: ``(n, l)`` int64 edge ids (positions after the stable time sort).
+    Other parameters as :func:`count_motifs`.
+
+    Returns
+    -------
+    dataframe or numpy.ndarray
+    """
+    if output not in ("frame", "numpy", "edge_ids"):
+        raise ValueError(f"output must be 'frame', 'numpy' or 'edge_ids', got {output!r}")
+    kw = dict(source=source, target=target, time=time, edge_label=edge_label)
+    kw.update(node_label=node_label, node_labels=node_labels)
+    graph, m, plan = _prepare(G, motif, delta, tie, kw)
+    ids = run_temporal(graph, plan, "enumerate", engine=engine, limit=limit, progress=progress)
+    ids = np.asarray(ids, dtype=np.int64).reshape(-1, plan.l)
+    if output == "edge_ids":
+        return ids
+    rows = graph.rows[ids]
+    if output == "numpy":
+        return rows
+    data: dict = {}
+    for i in range(plan.l):
+        data[f"edge_{i}"] = rows[:, i]
+    for i in range(plan.l):
+        data[f"time_{i}"] = graph.time[ids[:, i]]
+    keys = np.empty(graph.n, dtype=object)
+    keys[:] = graph.keys
+    first: dict = {}
+    for i, (a, b) in enumerate(m.edges):
+        first.setdefault(a, (graph.src, i))
+        first.setdefault(b, (graph.dst, i))
+    for a in range(m.k):
+        arr, i = first[a]
+        vals = keys[arr[ids[:, i]]]
+        try:
+            vals = np.asarray(vals.tolist()) if len(vals) else np.asarray([], dtype=np.int64)
+        except (TypeError, ValueError):
+            pass
+        data[f"node_{a}"] = vals
+    return _frame(data, G)
+
+
+def motif_census(
+    G: Any,
+    delta: Any,
+    *,
+    tie: str = "strict",
+    as_table: bool = False,
+    engine: str = "auto",
+    source: str = "source",
+    target: str = "target",
+    time: str = "time",
+) -> dict[str, int] | np.ndarray:
+    """Counts of all 36 three-edge temporal motifs on two or three nodes (one pass).
+
+    Parameters
+    ----------
+    G : TemporalGraph, networkx.DiGraph, dataframe or array
+        The temporal graph.
+    delta : number or None
+        Window ``t_3 - t_1 <= delta``.
+    tie : {"strict", "input_order"}
+        Tie policy.
+    as_table : bool
+        Return the 6x6 table ``T[r, c]`` = count of ``'01 R[r] R[c]'`` with
+        ``R = CENSUS_AXIS = ('01', '02', '10', '12', '20', '21')`` instead of a dict.
+    engine : {"auto", "cpu", "cuda"}
+        Engine (one without a census kernel falls back to the CPU engine).
+
+    Returns
+    -------
+    dict or numpy.ndarray
+        ``{key: count}`` in ``CENSUS_KEYS`` order, or the (6, 6) int64 table.
+    """
+    graph: TemporalGraph = as_temporal_graph(G, source=source, target=target, time=time)
+    if tie not in ("strict", "input_order"):
+        raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    counts = run_census(graph, delta, tie, engine=engine)
+    out = {k: int(c) for k, c in zip(CENSUS_KEYS, counts.tolist(), strict=True)}
+    if not as_table:
+        return out
+    table = np.zeros((6, 6), dtype=np.int64)
+    for r, a in enumerate(CENSUS_AXIS):
+        for c, b in enumerate(CENSUS_AXIS):
+            table[r, c] = out[f"01 {a} {b}"]
+    return table
