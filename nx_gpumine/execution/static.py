@@ -140,6 +140,8 @@ def iter_static_blocks(
     eng = select_engine(engine, "static")
     if plan.impossible:
         return
+    # small graphs: one task (each task costs an engine launch)
+    ntasks = max(1, min(ntasks, len(graph.indices) // 2048))
     for lo, hi in split_root_range(graph, ntasks, root_ok=plan.root_ok):
         block = eng.enumerate_matches(graph, plan, lo, hi)
         if len(block):

@@ -25,6 +25,8 @@ from ...plan.static_plan import StaticPlan, root_mask
 __all__ = ["count", "enumerate_matches", "exists"]
 
 _INT64_MAX = 2**63 - 1
+#: Root ranges shorter than this run on one thread (waking the thread pool costs more).
+SERIAL_ENTRIES = 4096
 #: First size (rows) of the growing output buffer of a limited enumeration.
 INITIAL_ROWS = 1 << 16
 
@@ -502,6 +504,15 @@ def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit):
     return _run_range(*args, lo, hi, 1, out, row0, cap, cap_is_limit, stop)
 
 
+@njit(cache=True)
+def _serial(args, lo, hi, mode):
+    """Count (mode 0) or test existence (mode 2) on one thread."""
+    k = args[8]
+    dummy = np.empty((0, k), np.int64)
+    stop = np.zeros(1, np.int64)
+    return _run_range(*args, lo, hi, mode, dummy, 0, 0, False, stop)[0]
+
+
 # ---------------------------------------------------------------------- host side
 _DUMMY_I32 = np.full(1, -1, dtype=np.int32)
 
@@ -601,6 +612,8 @@ def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = No
     if plan.impossible or hi <= lo:
         return 0
     args = _args(graph, plan)
+    if hi - lo < SERIAL_ENTRIES:
+        return int(_serial(args, lo, hi, 0))
     counts = _count_chunks(_bounds(args, lo, hi), args)
     return _checked_sum(counts)
 
@@ -611,6 +624,8 @@ def exists(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = N
     if plan.impossible or hi <= lo:
         return False
     args = _args(graph, plan)
+    if hi - lo < SERIAL_ENTRIES:
+        return bool(_serial(args, lo, hi, 2))
     found = _exists_chunks(_bounds(args, lo, hi), args)
     return bool(found.any())
 
@@ -640,7 +655,7 @@ def enumerate_matches(
     if plan.impossible or hi <= lo or limit == 0:
         return np.empty((0, k), dtype=np.int64)
     args = _args(graph, plan)
-    if limit is None:
+    if limit is None and hi - lo >= SERIAL_ENTRIES:
         bounds = _bounds(args, lo, hi)
         counts = _count_chunks(bounds, args)
         total = _checked_sum(counts)
@@ -651,17 +666,19 @@ def enumerate_matches(
         if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
         return out
-    cap = max(1, min(limit, INITIAL_ROWS))
+    # serial, growing buffer (limit None: unbounded growth)
+    bound = _INT64_MAX if limit is None else limit
+    cap = max(1, min(bound, INITIAL_ROWS))
     out = np.empty((cap, k), dtype=np.int64)
     rows = 0
     e = lo
     while True:
-        is_limit = cap >= limit
+        is_limit = cap >= bound
         _, rows, e, status = _enum_serial(args, e, hi, out, rows, cap, is_limit)
         if status == _DONE or status == _LIMIT:
             return out[:rows].copy() if rows < len(out) else out
         # buffer full inside root entry e: grow and resume from e (rows of e were dropped)
-        cap = min(limit, 2 * cap)
+        cap = min(bound, 2 * cap)
         bigger = np.empty((cap, k), dtype=np.int64)
         bigger[:rows] = out[:rows]
         out = bigger
