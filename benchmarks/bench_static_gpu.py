@@ -144,7 +144,7 @@ def main() -> None:
     small_rows = []
     for p in args.patterns.split(","):
         plan = build_static_plan(as_pattern(p), small, induced=False, distinct=False)
-        r = nx_rate(small_nx, p, 60.0)
+        r = nx_rate(small_nx, p, args.nx_seconds)
         cu = time_cuda(small, plan, "dfs")
         t = time.perf_counter()
         cc = cpu.count(small, plan)

@@ -11,8 +11,8 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv |
 python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -2
 TEST_S=${TEST_S:-150}
 BENCH_S=${BENCH_S:-230}
-timeout "$TEST_S" python3 -m pytest -m gpu -q --no-header -p no:cacheprovider \
-  tests/test_cuda_static.py 2>&1 | tee "$OUT/pytest_cuda_static.txt" | tail -40
+timeout "$TEST_S" python3 -m pytest -m gpu -v --durations=8 --no-header -p no:cacheprovider \
+  tests/test_cuda_static.py 2>&1 | tee "$OUT/pytest_cuda_static.txt" | grep -v PASSED | tail -60
 timeout "$BENCH_S" python3 benchmarks/bench_static_gpu.py "$OUT" "$@" 2>&1 | tee "$OUT/bench.txt" | tail -40
 timeout "${SHARED_S:-80}" python3 -m pytest -m gpu -q --no-header -p no:cacheprovider \
   tests/test_static_differential.py tests/test_static_oracles.py 2>&1 \

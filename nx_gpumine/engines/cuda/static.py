@@ -464,7 +464,7 @@ def _count_trie(
     chunks = 0
     while start < n:
         base = int(cum[start - 1]) if start > 0 else 0
-        stop = int(cp.searchsorted(cum, base + budget, side="right"))
+        stop = int(cp.searchsorted(cum, cp.asarray([base + budget], dtype=cum.dtype), "right")[0])
         stop = max(stop, start + 1)
         stop = min(stop, n)
         a, b = lo + start, lo + stop

@@ -110,6 +110,20 @@ __device__ __forceinline__ unsigned read_flags(const u64* ctl) {
   return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
 }
 
+// Warp-uniform reads (lane 0 reads, all lanes get its value): decisions that lead to warp
+// collectives must never differ between lanes.
+__device__ __forceinline__ unsigned warp_flags(const u64* ctl) {
+  unsigned f = 0;
+  if ((threadIdx.x & 31) == 0) f = read_flags(ctl);
+  return __shfl_sync(0xffffffffu, f, 0);
+}
+
+__device__ __forceinline__ u64 warp_now() {
+  u64 t = 0;
+  if ((threadIdx.x & 31) == 0) t = now_ns();
+  return __shfl_sync(0xffffffffu, t, 0);
+}
+
 __device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
 
 // Position of x in the sorted list a[lo, hi), or -1.

@@ -5,7 +5,7 @@
 #include "static_common.cuh"
 
 #define ROOT_CHUNK 32
-#define LEAF_CHUNK 4
+#define LEAF_CHUNK 32
 
 struct Ctx {
   Graph g;
@@ -236,10 +236,10 @@ __device__ int run_dfs(Ctx& x, int L) {
       x.it[lev]++;
       continue;
     }
-    if ((++tick & 15u) == 0 && (read_flags(x.ctl) & STOP_BITS)) return -1;
-    if (x.use_q && lev == 2 && L == 2 && (i64)(now_ns() - x.t0) > x.tau) {
+    if ((++tick & 15u) == 0 && (warp_flags(x.ctl) & STOP_BITS)) return -1;
+    if (x.use_q && lev == 2 && L == 2 && (i64)(warp_now() - x.t0) > x.tau) {
       if (split_level2(x)) return 1;
-      x.t0 = now_ns();  // queue full: keep working locally
+      x.t0 = warp_now();  // queue full: keep working locally
     }
     x.path[lev] = pget(x.ptw, x.pool, x.maxpg, 2 * lev, x.it[lev]);
     if (lev + 1 == K - 1) {
@@ -316,16 +316,24 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   const i64 ntask = src_mode == 0 ? ntl + (hi - lo) : nleaves;
   const int lane = x.lane;
 
+  // Termination with the queue: a warp leaves once the roots are exhausted, no warp holds a
+  // task (C_ACTIVE counts holders only) and the queue is empty. A holder may push new tasks,
+  // so idle warps wait while C_ACTIVE > 0. (A warp that just took the last task but has not
+  // yet counted itself can let others leave early; it then runs that task and anything it
+  // splits itself: parallelism is lost, never work.)
   while (true) {
-    if (read_flags(ctl) & STOP_BITS) break;
+    if (warp_flags(ctl) & STOP_BITS) break;
     // 1) tasks split off by timed-out warps come first
     if (x.use_q) {
-      if (lane == 0) atomicAdd(ctl + C_ACTIVE, 1ull);
       int u, v, w;
-      if (q_get(x, u, v, w)) {
+      i64 qs = 0;
+      if (lane == 0) qs = (i64)(*((volatile u64*)(ctl + C_QSIZE)));
+      qs = __shfl_sync(FULLMASK, qs, 0);
+      if (qs > 0 && q_get(x, u, v, w)) {
+        if (lane == 0) atomicAdd(ctl + C_ACTIVE, 1ull);
         x.path[0] = u;
         x.path[1] = v;
-        x.t0 = now_ns();
+        x.t0 = warp_now();
         int rc;
         if (w == -2) {
           rc = run_dfs(x, 2);
@@ -347,6 +355,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     }
     c0 = __shfl_sync(FULLMASK, c0, 0);
     if (c0 < ntask) {
+      if (x.use_q && lane == 0) atomicAdd(ctl + C_ACTIVE, 1ull);
       bool abort = false;
       if (src_mode == 0) {
         i64 c1 = c0 + ROOT_CHUNK < ntask ? c0 + ROOT_CHUNK : ntask;
@@ -364,11 +373,11 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         }
         int u = ok ? __ldg(owner + e) : 0, v = ok ? __ldg(indices + e) : 0;
         unsigned rem = __ballot_sync(FULLMASK, ok);
-        x.t0 = now_ns();
+        x.t0 = warp_now();
         while (rem) {
           int b = __ffs(rem) - 1;
           i64 skb = __shfl_sync(FULLMASK, sk, b);
-          if (MODE == 2 && (read_flags(ctl) & STOP_BITS)) {
+          if (MODE == 2 && (warp_flags(ctl) & STOP_BITS)) {
             if (lane == 0) {
               resume[3 * gw] = c0 + b;
               resume[3 * gw + 1] = skb;
@@ -377,7 +386,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
             abort = true;
             break;
           }
-          if (x.use_q && (i64)(now_ns() - x.t0) > x.tau) {
+          if (x.use_q && (i64)(warp_now() - x.t0) > x.tau) {
             i64 nrem = __popc(rem), pos;
             if (q_reserve(x, nrem, pos)) {
               if ((rem >> lane) & 1u) q_put(x, pos + __popc(rem & lanemask_lt()), u, v, -2);
@@ -385,7 +394,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
               rem = 0;
               break;
             }
-            x.t0 = now_ns();
+            x.t0 = warp_now();
           }
           rem &= rem - 1;
           x.path[0] = __shfl_sync(FULLMASK, u, b);
@@ -407,21 +416,29 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         }
       } else {
         i64 c1 = c0 + LEAF_CHUNK < ntask ? c0 + LEAF_CHUNK : ntask;
+        // raw sets of levels 2 (and 3) depend only on the leaf's trie ancestors: leaves of one
+        // parent are mostly adjacent, so they are recomputed only when the ancestor changes
+        i64 prev1 = -1, prev2 = -1;
         for (i64 t = c0; t < c1 && !abort; ++t) {
-          i64 p;
+          i64 p1, p2 = -1;
           if (tdepth == 3) {
             x.path[3] = t3cand[t];
-            p = t3par[t];
-            x.path[2] = t2cand[p];
-            p = t2par[p];
+            p2 = t3par[t];
+            x.path[2] = t2cand[p2];
+            p1 = t2par[p2];
           } else {
             x.path[2] = t2cand[t];
-            p = t2par[t];
+            p1 = t2par[t];
           }
-          i64 e = trie1[p];
+          i64 e = trie1[p1];
           x.path[0] = __ldg(owner + e);
           x.path[1] = __ldg(indices + e);
-          if (!seed_prefix(x, tdepth + 1) || run_dfs(x, tdepth + 1) < 0) abort = true;
+          if (p1 != prev1 && sp[P_STORERAW + 2] && !extend(x, 2, false)) abort = true;
+          if (!abort && tdepth == 3 && p2 != prev2 && sp[P_STORERAW + 3] && !extend(x, 3, false))
+            abort = true;
+          prev1 = p1;
+          prev2 = p2;
+          if (!abort && run_dfs(x, tdepth + 1) < 0) abort = true;
         }
       }
       if (x.use_q && lane == 0) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
@@ -429,7 +446,6 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       continue;
     }
     if (!x.use_q) break;
-    if (lane == 0) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
     // 3) nothing to take: finished once no warp holds a task and the queue is empty
     int done = 0;
     if (lane == 0) {
