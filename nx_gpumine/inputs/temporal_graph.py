@@ -163,11 +163,18 @@ def _check_times(time: Any, what: str) -> np.ndarray:
     if t.ndim != 1:
         raise InputError(f"{what}: times must be one-dimensional, got shape {t.shape}")
     if t.dtype == object:
+        if any(isinstance(x, bool | np.bool_) for x in t.tolist()):
+            raise InputError(f"{what}: times must be numeric, got booleans")
         try:
             t = t.astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise InputError(f"{what}: times must be numeric ({exc})") from exc
-        if len(t) and np.all(np.mod(t, 1) == 0) and np.abs(t).max(initial=0) < 2**53:
+        if (
+            len(t)
+            and np.isfinite(t).all()
+            and (np.mod(t, 1) == 0).all()
+            and np.abs(t).max() < 2**53
+        ):
             t = t.astype(np.int64)
     if t.dtype.kind == "b" or t.dtype.kind not in "iuf":
         raise InputError(f"{what}: times must be numeric, got dtype {t.dtype}")

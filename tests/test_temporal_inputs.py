@@ -1,0 +1,264 @@
+"""TemporalGraph ingestion, TemporalMotif validation, the catalogue and the Everest parser."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+from nx_gpumine.errors import InputError, QueryError, UnsupportedGraphError
+from nx_gpumine.inputs.motifs import (
+    CENSUS_KEYS,
+    EVEREST_MOTIFS,
+    AntiEdge,
+    TemporalMotif,
+    named_motif,
+    parse_everest_query,
+    parse_motif_edges,
+)
+from nx_gpumine.inputs.temporal_graph import (
+    as_temporal_graph,
+    load_collegemsg,
+    temporal_from_arrays,
+    temporal_from_frame,
+    temporal_from_networkx,
+)
+from nx_gpumine.interfaces.temporal_functions import count_motifs, find_motifs, has_motif
+from nx_gpumine.plan.temporal_plan import SRC_ALL, SRC_BOTH, SRC_IN, SRC_OUT, build_temporal_plan
+
+EDGES = [("a", "b", 5), ("b", "c", 3), ("c", "a", 5), ("a", "b", 1), ("b", "b", 4)]
+
+
+def _check_layout(g):
+    assert (np.diff(g.time) >= 0).all()
+    for v in range(g.n):
+        outs = g.out_edges[g.out_ptr[v] : g.out_ptr[v + 1]]
+        ins = g.in_edges[g.in_ptr[v] : g.in_ptr[v + 1]]
+        assert (np.diff(outs) > 0).all() and (g.src[outs] == v).all()
+        assert (np.diff(ins) > 0).all() and (g.dst[ins] == v).all()
+    for e in range(g.m):
+        nxt = g.next_id[e]
+        assert (g.time[e + 1 : nxt] == g.time[e]).all()
+        assert nxt == g.m or g.time[nxt] > g.time[e]
+
+
+def test_arrays_sorted_stably_with_row_map():
+    s, d, t = zip(*EDGES, strict=True)
+    g = temporal_from_arrays(list(s), list(d), list(t))
+    assert g.m == 5 and g.n == 3
+    assert g.rows.tolist() == [3, 1, 4, 0, 2]  # ties (time 5) keep input order
+    assert [g.keys[x] for x in g.src] == ["a", "b", "b", "a", "c"]
+    _check_layout(g)
+
+
+@pytest.mark.parametrize("lib", ["pandas", "polars", "pyarrow"])
+def test_frames(lib):
+    s, d, t = zip(*EDGES, strict=True)
+    data = {"u": list(s), "v": list(d), "when": list(t)}
+    frame = {"pandas": pd.DataFrame, "polars": pl.DataFrame, "pyarrow": pa.table}[lib](data)
+    g = temporal_from_frame(frame, "u", "v", "when")
+    assert g.rows.tolist() == [3, 1, 4, 0, 2]
+    with pytest.raises(InputError, match="column 'time' is missing"):
+        temporal_from_frame(frame, "u", "v")
+    res = find_motifs(frame, [(0, 1), (1, 2)], source="u", target="v", time="when")
+    assert type(res).__module__.split(".")[0] == {"pyarrow": "pyarrow"}.get(lib, lib)
+
+
+def test_networkx_multidigraph_and_errors():
+    G = nx.MultiDiGraph()
+    for u, v, t in EDGES:
+        G.add_edge(u, v, time=t)
+    g = temporal_from_networkx(G)
+    assert g.m == 5
+    _check_layout(g)
+    with pytest.raises(UnsupportedGraphError, match="directed"):
+        temporal_from_networkx(nx.Graph(G))
+    G.add_edge("a", "c")
+    with pytest.raises(InputError, match="no time attribute"):
+        temporal_from_networkx(G)
+
+
+@pytest.mark.parametrize(
+    "times,msg",
+    [
+        ([1.0, np.nan], "NaN"),
+        ([1.0, np.inf], "NaN/inf"),
+        (["x", "y"], "numeric"),
+        ([True, False], "numeric"),
+        ([1, None], "numeric|NaN"),
+    ],
+)
+def test_bad_times(times, msg):
+    with pytest.raises(InputError, match=msg):
+        temporal_from_arrays([0, 1], [1, 0], np.array(times, dtype=object))
+
+
+def test_null_time_in_frame():
+    df = pd.DataFrame({"source": [0, 1], "target": [1, 0], "time": [1.0, None]})
+    with pytest.raises(InputError, match="null|NaN"):
+        temporal_from_frame(df)
+
+
+def test_float_times_and_array_input():
+    a = np.array([[0, 1, 0.5], [1, 2, 0.25], [2, 0, 1.0]])
+    g = as_temporal_graph(a)
+    assert not g.integer_times and g.time.tolist() == [0.25, 0.5, 1.0]
+    with pytest.raises(UnsupportedGraphError):
+        as_temporal_graph("nope")
+
+
+def test_collegemsg_loader():
+    g = load_collegemsg()
+    assert g.m == 59835 and g.integer_times
+    assert load_collegemsg(100).m == 100
+    assert g.prefix(100).m == 100
+
+
+def test_self_loops_never_match():
+    g = temporal_from_arrays([0, 0, 1], [0, 1, 1], [1, 2, 3])
+    assert count_motifs(g, [(0, 1)]) == 1
+    assert count_motifs(g, [(0, 1), (1, 0)], delta=None) == 0
+
+
+@pytest.mark.parametrize(
+    "kwargs,msg",
+    [
+        ({"edges": [(0, 2)]}, "without holes"),
+        ({"edges": [(1, 2)]}, "without holes"),
+        ({"edges": [(0, 0)]}, "self-loop"),
+        ({"edges": []}, "at least one edge"),
+        ({"edges": [(0, 1)], "delta": -1}, "delta must be >= 0"),
+        ({"edges": [(0, 1)], "delta": float("nan")}, "NaN"),
+        ({"edges": [(0, 1), (1, 2)], "gaps": [1, 2]}, "needs 1 gap"),
+        ({"edges": [(0, 1), (1, 2)], "gaps": [-3]}, "gaps"),
+        ({"edges": [(0, 1)], "anti_edges": [(0, 5, 0)]}, "outside the motif nodes"),
+        ({"edges": [(0, 1)], "anti_edges": [(0, 1, 3)]}, "not a motif edge"),
+        ({"edges": [(0, 1)], "anti_edges": [(0, 1, 0, -1)]}, "within"),
+        ({"edges": [(0, 1)], "tie": "fuzzy"}, "tie must be"),
+        ({"edges": [(0, 1)], "node_labels": {4: "x"}}, "not a motif node"),
+        ({"edges": [(0, 1)], "edge_labels": {1: "x"}}, "not a motif edge"),
+        ({"edges": [(0, 1)], "node_where": [(0, "~", 1)]}, "operator"),
+    ],
+)
+def test_motif_validation(kwargs, msg):
+    with pytest.raises(QueryError, match=msg):
+        TemporalMotif(**kwargs)
+
+
+def test_catalogue():
+    assert len(CENSUS_KEYS) == 36
+    for name in EVEREST_MOTIFS:
+        m = named_motif(name, delta=10)
+        assert m.num_edges == len(EVEREST_MOTIFS[name])
+    m4a = named_motif("M4-A", delta=10)
+    assert m4a.anti_edges == (AntiEdge(2, 0, 1, None),)
+    assert named_motif("triangle").key == "01 12 20"
+    assert named_motif("cycle4").edges == ((0, 1), (1, 2), (2, 3), (3, 0))
+    with pytest.raises(QueryError, match="unknown motif"):
+        named_motif("M99")
+
+
+def test_plan_sources():
+    g = load_collegemsg(50)
+    p = build_temporal_plan(named_motif("M2"), g)  # 1->2, 1->0, 2->3 (0-based: 1 2, 1 0, 2 3)
+    assert list(p.source) == [SRC_ALL, SRC_OUT, SRC_OUT]
+    p = build_temporal_plan(named_motif("M6"), g)  # 0->1, 2->1, 2->3, 4->3
+    assert list(p.source) == [SRC_ALL, SRC_IN, SRC_OUT, SRC_IN]
+    p = build_temporal_plan(named_motif("M4-A", delta=100), g)
+    assert list(p.source) == [SRC_ALL, SRC_OUT, SRC_OUT, SRC_BOTH]
+    assert list(p.anti_ptr) == [0, 0, 1, 1, 1]  # anti 2->0 checked once node 2 is mapped
+
+
+def test_plan_label_errors():
+    g = load_collegemsg(50)
+    with pytest.raises(QueryError, match="node labels"):
+        build_temporal_plan(TemporalMotif([(0, 1)], node_labels={0: "x"}), g)
+    with pytest.raises(QueryError, match="node values|numeric"):
+        build_temporal_plan(TemporalMotif([(0, 1)], node_where=[(0, ">", 1)]), g)
+
+
+M4A_QUERY = """
+pattern: M4-A.txt
+graph: ethereum.txt
+constraints:
+  node0: f > 500000000
+  node1: f < 500000000
+  antiEdge: [False, False, True, False, False]
+  temporal: [900, 1800, 1800, 900]
+  delta: 3600
+options:
+  gpu: 1
+  enumerate: 1000
+"""
+
+
+def test_everest_query_m4a():
+    q = parse_everest_query(M4A_QUERY)
+    m = q.motif
+    assert m.edges == ((0, 1), (1, 2), (2, 3), (3, 0))
+    assert m.delta == 3600 and m.gaps == (900, 1800, 900)
+    assert m.anti_edges == (AntiEdge(2, 0, 1, 1800),)
+    assert m.node_where == ((0, ">", 5e8), (1, "<", 5e8))
+    assert q.graph == "ethereum.txt" and q.enumerate == 1000 and q.gpus == 1
+
+
+def test_everest_query_inline_and_files(tmp_path):
+    (tmp_path / "tri.txt").write_text("1 2 1\n2 3 2\n3 1 3\n")
+    q = parse_everest_query("pattern: tri.txt\nconstraints:\n  delta: 60\n", base_dir=tmp_path)
+    assert q.motif.key == "01 12 20" and q.motif.delta == 60
+    text = "pattern: |\n  1 2 1\n  2 3 2\nin_graph: g.txt\nconstraints:\n  cg_delta: 5\n"
+    text += "  fg_delta: [3]\n  node1: label red\n  edge0: label x\n  tie: input_order\n"
+    q = parse_everest_query(text)
+    m = q.motif
+    assert m.edges == ((0, 1), (1, 2)) and m.gaps == (3,) and m.tie == "input_order"
+    assert m.node_labels == {1: "red"} and m.edge_labels == {0: "x"}
+
+
+@pytest.mark.parametrize(
+    "text,msg",
+    [
+        ("graph: x\n", "'pattern' section is missing"),
+        ("pattern: nothing_here.txt\n", "no such file"),
+        ("pattern: M4\nconstraints:\n  temporal: [1, 2]\n", "3 entries"),
+        ("pattern: M4\nconstraints:\n  antiEdge: [True, False, False, False]\n", "first listed"),
+        ("pattern: M4\nconstraints:\n  antiEdge: [False]\n", "one flag per listed edge"),
+        ("pattern: M4\nconstraints:\n  delta: -5\n", "delta must be >= 0"),
+        ("pattern: M4\nconstraints:\n  colour: 3\n", "unknown key"),
+        ("pattern: M4\nconstraints:\n  node9: f > 1\n", "no motif node"),
+        ("pattern: M4\nconstraints:\n  edge0: f > 1\n", "label equality"),
+        ("pattern: |\n  1 2\n  3 5\n", "contiguous"),
+    ],
+)
+def test_everest_query_errors(text, msg):
+    with pytest.raises(QueryError, match=msg):
+        parse_everest_query(text)
+
+
+def test_parse_motif_edges_orders():
+    edges, orders = parse_motif_edges("2 3 2\n1 2 1\n")
+    assert edges == [(0, 1), (1, 2)] and orders == [1, 2]
+
+
+def test_functions_with_labels_and_node_values():
+    g = temporal_from_arrays(
+        [0, 1, 2, 0, 0, 1],
+        [1, 2, 0, 2, 1, 2],
+        [1, 2, 3, 4, 5, 6],
+        edge_label=["x", "y", "x", "x", "y", "x"],
+        node_labels={0: 10, 1: 20, 2: 30},
+    )
+    tri = named_motif("triangle")
+    assert count_motifs(g, tri) == 3
+    assert count_motifs(g, tri.with_(edge_labels={0: "y"})) == 1
+    assert count_motifs(g, tri.with_(edge_labels={0: "zzz"})) == 0  # unknown value: impossible
+    assert count_motifs(g, tri.with_(node_labels={0: 10})) == 1
+    assert count_motifs(g, tri.with_(node_where=[(0, ">", 15)])) == 2
+    assert has_motif(g, tri, delta=2) and not has_motif(g, tri, delta=1)
+    rows = find_motifs(g, tri, output="numpy")
+    assert sorted(map(tuple, rows.tolist())) == [(0, 1, 2), (1, 2, 4), (2, 4, 5)]
+    frame = find_motifs(g, tri, limit=2)
+    assert len(frame) == 2 and list(frame.columns)[:3] == ["edge_0", "edge_1", "edge_2"]
+    assert frame["node_0"].tolist() == [0, 1]
