@@ -45,6 +45,12 @@ MAX_NODES = 2000
 #: Largest automorphism group of ``G2`` the plan builder may enumerate (``|Aut(G2)|``); beyond it
 #: the call goes back to NetworkX (``nx.complete_graph(9)`` already has 362880).
 MAX_AUTOMORPHISMS = 20_000
+#: Node placements the automorphism enumeration may try before giving the call back to NetworkX
+#: (each automorphism costs about ``k`` placements).
+MAX_AUTOMORPHISM_WORK = 1_000_000
+#: Above this many nodes ``should_run`` says no: the plan builder is quadratic in the pattern
+#: size, so NetworkX's VF2++ is usually faster there (``backend="gpumine"`` still runs it).
+SHOULD_RUN_MAX_NODES = 500
 
 _ENGINE_ENV = "NX_GPUMINE_ENGINE"
 
@@ -708,7 +714,18 @@ def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
 
 
 def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
-    """Whether running here is worthwhile when NetworkX may choose (always, when it can run)."""
+    """Whether running here is worthwhile when NetworkX chooses the backend by priority.
+
+    Returns
+    -------
+    bool or str
+        True, or why not: graphs above :data:`SHOULD_RUN_MAX_NODES` nodes (the plan builder is
+        quadratic in the pattern size). ``backend="gpumine"`` ignores this.
+    """
+    b = _bind(name, args, kwargs) if name in _SIGNATURES else {}
+    G2 = b.get("G2")
+    if G2 is not None and len(G2) > SHOULD_RUN_MAX_NODES:
+        return f"G2 has {len(G2)} nodes; NetworkX is faster above {SHOULD_RUN_MAX_NODES}"
     return True
 
 
@@ -722,8 +739,11 @@ def _engine_name(engine: str | None) -> str:
         return os.environ.get(_ENGINE_ENV, "auto")
 
 
-def _automorphism_list(pattern: Any, limit: int) -> list[tuple[int, ...]] | None:
-    """All automorphisms of ``pattern`` (connected), or None when there are more than ``limit``.
+def _automorphism_list(
+    pattern: Any, limit: int, work: int = MAX_AUTOMORPHISM_WORK
+) -> list[tuple[int, ...]] | None:
+    """All automorphisms of ``pattern`` (connected), or None when there are more than ``limit``
+    or the search tries more than ``work`` node placements.
 
     Backtracking in breadth-first order: each node after the first is adjacent to an earlier
     one, so its image is searched among the neighbours of that node's image only. A complete
@@ -797,6 +817,9 @@ def _automorphism_list(pattern: Any, limit: int) -> list[tuple[int, ...]] | None
             continue
         img[a] = b
         used[b] = True
+        work -= 1
+        if work < 0:
+            return None
         if level + 1 == k:
             found.append(tuple(img))
             if len(found) > limit:
@@ -833,7 +856,8 @@ def _iso_plan(G1: Any, G2: Any, labels: dict) -> tuple | None:
     auts = _automorphism_list(pattern, MAX_AUTOMORPHISMS)
     if auts is None:
         raise NotImplementedError(
-            f"G2 has more than {MAX_AUTOMORPHISMS} automorphisms; NetworkX's matcher is used"
+            f"G2 has more than {MAX_AUTOMORPHISMS} automorphisms (or they take too long to "
+            "enumerate); NetworkX's matcher is used"
         )
     pattern._cache["aut"] = auts
     plan = build_static_plan(pattern, graph, induced=False, distinct=False)
