@@ -1,0 +1,326 @@
+"""The NetworkX backend ``gpumine``: answers equal NetworkX's own, dispatch and fallback rules."""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from networkx.algorithms import isomorphism as iso
+
+from nx_gpumine.interfaces import backend as gb
+from nx_gpumine.interfaces.backend import BackendInterface, GpumineGraph
+
+pytestmark = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs")
+
+COLORS = ["red", "blue"]
+
+
+# ---------------------------------------------------------------------- helpers
+def _random_graph(seed: int, n: int, p: float, directed: bool, labels: bool) -> nx.Graph:
+    rng = random.Random(seed)
+    G = nx.gnp_random_graph(n, p, seed=seed, directed=directed)
+    if rng.random() < 0.2 and n:
+        v = rng.randrange(n)
+        G.add_edge(v, v)  # a self-loop now and then
+    if labels:
+        for v in G:
+            if rng.random() < 0.8:  # some nodes lack the attribute: default applies
+                G.nodes[v]["color"] = rng.choice(COLORS)
+        for u, v in G.edges:
+            G.edges[u, v]["kind"] = rng.choice([1, 2])
+    return G
+
+
+def _shuffled(G: nx.Graph, seed: int) -> nx.Graph:
+    """An isomorphic copy with other node keys, inserted in another order."""
+    rng = random.Random(seed)
+    nodes = list(G)
+    perm = nodes[:]
+    rng.shuffle(perm)
+    mapping = {u: f"n{perm[i]}" for i, u in enumerate(nodes)}
+    H = G.__class__()
+    order = nodes[:]
+    rng.shuffle(order)
+    H.add_nodes_from((mapping[u], dict(G.nodes[u])) for u in order)
+    edges = list(G.edges(data=True))
+    rng.shuffle(edges)
+    H.add_edges_from((mapping[u], mapping[v], dict(d)) for u, v, d in edges)
+    return H
+
+
+def _perturbed(G: nx.Graph, seed: int) -> nx.Graph:
+    """Same node count and often same edge count, usually not isomorphic."""
+    rng = random.Random(seed)
+    H = _shuffled(G, seed)
+    edges = [e for e in H.edges if e[0] != e[1]]
+    nodes = list(H)
+    if edges and len(nodes) >= 2:
+        u, v = rng.choice(edges)
+        d = H.edges[u, v]
+        H.remove_edge(u, v)
+        a, b = rng.sample(nodes, 2)
+        H.add_edge(a, b, **d)
+    return H
+
+
+def _is_isomorphism(G1: nx.Graph, G2: nx.Graph, m: dict) -> bool:
+    if sorted(m) != sorted(G1) or sorted(m.values(), key=str) != sorted(G2, key=str):
+        return False
+    return all(G2.has_edge(m[u], m[v]) for u, v in G1.edges) and (
+        G1.number_of_edges() == G2.number_of_edges()
+    )
+
+
+def _freeze(maps) -> set:
+    return {frozenset(m.items()) for m in maps}
+
+
+def _connected(G: nx.Graph) -> bool:
+    if len(G) == 0:
+        return False
+    return nx.is_weakly_connected(G) if G.is_directed() else nx.is_connected(G)
+
+
+graph_args = st.tuples(
+    st.integers(0, 10_000),  # seed
+    st.integers(1, 8),  # n
+    st.sampled_from([0.3, 0.5, 0.8]),  # p
+    st.booleans(),  # directed
+    st.booleans(),  # labels
+    st.booleans(),  # isomorphic copy or perturbed
+)
+
+
+# ---------------------------------------------------------------------- equal to NetworkX
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph_args)
+def test_is_isomorphic_equals_networkx(args):
+    seed, n, p, directed, labels, same = args
+    G1 = _random_graph(seed, n, p, directed, labels)
+    G2 = _shuffled(G1, seed + 1) if same else _perturbed(G1, seed + 1)
+    nm = iso.categorical_node_match("color", "none") if labels else None
+    em = iso.categorical_edge_match("kind", 0) if labels else None
+    want = nx.is_isomorphic(G1, G2, node_match=nm, edge_match=em, backend="networkx")
+    if BackendInterface.can_run("is_isomorphic", (G1, G2, nm, em), {}) is True:
+        got = nx.is_isomorphic(G1, G2, node_match=nm, edge_match=em, backend="gpumine")
+        assert got == want
+    else:
+        assert not _connected(G2)  # the only reason these inputs are refused
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph_args)
+def test_vf2pp_equals_networkx(args):
+    seed, n, p, directed, labels, same = args
+    G1 = _random_graph(seed, n, p, directed, labels)
+    G2 = _shuffled(G1, seed + 1) if same else _perturbed(G1, seed + 1)
+    lab = "color" if labels else None
+    if BackendInterface.can_run("vf2pp_isomorphism", (G1, G2, lab, "none"), {}) is not True:
+        assert not _connected(G2)
+        return
+    want_all = _freeze(nx.vf2pp_all_isomorphisms(G1, G2, lab, "none", backend="networkx"))
+    got_all = _freeze(nx.vf2pp_all_isomorphisms(G1, G2, lab, "none", backend="gpumine"))
+    assert got_all == want_all
+    assert nx.vf2pp_is_isomorphic(G1, G2, lab, "none", backend="gpumine") == bool(want_all)
+    m = nx.vf2pp_isomorphism(G1, G2, lab, "none", backend="gpumine")
+    if want_all:
+        assert frozenset(m.items()) in want_all
+        assert _is_isomorphism(G1, G2, m)
+    else:
+        assert m is None
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        nx.petersen_graph,
+        lambda: nx.hypercube_graph(3),
+        lambda: nx.cycle_graph(12),
+        lambda: nx.grid_2d_graph(3, 4),
+        lambda: nx.gnm_random_graph(60, 150, seed=3),
+        lambda: nx.DiGraph(nx.gnm_random_graph(40, 120, seed=4, directed=True)),
+    ],
+)
+def test_known_graphs(make):
+    G1 = make()
+    if not _connected(G1):
+        G1 = G1.subgraph(max(nx.weakly_connected_components(G1), key=len)).copy()
+    G2 = _shuffled(G1, 7)
+    assert nx.is_isomorphic(G1, G2, backend="gpumine")
+    assert _is_isomorphism(G1, G2, nx.vf2pp_isomorphism(G1, G2, backend="gpumine"))
+    H = _perturbed(G1, 9)
+    want = nx.is_isomorphic(G1, H, backend="networkx")
+    if BackendInterface.can_run("is_isomorphic", (G1, H), {}) is True:
+        assert nx.is_isomorphic(G1, H, backend="gpumine") == want
+
+
+def test_empty_and_single_node():
+    E = nx.Graph()
+    assert nx.is_isomorphic(E, nx.Graph(), backend="gpumine") is True
+    assert nx.vf2pp_is_isomorphic(E, nx.Graph(), backend="gpumine") is False  # as NetworkX
+    assert nx.vf2pp_isomorphism(E, nx.Graph(), backend="gpumine") is None
+    one, other = nx.Graph(), nx.Graph()
+    one.add_node("a")
+    other.add_node(1)
+    assert nx.is_isomorphic(one, other, backend="gpumine")
+    assert nx.vf2pp_isomorphism(one, other, backend="gpumine") == {"a": 1}
+    assert nx.is_isomorphic(one, E, backend="gpumine") is False
+
+
+def test_self_loops_matter():
+    G1 = nx.path_graph(3)
+    G1.add_edge(0, 0)
+    G2 = nx.path_graph(3)
+    G2.add_edge(1, 1)
+    assert nx.is_isomorphic(G1, G2, backend="gpumine") is False
+    assert nx.is_isomorphic(G1, G2, backend="networkx") is False
+    G3 = nx.path_graph(3)
+    G3.add_edge(2, 2)
+    assert nx.is_isomorphic(G1, G3, backend="gpumine") is True
+
+
+def test_automorphism_list_matches_networkx():
+    for G in (nx.petersen_graph(), nx.cycle_graph(7), nx.path_graph(5), nx.star_graph(4)):
+        p = GpumineGraph.from_networkx(G).pattern()
+        auts = gb._automorphism_list(p, 10_000)
+        assert len(auts) == sum(1 for _ in iso.GraphMatcher(G, G).isomorphisms_iter())
+    D = nx.DiGraph([(0, 1), (1, 2), (2, 0), (2, 3)])
+    auts = gb._automorphism_list(GpumineGraph.from_networkx(D).pattern(), 100)
+    assert len(auts) == sum(1 for _ in iso.DiGraphMatcher(D, D).isomorphisms_iter())
+    # too many automorphisms: the call goes back to NetworkX
+    star = GpumineGraph.from_networkx(nx.star_graph(9)).pattern()
+    assert gb._automorphism_list(star, 1000) is None
+
+
+def test_too_symmetric_falls_back():
+    G1, G2 = nx.complete_graph(10), _shuffled(nx.complete_graph(10), 1)
+    with pytest.raises(NotImplementedError):
+        nx.is_isomorphic(G1, G2, backend="gpumine")
+    assert nx.is_isomorphic(G1, G2)  # NetworkX answers without a backend
+
+
+# ---------------------------------------------------------------------- dispatch rules
+@pytest.fixture
+def served(monkeypatch):
+    """Count calls that reach the backend's implementations."""
+    calls: list[str] = []
+    for name in ("is_isomorphic", "vf2pp_isomorphism", "vf2pp_is_isomorphic"):
+        impl = getattr(BackendInterface, name)
+
+        def wrapper(*a, _impl=impl, _name=name, **k):
+            calls.append(_name)
+            return _impl(*a, **k)
+
+        monkeypatch.setattr(BackendInterface, name, staticmethod(wrapper))
+    return calls
+
+
+@pytest.fixture
+def priority():
+    """Set ``nx.config.backend_priority.algos`` to ["gpumine"] for one test."""
+    old = list(nx.config.backend_priority.algos)
+    nx.config.backend_priority.algos = ["gpumine"]
+    yield
+    nx.config.backend_priority.algos = old
+
+
+def test_backend_priority_dispatches(served, priority):
+    G1 = nx.petersen_graph()
+    assert nx.is_isomorphic(G1, _shuffled(G1, 3))
+    assert served == ["is_isomorphic"]
+
+
+def test_without_priority_networkx_runs(served):
+    G1 = nx.petersen_graph()
+    assert nx.is_isomorphic(G1, _shuffled(G1, 3))
+    assert served == []
+
+
+def test_can_run_false_falls_back(served, priority):
+    M1 = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
+    M2 = nx.MultiGraph([(5, 6), (6, 7), (6, 7)])
+    assert nx.is_isomorphic(M1, M2) == nx.is_isomorphic(M1, M2, backend="networkx")
+    G1 = nx.path_graph(4)
+    G2 = nx.path_graph(4)
+    assert nx.is_isomorphic(G1, G2, node_match=lambda a, b: True)  # arbitrary callable
+    D1 = nx.Graph([(0, 1), (2, 3)])  # disconnected
+    assert nx.vf2pp_is_isomorphic(D1, nx.Graph([(5, 6), (7, 8)]))
+    assert served == []
+    with pytest.raises(NotImplementedError):
+        nx.is_isomorphic(M1, M2, backend="gpumine")
+    assert "multigraph" in BackendInterface.can_run("is_isomorphic", (M1, M2), {})
+    assert "directedness" in BackendInterface.can_run("is_isomorphic", (G1, nx.DiGraph(G2)), {})
+    assert "edge_match" in BackendInterface.can_run(
+        "is_isomorphic", (G1, G2, None, iso.numerical_edge_match("w", 1)), {}
+    )
+
+
+def test_converted_graph_dispatches_by_type(served):
+    G1 = nx.petersen_graph()
+    nx.set_node_attributes(G1, {v: COLORS[v % 2] for v in G1}, "color")
+    G2 = _shuffled(G1, 5)
+    b1 = BackendInterface.convert_from_nx(G1, preserve_node_attrs=True)
+    b2 = BackendInterface.convert_from_nx(G2, preserve_node_attrs=True)
+    assert b1.__networkx_backend__ == "gpumine"
+    nm = iso.categorical_node_match("color", None)
+    want = nx.is_isomorphic(G1, G2, node_match=nm, backend="networkx")
+    assert nx.is_isomorphic(b1, b2, node_match=nm) == want  # no backend= needed
+    assert served == ["is_isomorphic"]
+    # a graph converted without the attribute cannot answer a labeled question
+    bare = BackendInterface.convert_from_nx(G1)
+    reason = BackendInterface.can_run("is_isomorphic", (bare, b2, nm, None), {})
+    assert isinstance(reason, str) and "color" in reason
+    with pytest.raises(NotImplementedError):
+        nx.is_isomorphic(bare, b2, node_match=nm)
+
+
+def test_vf2pp_keeps_only_needed_attribute():
+    G = nx.path_graph(3)
+    nx.set_node_attributes(G, {0: "a", 1: "b"}, "color")
+    nx.set_node_attributes(G, 5, "other")
+    b = BackendInterface.convert_from_nx(G, node_attrs={"color": None})
+    assert b.has_node_attr("color") and not b.has_node_attr("other")
+    back = BackendInterface.convert_to_nx(b)
+    assert dict(back.nodes(data=True)) == {0: {"color": "a"}, 1: {"color": "b"}, 2: {}}
+    assert set(back.edges) == set(G.edges)
+
+
+def test_roundtrip_and_passthrough():
+    G = nx.DiGraph()
+    G.add_edge("x", "y", w=2)
+    G.add_edge("y", "y", w=3)
+    G.add_node("z", color="red")
+    G.graph["name"] = "t"
+    b = BackendInterface.convert_from_nx(
+        G, preserve_edge_attrs=True, preserve_node_attrs=True, preserve_graph_attrs=True
+    )
+    H = BackendInterface.convert_to_nx(b)
+    assert nx.utils.graphs_equal(G, H)
+    assert BackendInterface.convert_to_nx(7) == 7
+    with pytest.raises(NotImplementedError):
+        BackendInterface.convert_from_nx(nx.MultiGraph())
+
+
+def test_engine_keyword_and_config():
+    G1 = nx.cycle_graph(6)
+    G2 = _shuffled(G1, 2)
+    assert nx.is_isomorphic(G1, G2, backend="gpumine", engine="cpu")
+    assert nx.config.backends.gpumine.engine in ("auto", "cpu", "cuda")
+
+
+def test_get_info():
+    info = gb.get_info()
+    assert info["backend_name"] == "gpumine"
+    assert set(info["functions"]) == {
+        "is_isomorphic",
+        "vf2pp_is_isomorphic",
+        "vf2pp_isomorphism",
+        "vf2pp_all_isomorphisms",
+    }
+    for name in info["functions"]:
+        assert hasattr(BackendInterface, name)
+        assert "gpumine" in getattr(nx, name).backends
+    assert "gpumine" in nx.is_isomorphic.__doc__
