@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import CapacityError
 from ..execution.static import iter_static_blocks, run_static
 from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import _MISSING, StaticGraph, as_static_graph
@@ -27,6 +28,7 @@ from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
 __all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
 
 _COUNT_KINDS = ("mappings", "subgraphs")
+_INT64_MAX = 2**63 - 1
 
 
 def _prepare(
@@ -84,7 +86,9 @@ def count_subgraphs(
     count : {"mappings", "subgraphs"}
         ``"mappings"`` counts every injective map (NetworkX's number: each occurrence
         ``|Aut(P)|`` times); ``"subgraphs"`` counts distinct occurrences, found once each
-        through symmetry-breaking restrictions.
+        through symmetry-breaking restrictions. Mappings are computed as
+        ``subgraphs * |Aut(P)|`` (exact: ``Aut(P)`` acts freely on mappings), so both cost
+        the same.
     node_label, edge_label : str or list of str, optional
         Attribute(s) whose values must be equal between matched nodes / edges.
     node_label_default, edge_label_default : optional
@@ -119,17 +123,29 @@ def count_subgraphs(
     """
     if count not in _COUNT_KINDS:
         raise ValueError(f"count must be one of {_COUNT_KINDS}, got {count!r}")
+    # Both kinds walk the symmetry-broken search (one match per occurrence); mappings are then
+    # exactly distinct * |Aut(P)|, since Aut(P) acts freely on the mappings and the
+    # restrictions keep exactly one mapping per orbit.
     graph, _, plan = _prepare(
         G,
         pattern,
         induced=induced,
-        distinct=count == "subgraphs",
+        distinct=True,
         node_label=node_label,
         edge_label=edge_label,
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    return int(run_static(graph, plan, "count", engine=engine, progress=progress))
+    distinct = int(run_static(graph, plan, "count", engine=engine, progress=progress))
+    if count == "subgraphs":
+        return distinct
+    total = distinct * plan.num_automorphisms
+    if total > _INT64_MAX:
+        raise CapacityError(
+            f"mapping count {total} ({distinct} subgraphs x {plan.num_automorphisms} "
+            "automorphisms) overflows a 64-bit integer"
+        )
+    return total
 
 
 def find_subgraphs(
