@@ -57,9 +57,23 @@ def _in_window(tx, t0, tp, delta_on, delta, gap_on, gap):
 
 @njit(cache=True)
 def _end_list(arr, lo, hi, time, t0, tp, delta_on, delta, gap_on, gap):
-    """First position p in [lo, hi) whose edge arr[p] leaves the window (hi if none)."""
+    """First position p in [lo, hi) whose edge arr[p] leaves the window (hi if none).
+
+    Galloping from ``lo`` (windows are usually short), then binary search.
+    """
     if not delta_on and not gap_on:
         return hi
+    step = 1
+    while lo < hi:
+        probe = lo + step - 1
+        if probe >= hi:
+            probe = hi - 1
+        if _in_window(time[arr[probe]], t0, tp, delta_on, delta, gap_on, gap):
+            lo = probe + 1
+            step <<= 1
+        else:
+            hi = probe
+            break
     while lo < hi:
         mid = (lo + hi) >> 1
         if _in_window(time[arr[mid]], t0, tp, delta_on, delta, gap_on, gap):
@@ -71,8 +85,20 @@ def _end_list(arr, lo, hi, time, t0, tp, delta_on, delta, gap_on, gap):
 
 @njit(cache=True)
 def _end_global(lo, hi, time, t0, tp, delta_on, delta, gap_on, gap):
+    """First edge id in [lo, hi) outside the window (galloping, then binary search)."""
     if not delta_on and not gap_on:
         return hi
+    step = 1
+    while lo < hi:
+        probe = lo + step - 1
+        if probe >= hi:
+            probe = hi - 1
+        if _in_window(time[probe], t0, tp, delta_on, delta, gap_on, gap):
+            lo = probe + 1
+            step <<= 1
+        else:
+            hi = probe
+            break
     while lo < hi:
         mid = (lo + hi) >> 1
         if _in_window(time[mid], t0, tp, delta_on, delta, gap_on, gap):
