@@ -66,6 +66,8 @@ def test_counts_all_paths_equal_cpu(gpu, rand_graph, name, induced, distinct):
     plan = _plan(rand_graph, name, induced=induced, distinct=distinct)
     want = cpu.count(rand_graph, plan)
     assert gpu.count(rand_graph, plan, strategy="dfs") == want
+    assert gpu.count(rand_graph, plan, strategy="dfs", symmetry=False) == want
+    assert gpu.count(rand_graph, plan, strategy="trie", symmetry=False) == want
     assert gpu.count(rand_graph, plan, strategy="trie") == want
     assert gpu.count(rand_graph, plan, strategy="trie", trie_depth=2, trie_budget=2000) == want
     assert gpu.exists(rand_graph, plan) == (want > 0)
@@ -133,12 +135,24 @@ def test_timeout_splitting_and_full_queue(gpu, hub_graph, rand_graph):
     for graph, name in [(hub_graph, "4-path"), (rand_graph, "5-clique"), (rand_graph, "house")]:
         plan = _plan(graph, name)
         want = cpu.count(graph, plan)
-        got = gpu.count(graph, plan, timeout_ms=1e-4)
+        got = gpu.count(graph, plan, timeout_ms=1e-4, symmetry=False)
         assert got == want, name
         assert gpu.last_run["splits"] > 0
         assert gpu.last_run["dequeued"] == gpu.last_run["splits"]
         # a queue of 3 tasks: most pushes fail and warps keep the work; nothing is dropped
         assert gpu.count(graph, plan, timeout_ms=1e-4, queue_capacity=3) == want, name
+
+
+def test_symmetry_shortcut_exact(gpu, rand_graph):
+    # mappings = |Aut(P)| x distinct occurrences; both walks must agree with the CPU engine
+    for name in ["4-cycle", "5-clique", "house"]:
+        for induced in (False, True):
+            plan = _plan(rand_graph, name, induced=induced)
+            want = cpu.count(rand_graph, plan)
+            assert gpu.count(rand_graph, plan) == want
+            assert gpu.last_run["symmetry"] == plan.num_automorphisms > 1
+            assert gpu.count(rand_graph, plan, symmetry=False) == want
+            assert "symmetry" not in gpu.last_run
 
 
 def test_directed_and_labelled_equal_cpu(gpu):

@@ -376,11 +376,11 @@ def _dfs_launch(
         )
         prep.stats["launches"] = prep.stats.get("launches", 0) + 1
         ctl = w.ctl.get()
-        prep.stats["splits"] = prep.stats.get("splits", 0) + int(ctl[C_NSPLIT])
-        prep.stats["dequeued"] = prep.stats.get("dequeued", 0) + int(ctl[C_NDEQ])
-        if int(ctl[C_FLAGS]) & F_POOL:
+        if int(ctl[C_FLAGS]) & F_POOL:  # results of this launch are void: bigger pool, re-run
             _grow_pool(prep, w)
             continue
+        prep.stats["splits"] = prep.stats.get("splits", 0) + int(ctl[C_NSPLIT])
+        prep.stats["dequeued"] = prep.stats.get("dequeued", 0) + int(ctl[C_NDEQ])
         if int(ctl[C_FLAGS]) & F_OVERFLOW:
             raise CapacityError("match count overflows 64 bits")
         return ctl
@@ -586,6 +586,21 @@ def _count_trie(
     return int(found) if mode == 1 else total
 
 
+def _symmetric_plan(graph: StaticGraph, plan: Any) -> Any:
+    """The distinct-occurrence plan of a mapping plan's pattern (cached on the plan), or None."""
+    if getattr(plan, "distinct", True) or int(getattr(plan, "num_automorphisms", 1)) <= 1:
+        return None
+    if len(plan.sym_level) or getattr(plan, "pattern", None) is None or plan.k < 3:
+        return None
+    store = plan.__dict__.setdefault("_cuda_cache", {})
+    key = ("symmetric_plan", id(graph))
+    if key not in store:
+        from ...plan.static_plan import build_static_plan
+
+        store[key] = build_static_plan(plan.pattern, graph, induced=plan.induced, distinct=True)
+    return store[key]
+
+
 # ====================================================================== public API
 _TUNING_DOC = """
     Tuning (defaults are right for normal use; tests use them to force the rare paths):
@@ -607,6 +622,7 @@ def count(
     page_log: int = LOGP,
     pool_pages: int | None = None,
     queue_capacity: int = 1 << 20,
+    symmetry: bool | None = None,
 ) -> int:
     """Count the matches the plan admits among root entries ``[lo, hi)``.
 
@@ -630,6 +646,12 @@ def count(
         Deepest trie level (2 or 3); default 3 when it fits and k >= 5.
     page_log, pool_pages, queue_capacity : int
         Tuning, see the module notes.
+    symmetry : bool, optional
+        For a mapping plan (no symmetry restrictions) over the whole root range, count the
+        distinct occurrences with T-DFS's automorphism-based symmetry breaking and multiply by
+        ``|Aut(P)|`` (exact: every occurrence is the image of exactly ``|Aut(P)|`` mappings).
+        ``None`` (default) does so whenever ``|Aut(P)| > 1``; ``False`` walks every mapping.
+        Sub-ranges are always counted directly (their per-range counts differ).
 
     Returns
     -------
@@ -644,6 +666,7 @@ def count(
         page_log=page_log,
         pool_pages=pool_pages,
         queue_capacity=queue_capacity,
+        symmetry=symmetry,
     )
     return _count_or_exists(graph, plan, lo, hi, 0, **opts)
 
@@ -695,6 +718,7 @@ def _count_or_exists(
     page_log: int,
     pool_pages: int | None,
     queue_capacity: int,
+    symmetry: bool | None = None,
 ) -> int:
     if strategy not in ("auto", "dfs", "trie"):
         raise ValueError(f"strategy must be 'auto', 'dfs' or 'trie', got {strategy!r}")
@@ -706,6 +730,29 @@ def _count_or_exists(
         last_run.clear()
         c = _small_k_count(graph, plan, lo, hi)
         return int(c > 0) if mode == 1 else c
+    nnz = len(graph.indices)
+    sym_plan = _symmetric_plan(graph, plan) if symmetry is not False else None
+    if sym_plan is not None and lo == 0 and hi == nnz and mode == 0:
+        res = _count_or_exists(
+            graph,
+            sym_plan,
+            lo,
+            hi,
+            mode,
+            strategy=strategy,
+            timeout_ms=timeout_ms,
+            trie_budget=trie_budget,
+            trie_depth=trie_depth,
+            page_log=page_log,
+            pool_pages=pool_pages,
+            queue_capacity=queue_capacity,
+            symmetry=False,
+        )
+        aut = int(plan.num_automorphisms)
+        if res * aut >= 2**64:
+            raise CapacityError(f"match count {res} x {aut} overflows 64 bits")
+        last_run["symmetry"] = aut
+        return res * aut
     prep = _prepare(graph, plan, page_log)
     if strategy == "trie" and prep.k >= 4:
         res = _count_trie(prep, mode, lo, hi, trie_budget, trie_depth, pool_pages)
