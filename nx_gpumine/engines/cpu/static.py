@@ -202,6 +202,16 @@ def _run_range(
                     dchk[lv] = t
     js = np.empty(k, np.int64)
     lens = np.empty(k, np.int64)
+    # leaf shortcut (counting): at the last level every pattern neighbour is a backward
+    # neighbour, so min-degree is implied; without labels, loop or non-adjacency tests the
+    # count is the candidate range size minus the earlier images lying in it
+    last = k - 1
+    leaf_fast = mode == 0 and last >= 2 and p_nlab[last] == -1 and p_loopreq[last] == -1
+    if edge_checks and direct[last]:
+        leaf_fast = False
+    for t in range(chk_ptr[last], chk_ptr[last + 1]):
+        if chk_code[t] == 0:
+            leaf_fast = False
     count = np.int64(0)
     rows = row0
     if lo >= hi:
@@ -343,6 +353,19 @@ def _run_range(
                     pos[level] = a0
                     end[level] = n
                 prepared = True
+                if leaf_fast and level == last:
+                    a0 = pos[level]
+                    a1 = end[level]
+                    cnum = a1 - a0
+                    if cnum > 0:
+                        for t in range(level):
+                            if direct[level]:
+                                if _find(indices, a0, a1, f[t]) >= 0:
+                                    cnum -= 1
+                            elif _find(cand[level], a0, a1, f[t]) >= 0:
+                                cnum -= 1
+                    count += cnum
+                    pos[level] = a1
             # ---- advance at `level`
             if pos[level] >= end[level]:
                 level -= 1
