@@ -11,8 +11,10 @@ order in which VF2 adds nodes. Along any search path that completes, VF2's next 
 on G2 alone (``candidate_pairs_iter``: the first G2 node, in G2's node order, of the out-, else
 in-, else any terminal set; a G1 terminal set is non-empty whenever the G2 one is, since the
 mapping completes). So the engines enumerate the structural matches (static plan, induced or
-not) and every match is *replayed* through NetworkX's own ``semantic_feasibility`` in that
-order: the accepted set is exactly NetworkX's, whatever the time type (numbers, datetimes).
+not) and every match is *replayed* through NetworkX's semantic checks in that order
+(re-implemented on the ``k`` mapped nodes: the checks only read edges towards already-mapped
+nodes), so the accepted set is exactly NetworkX's, whatever the time type (numbers, datetimes),
+including its quirk of skipping a falsy new node (e.g. ``0``) in the directed two-hop check.
 
 NetworkX answers directly (fallback) where the static engine cannot run (multigraphs, empty or
 disconnected G2 — see :class:`nx_gpumine.interfaces.isomorphism.GraphMatcher`).
@@ -74,19 +76,75 @@ class _TemporalMixin:
         return self._tr_static.fallback_reason
 
     def _tr_accept(self, mapping: dict) -> bool:
+        """NetworkX's semantic checks, replayed in VF2's order on the mapped nodes only.
+
+        Equivalent to calling ``semantic_feasibility(n1, n2)`` with ``core_1`` = the nodes
+        mapped before (it only looks at edges towards ``core_1``), but reads the dates of the
+        ``k x k`` node pairs once instead of scanning whole neighbour lists.
+        """
         inv = {v: k for k, v in mapping.items()}
-        saved = self.core_1
-        core: dict = {}
-        self.core_1 = core
-        try:
-            for n2 in self._tr_order:
-                n1 = inv[n2]
-                if not self._nx_cls.semantic_feasibility(self, n1, n2):
-                    return False
-                core[n1] = n2
-            return True
-        finally:
-            self.core_1 = saved
+        nodes = [inv[n2] for n2 in self._tr_order]
+        k = len(nodes)
+        G1, attr = self.G1, self.temporal_attribute_name
+        adj = G1._adj
+        dates: dict = {}
+        for i, u in enumerate(nodes):
+            nbrs = adj[u]
+            for j, v in enumerate(nodes):
+                if v in nbrs:
+                    dates[i, j] = nbrs[v][attr]
+        check = self._tr_check_directed if G1.is_directed() else self._tr_check_undirected
+        return all(check(x, nodes, dates) for x in range(k))
+
+    def _tr_check_undirected(self, x: int, nodes: list, dates: dict) -> bool:
+        core = range(x)
+        nb = [n for n in core if (x, n) in dates]
+        if not self._tr_span_ok([dates[x, n] for n in nb]):
+            return False
+        for v in nb:
+            ds = [dates[v, n] for n in core if (v, n) in dates] + [dates[v, x]]
+            if not self._tr_span_ok(ds):
+                return False
+        return True
+
+    def _tr_span_ok(self, ds: list) -> bool:
+        if any(d is None for d in ds):
+            raise ValueError("Datetime not supplied for at least one edge.")
+        return not ds or max(ds) - min(ds) <= self.delta
+
+    def _tr_check_directed(self, x: int, nodes: list, dates: dict) -> bool:
+        core = range(x)
+        truthy = bool(nodes[x])  # NetworkX appends the new node only when it is truthy
+        pred = [n for n in core if (n, x) in dates]
+        succ = [n for n in core if (x, n) in dates]
+        if not self._tr_ego_ok([dates[p, x] for p in pred], [dates[x, s] for s in succ]):
+            return False
+        for p in pred:
+            pd = [dates[q, p] for q in core if (q, p) in dates]
+            sd = [dates[p, s] for s in core if (p, s) in dates]
+            if truthy:
+                sd.append(dates[p, x])
+            if not self._tr_ego_ok(pd, sd):
+                return False
+        for s in succ:
+            pd = [dates[q, s] for q in core if (q, s) in dates]
+            if truthy:
+                pd.append(dates[x, s])
+            sd = [dates[s, r] for r in core if (s, r) in dates]
+            if not self._tr_ego_ok(pd, sd):
+                return False
+        return True
+
+    def _tr_ego_ok(self, pred_dates: list, succ_dates: list) -> bool:
+        ds = pred_dates + succ_dates
+        if any(d is None for d in ds):
+            raise ValueError("Date or datetime not supplied for at least one edge.")
+        ds.sort()
+        if ds and not (ds[-1] - ds[0] <= self.delta):
+            return False
+        pred_dates.sort()
+        succ_dates.sort()
+        return not (succ_dates and pred_dates and succ_dates[0] < pred_dates[-1])
 
     def _tr_filter(self, it: Iterator[dict]) -> Iterator[dict]:
         for mapping in it:
