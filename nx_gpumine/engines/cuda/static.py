@@ -263,6 +263,7 @@ class _Work:
     pool: Any
     ctl: Any
     queue: Any
+    qseq: Any
     qcap: int
 
 
@@ -279,7 +280,8 @@ def _alloc_work(prep: _Prep, nwarps: int, qcap: int, npages: int | None = None) 
     pool = cp.empty(npages * page, dtype=cp.int32)
     ctl = cp.zeros(16, dtype=cp.uint64)
     queue = cp.empty(3 * qcap, dtype=cp.int32)
-    return _Work(nwarps, maxpg, npages, pt, pool, ctl, queue, qcap)
+    qseq = cp.empty(qcap, dtype=cp.uint64)
+    return _Work(nwarps, maxpg, npages, pt, pool, ctl, queue, qseq, qcap)
 
 
 def _grow_pool(prep: _Prep, w: _Work) -> None:
@@ -341,7 +343,7 @@ def _dfs_launch(
         w.ctl.fill(0)
         w.pt.fill(-1)
         if timeout_ns > 0:
-            w.queue.fill(-1)
+            w.qseq[...] = cp.arange(w.qcap, dtype=cp.uint64)  # slot i: free for position i
         if resume is not None:
             resume.fill(-1)
         args = [
@@ -356,6 +358,7 @@ def _dfs_launch(
             *trie_args,
             w.ctl,
             w.queue,
+            w.qseq,
             np.int64(w.qcap),
             np.int64(timeout_ns),
             w.pt,

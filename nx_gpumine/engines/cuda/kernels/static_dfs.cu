@@ -30,23 +30,37 @@ struct Ctx {
   // timeout splitting
   bool use_q;
   int* queue;
+  u64* qseq;
   i64 qcap;
   i64 tau;
   u64 t0;
 };
 
 // ------------------------------------------------------------------ lock-free circular queue
-// Slots of 3 ints (u, v, w); -1 marks an empty int. All-or-nothing reservation of n slots.
+// A bounded ring of qcap slots; slot data = 3 ints (u, v, w), w = -2 for a root-edge task.
+// Occupancy ctl[C_QSIZE] is reserved exactly with CAS loops (never over- or under-shot, so a
+// dequeuer only reserves when a task has been reserved by an enqueuer, and an enqueuer never
+// exceeds the capacity); positions come from the C_QBACK / C_QFRONT tickets. Each slot carries
+// a sequence number (Vyukov's bounded MPMC scheme): position P may be written when seq == P and
+// read when seq == P + 1; the reader then sets seq = P + qcap for the next lap. A slot thus
+// belongs to exactly one enqueuer and one dequeuer at a time and fields of different laps can
+// never mix. Pushes reserve all n slots or none (queue full: the warp keeps the work).
 __device__ bool q_reserve(Ctx& x, i64 n, i64& pos) {
   int ok = 0;
   i64 p = 0;
   if (x.lane == 0) {
-    i64 old = (i64)atomicAdd(x.ctl + C_QSIZE, (u64)n);
-    if (old + n > x.qcap) {
-      atomicAdd(x.ctl + C_QSIZE, (u64)(-n));
-    } else {
+    u64* sz = x.ctl + C_QSIZE;
+    i64 old = (i64)(*((volatile u64*)sz));
+    while (old + n <= x.qcap) {
+      u64 prev = atomicCAS(sz, (u64)old, (u64)(old + n));
+      if ((i64)prev == old) {
+        ok = 1;
+        break;
+      }
+      old = (i64)prev;
+    }
+    if (ok) {
       p = (i64)atomicAdd(x.ctl + C_QBACK, (u64)n);
-      ok = 1;
       atomicAdd(x.ctl + C_NSPLIT, (u64)n);
     }
   }
@@ -56,25 +70,42 @@ __device__ bool q_reserve(Ctx& x, i64 n, i64& pos) {
 }
 
 __device__ __forceinline__ void q_put(Ctx& x, i64 pos, int u, int v, int w) {
-  int* s = x.queue + 3 * (pos % x.qcap);
-  while (atomicCAS(s, -1, u) != -1) __nanosleep(20);
-  while (atomicCAS(s + 1, -1, v) != -1) __nanosleep(20);
-  while (atomicCAS(s + 2, -1, w) != -1) __nanosleep(20);
+  i64 slot = pos % x.qcap;
+  volatile u64* sq = (volatile u64*)(x.qseq + slot);
+  while (*sq != (u64)pos) __nanosleep(32);
+  volatile int* d = (volatile int*)(x.queue + 3 * slot);
+  d[0] = u;
+  d[1] = v;
+  d[2] = w;
+  __threadfence();
+  *sq = (u64)(pos + 1);
 }
 
 __device__ bool q_get(Ctx& x, int& u, int& v, int& w) {
   int ok = 0, a = 0, b = 0, c = 0;
   if (x.lane == 0) {
-    i64 old = (i64)atomicAdd(x.ctl + C_QSIZE, (u64)(-1ll));
-    if (old <= 0) {
-      atomicAdd(x.ctl + C_QSIZE, 1ull);
-    } else {
+    u64* sz = x.ctl + C_QSIZE;
+    i64 old = (i64)(*((volatile u64*)sz));
+    while (old > 0) {
+      u64 prev = atomicCAS(sz, (u64)old, (u64)(old - 1));
+      if ((i64)prev == old) {
+        ok = 1;
+        break;
+      }
+      old = (i64)prev;
+    }
+    if (ok) {
       i64 pos = (i64)atomicAdd(x.ctl + C_QFRONT, 1ull);
-      int* s = x.queue + 3 * (pos % x.qcap);
-      while ((a = atomicExch(s, -1)) == -1) __nanosleep(20);
-      while ((b = atomicExch(s + 1, -1)) == -1) __nanosleep(20);
-      while ((c = atomicExch(s + 2, -1)) == -1) __nanosleep(20);
-      ok = 1;
+      i64 slot = pos % x.qcap;
+      volatile u64* sq = (volatile u64*)(x.qseq + slot);
+      while (*sq != (u64)(pos + 1)) __nanosleep(32);
+      __threadfence();
+      volatile int* d = (volatile int*)(x.queue + 3 * slot);
+      a = d[0];
+      b = d[1];
+      c = d[2];
+      __threadfence();
+      *sq = (u64)(pos + x.qcap);
       atomicAdd(x.ctl + C_NDEQ, 1ull);
     }
   }
@@ -278,7 +309,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                int n, const int* plan, int src_mode, i64 lo, i64 hi, const i64* tl_entry,
                const i64* tl_skip, i64 ntl, const i64* trie1, const int* t2par,
                const int* t2cand, const int* t3par, const int* t3cand, i64 nleaves, int tdepth,
-               u64* ctl, int* queue, i64 qcap, i64 timeout_ns, int* pt, int* pool, int maxpg,
+               u64* ctl, int* queue, u64* qseq, i64 qcap, i64 timeout_ns, int* pt, int* pool, int maxpg,
                i64 npages, int* out, i64 outcap, i64* resume) {
   __shared__ int sp[P_SIZE];
   load_plan(sp, plan);
@@ -310,52 +341,60 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   x.skip = 0;
   x.use_q = (MODE != 2) && timeout_ns > 0 && src_mode == 0;
   x.queue = queue;
+  x.qseq = qseq;
   x.qcap = qcap;
   x.tau = timeout_ns;
   x.t0 = 0;
   const i64 ntask = src_mode == 0 ? ntl + (hi - lo) : nleaves;
   const int lane = x.lane;
 
-  // Termination with the queue: a warp leaves once the roots are exhausted, no warp holds a
-  // task (C_ACTIVE counts holders only) and the queue is empty. A holder may push new tasks,
-  // so idle warps wait while C_ACTIVE > 0. (A warp that just took the last task but has not
-  // yet counted itself can let others leave early; it then runs that task and anything it
-  // splits itself: parallelism is lost, never work.)
+  // Termination with the queue: C_ACTIVE counts warps that hold a task *or are trying to take
+  // one* (counted before the attempt, uncounted on failure); a warp leaves only when it sees
+  // C_ACTIVE == 0 and an empty queue after the roots ran out, i.e. when nobody can push again.
+  // Idle warps attempt (and count themselves) only when the queue or the root cursor shows
+  // work, so an idle grid cannot keep C_ACTIVE above 0.
   while (true) {
     if (warp_flags(ctl) & STOP_BITS) break;
     // 1) tasks split off by timed-out warps come first
     if (x.use_q) {
       int u, v, w;
       i64 qs = 0;
-      if (lane == 0) qs = (i64)(*((volatile u64*)(ctl + C_QSIZE)));
+      if (lane == 0) {
+        qs = (i64)(*((volatile u64*)(ctl + C_QSIZE)));
+        if (qs > 0) atomicAdd(ctl + C_ACTIVE, 1ull);
+      }
       qs = __shfl_sync(FULLMASK, qs, 0);
-      if (qs > 0 && q_get(x, u, v, w)) {
-        if (lane == 0) atomicAdd(ctl + C_ACTIVE, 1ull);
-        x.path[0] = u;
-        x.path[1] = v;
-        x.t0 = warp_now();
-        int rc;
-        if (w == -2) {
-          rc = run_dfs(x, 2);
-        } else {
-          x.path[2] = w;
-          rc = seed_prefix(x, 3) ? run_dfs(x, 3) : -1;
+      if (qs > 0) {
+        if (q_get(x, u, v, w)) {
+          x.path[0] = u;
+          x.path[1] = v;
+          x.t0 = warp_now();
+          int rc;
+          if (w == -2) {
+            rc = run_dfs(x, 2);
+          } else {
+            x.path[2] = w;
+            rc = seed_prefix(x, 3) ? run_dfs(x, 3) : -1;
+          }
+          if (lane == 0) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
+          if (rc < 0) break;
+          continue;
         }
         if (lane == 0) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
-        if (rc < 0) break;
-        continue;
       }
     }
     // 2) the next chunk of root tasks / trie leaves
     i64 c0 = 0;
     if (lane == 0) {
       c0 = (i64)(*((volatile u64*)(ctl + C_ROOTCUR)));
-      if (c0 < ntask)
+      if (c0 < ntask) {
+        if (x.use_q) atomicAdd(ctl + C_ACTIVE, 1ull);
         c0 = (i64)atomicAdd(ctl + C_ROOTCUR, (u64)(src_mode == 0 ? ROOT_CHUNK : LEAF_CHUNK));
+        if (c0 >= ntask && x.use_q) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
+      }
     }
     c0 = __shfl_sync(FULLMASK, c0, 0);
     if (c0 < ntask) {
-      if (x.use_q && lane == 0) atomicAdd(ctl + C_ACTIVE, 1ull);
       bool abort = false;
       if (src_mode == 0) {
         i64 c1 = c0 + ROOT_CHUNK < ntask ? c0 + ROOT_CHUNK : ntask;
