@@ -96,6 +96,20 @@ def test_bad_times(times, msg):
         temporal_from_arrays([0, 1], [1, 0], np.array(times, dtype=object))
 
 
+def test_big_ints_and_datetimes():
+    with pytest.raises(InputError, match="int64 range"):
+        temporal_from_arrays([0], [1], np.array([2**70], dtype=object))
+    g = temporal_from_arrays([0, 1], [1, 0], np.array([2**60, 1], dtype=object))
+    assert g.integer_times and g.time.tolist() == [1, 2**60]
+    ts = pd.to_datetime(["2024-01-01 00:00:10", "2024-01-01 00:00:00"])
+    g = temporal_from_frame(pd.DataFrame({"source": [1, 0], "target": [2, 1], "time": ts}))
+    assert g.integer_times and int(g.time[1] - g.time[0]) == 10 * 10**9
+    assert count_motifs(g, [(0, 1), (1, 2)], delta=10 * 10**9) == 1
+    assert count_motifs(g, [(0, 1), (1, 2)], delta=9 * 10**9) == 0
+    with pytest.raises(InputError, match="NaT"):
+        temporal_from_arrays([0], [1], np.array(["NaT"], dtype="datetime64[ns]"))
+
+
 def test_null_time_in_frame():
     df = pd.DataFrame({"source": [0, 1], "target": [1, 0], "time": [1.0, None]})
     with pytest.raises(InputError, match="null|NaN"):

@@ -159,23 +159,29 @@ class TemporalGraph:
 
 # ====================================================================== building
 def _check_times(time: Any, what: str) -> np.ndarray:
+    """Validate times: int64 (ints, datetimes as ns since epoch) or float64; refuse the rest."""
     t = np.asarray(time)
     if t.ndim != 1:
         raise InputError(f"{what}: times must be one-dimensional, got shape {t.shape}")
     if t.dtype == object:
-        if any(isinstance(x, bool | np.bool_) for x in t.tolist()):
+        vals = t.tolist()
+        if any(isinstance(x, bool | np.bool_) for x in vals):
             raise InputError(f"{what}: times must be numeric, got booleans")
+        if vals and all(isinstance(x, int | np.integer) for x in vals):
+            try:
+                return np.array(vals, dtype=np.int64)
+            except OverflowError as exc:
+                raise InputError(f"{what}: integer times exceed the int64 range") from exc
         try:
             t = t.astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise InputError(f"{what}: times must be numeric ({exc})") from exc
-        if (
-            len(t)
-            and np.isfinite(t).all()
-            and (np.mod(t, 1) == 0).all()
-            and np.abs(t).max() < 2**53
-        ):
-            t = t.astype(np.int64)
+    if t.dtype.kind in "mM":
+        unit = "datetime64[ns]" if t.dtype.kind == "M" else "timedelta64[ns]"
+        t = t.astype(unit)
+        if np.isnat(t).any():
+            raise InputError(f"{what}: times hold {int(np.isnat(t).sum())} NaT value(s)")
+        return t.view(np.int64).copy()
     if t.dtype.kind == "b" or t.dtype.kind not in "iuf":
         raise InputError(f"{what}: times must be numeric, got dtype {t.dtype}")
     if t.dtype.kind == "f":
