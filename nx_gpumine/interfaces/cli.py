@@ -74,24 +74,24 @@ def read_table(path: Path, min_cols: int, what: str) -> list[list[str]]:
     except OSError as exc:
         raise CliError(f"{what} {str(path)!r}: {exc.strerror or exc}") from exc
     rows: list[list[str]] = []
+    linenos: list[int] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s or s[0] in "#%":
             continue
-        toks = s.replace(",", " ").split()
-        if not rows and not all(_is_number(t) for t in toks[:min_cols]):
-            # a header line, e.g. "src dst time"
-            if any(_is_number(t) for t in toks[:min_cols]):
-                raise CliError(f"{what} {str(path)!r} line {lineno}: cannot read {s!r}")
-            rows.append([])  # placeholder so a second non-numeric line is an error
-            continue
+        rows.append(s.replace(",", " ").split())
+        linenos.append(lineno)
+    # a header line ("src dst time") is a non-numeric first row above numeric rows
+    if len(rows) >= 2:
+        first, second = rows[0][:min_cols], rows[1][:min_cols]
+        if not any(_is_number(t) for t in first) and all(_is_number(t) for t in second):
+            rows, linenos = rows[1:], linenos[1:]
+    for toks, lineno in zip(rows, linenos, strict=True):
         if len(toks) < min_cols:
             raise CliError(
                 f"{what} {str(path)!r} line {lineno}: expected at least {min_cols} columns, "
-                f"got {s!r}"
+                f"got {' '.join(toks)!r}"
             )
-        rows.append(toks)
-    rows = [r for r in rows if r]
     if not rows:
         raise CliError(f"{what} {str(path)!r} holds no edges")
     return rows
@@ -435,7 +435,7 @@ def _motif_from_args(args: argparse.Namespace) -> tuple[Any, str | None, int | N
 def cmd_temporal(args: argparse.Namespace, out: TextIO) -> int:
     """``temporal``: count (and optionally list) one temporal motif."""
     from ..engines import resolve_engine_name
-    from .temporal_functions import count_motifs, find_motifs
+    from .temporal_functions import as_motif, count_motifs, find_motifs
 
     engine = resolve_engine_name(args.engine)
     status = _Status(args.progress)
@@ -448,17 +448,16 @@ def cmd_temporal(args: argparse.Namespace, out: TextIO) -> int:
     kw: dict = {"tie": args.tie}
     if args.delta is not None:
         kw["delta"] = _parse_delta(args.delta)
+    motif = as_motif(motif, **kw)
     print(f"temporal graph {spec}: {graph}", file=out)
     print(f"motif: {motif}", file=out)
     status.note("counting")
-    count, secs = _timed(
-        lambda: count_motifs(graph, motif, engine=engine, progress=status.bars, **kw)
-    )
+    count, secs = _timed(lambda: count_motifs(graph, motif, engine=engine, progress=status.bars))
     rows = [[motif.name or "motif", _fmt_int(count), engine, _fmt_s(secs)]]
     print_table(rows, ["motif", "count", "engine", "time_s"], out)
     limit = args.find if args.find is not None else qlimit
     if limit:
-        frame = find_motifs(graph, motif, limit=limit, engine=engine, **kw)
+        frame = find_motifs(graph, motif, limit=limit, engine=engine)
         print(f"first {min(limit, len(frame))} matches:", file=out)
         print(frame.to_string(index=False), file=out)
     return 0
