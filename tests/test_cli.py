@@ -276,3 +276,17 @@ def test_subprocess_demo():
         for b in axis:
             cell = table_value(out, f"01 {a}", b)
             assert as_int(cell) == case["census"][f"01 {a} {b}"]
+
+
+def test_dataset_and_pattern_options(small_graph):
+    path, G = small_graph
+    rc, out = run(["count", "--dataset", str(path), "--pattern", "triangle", "--engine", "cpu"])
+    assert rc == 0, out
+    want = nx_count(G, nx.complete_graph(3))
+    assert as_int(table_value(out, "triangle", "count")) == want
+    rc, out = run(["count", "triangle", "--graph", str(path), "--engine", "cpu"])
+    assert rc == 0, out
+    assert as_int(table_value(out, "triangle", "count")) == want
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["count", str(path)])
+    assert exc.value.code == 2

@@ -621,6 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--dataset", "--graph", dest="graph_opt", metavar="GRAPH",
+                        help="the graph (same as the positional GRAPH)")  # fmt: skip
         sp.add_argument(
             "--engine", choices=("auto", "cpu", "cuda"), default="auto",
             help="engine (auto: CUDA when a GPU is found)",
@@ -631,9 +633,11 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument("--no-progress", dest="progress", action="store_false")
 
     c = sub.add_parser("count", help="count static pattern matches")
-    c.add_argument("graph", help="edge-list file, or 'facebook' / 'collegemsg'")
-    c.add_argument("patterns", nargs="+", metavar="PATTERN",
+    c.add_argument("graph", nargs="?", help="edge-list file, or 'facebook' / 'collegemsg'")
+    c.add_argument("patterns", nargs="*", metavar="PATTERN",
                    help="catalogue name (triangle, 4-cycle, ...) or edge-list file")  # fmt: skip
+    c.add_argument("--pattern", action="append", dest="pattern_opts", metavar="PATTERN",
+                   help="a pattern (repeatable; same as the positional PATTERNs)")  # fmt: skip
     c.add_argument("--induced", action="store_true", help="node-induced matches")
     c.add_argument("--distinct", action="store_true",
                    help="count distinct subgraphs (default: all mappings)")  # fmt: skip
@@ -661,7 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.set_defaults(func=cmd_temporal)
 
     s = sub.add_parser("census", help="the 36 three-edge temporal motifs")
-    s.add_argument("graph", help="'src dst time' file, or 'collegemsg'")
+    s.add_argument("graph", nargs="?", help="'src dst time' file, or 'collegemsg'")
     s.add_argument("--delta", default="3600", help="window (default 3600; 'none': no window)")
     s.add_argument("--tie", choices=("strict", "input_order"), default="strict")
     s.add_argument("--list", action="store_true", help="one row per motif instead of 6x6")
@@ -692,6 +696,19 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "graph_opt", None):
+        if args.graph and args.graph != args.graph_opt:
+            if args.command == "count":  # the positional was the first pattern
+                args.patterns.insert(0, args.graph)
+            else:
+                parser.error("give the graph once (positional GRAPH or --dataset)")
+        args.graph = args.graph_opt
+    if args.command == "count":
+        args.patterns = list(args.patterns) + list(args.pattern_opts or [])
+        if not args.graph or not args.patterns:
+            parser.error("count needs a GRAPH and at least one PATTERN")
+    if args.command == "census" and not args.graph:
+        parser.error("census needs a GRAPH")
     if getattr(args, "progress", None) is None:
         args.progress = _progress_default()
     try:
