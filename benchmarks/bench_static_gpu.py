@@ -90,15 +90,19 @@ def time_cuda(graph, plan, strategy: str, **kw) -> dict:
     c0 = gpu.count(graph, plan, strategy=strategy, **kw)  # warm-up (compile, uploads)
     first_wall = time.perf_counter() - t0
     compile_s = gpu.last_run.get("compile_seconds", 0.0)
-    ks, walls = [], []
+    ks, walls, counts = [], [], []
     for _ in range(3 if first_wall < 1.0 else 1):
         t = time.perf_counter()
         c = gpu.count(graph, plan, strategy=strategy, **kw)
         walls.append(time.perf_counter() - t)
         ks.append(gpu.last_run.get("kernel_ms", 0.0))
-        assert c == c0, "CUDA count changed between runs"
+        counts.append(c)
+    if any(c != c0 for c in counts):  # recorded, not fatal: the rest of the run still reports
+        print(f"WARNING: CUDA count changed between runs: {c0} then {counts}", flush=True)
     return {
         "count": c0,
+        "repeat_counts": counts,
+        "consistent": all(c == c0 for c in counts),
         "kernel_ms_median": float(np.median(ks)),
         "kernel_ms": ks,
         "wall_ms_median": 1e3 * float(np.median(walls)),

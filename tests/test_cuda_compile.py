@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -83,3 +84,20 @@ def test_resume_tasks_bookkeeping():
     assert ent.tolist() == [101, 10, 12, 13]
     assert sk.tolist() == [7, 0, 0, 0]
     assert lo == 16  # range entries 16.. = tasks 8..
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not on PATH")
+def test_queue_protocol_model(tmp_path):
+    """The queue/termination protocol of the DFS kernel, modelled with threads, loses nothing."""
+    src = Path(__file__).with_name("cuda_queue_model.cpp")
+    exe = tmp_path / "queue_model"
+    proc = subprocess.run(
+        ["g++", "-O2", "-pthread", "-o", str(exe), str(src)], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    for cap, threads in [(1, 4), (3, 8), (7, 8), (64, 16), (100000, 4)]:
+        run = subprocess.run(
+            [str(exe), str(cap), str(threads)], capture_output=True, text=True, timeout=120
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "checksum_ok=1" in run.stdout
