@@ -261,7 +261,7 @@ def _run_range(
         fmap[esrc[0]] = s0
         fmap[edst[0]] = d0
         eid[0] = e0
-        ok0 = _anti_ok(
+        ok0 = anti_ptr[1] == anti_ptr[0] or _anti_ok(
             0, eid, fmap, src, dst, time, out_ptr, out_edges, in_ptr, in_edges,
             anti_ptr, anti_src, anti_dst, anti_lo, anti_hi, anti_w_on, anti_w,
         )  # fmt: skip
