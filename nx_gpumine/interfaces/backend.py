@@ -15,10 +15,10 @@ map to non-edges). The engines search that map with G2 as the pattern and G1 as 
 the mapping comes back in NetworkX's direction ``{G1 node: G2 node}``.
 
 :meth:`BackendInterface.can_run` says yes only where the engine gives NetworkX's exact answer:
-simple graphs (``Graph``/``DiGraph``) of the same directedness, a connected ``G2``,
-``node_match``/``edge_match`` either ``None`` or made by ``categorical_node_match`` /
-``categorical_edge_match`` (translated into label codes). Everything else (multigraphs, other
-callables, disconnected graphs, unhashable label values, patterns whose automorphism group is too
+simple graphs (``Graph``/``DiGraph``) of the same directedness, ``node_match``/``edge_match``
+either ``None`` or made by ``categorical_node_match`` / ``categorical_edge_match`` (translated
+into label codes). A disconnected ``G2`` is matched component by component. Everything else
+(multigraphs, other callables, unhashable label values, patterns whose automorphism group is too
 large to enumerate) is left to NetworkX: with ``nx.config.fallback_to_nx`` or NetworkX graphs as
 inputs, NetworkX then answers itself.
 
@@ -51,6 +51,8 @@ MAX_AUTOMORPHISM_WORK = 1_000_000
 #: Above this many nodes ``should_run`` says no: the plan builder is quadratic in the pattern
 #: size, so NetworkX's VF2++ is usually faster there (``backend="gpumine"`` still runs it).
 SHOULD_RUN_MAX_NODES = 500
+#: ``vf2pp_all_isomorphisms`` of a disconnected ``G2`` recurses over its components.
+MAX_COMPONENTS = 300
 
 _ENGINE_ENV = "NX_GPUMINE_ENGINE"
 
@@ -58,7 +60,7 @@ _COMMON_DOCS = (
     "Runs on nx_gpumine's engines (numba CPU, or CUDA when CuPy sees a GPU): equal node and edge\n"
     "counts and degree sequences are checked first, then one edge-preserving injective map\n"
     "G2 -> G1 is searched by depth-first backtracking over sorted adjacency lists.\n"
-    "Served: simple Graph/DiGraph pairs of the same kind with a connected G2 of at most\n"
+    "Served: simple Graph/DiGraph pairs of the same kind with at most\n"
     f"{MAX_NODES} nodes; other inputs fall back to NetworkX (see nx.config.fallback_to_nx)."
 )
 _ENGINE_PARAM = {
@@ -328,6 +330,40 @@ class GpumineGraph:
         if "connected" not in self._facts:
             self._facts["connected"] = _csr_connected(self.static_graph())
         return self._facts["connected"]
+
+    def components(self) -> list[np.ndarray]:
+        """Dense ids of each (weakly) connected component, ascending, by smallest id."""
+        n = len(self.keys)
+        lab = np.arange(n, dtype=np.int64)
+        s, d = self.src, self.dst
+        while True:
+            new = lab.copy()
+            np.minimum.at(new, s, lab[d])
+            np.minimum.at(new, d, lab[s])
+            new = new[new]
+            if np.array_equal(new, lab):
+                break
+            lab = new
+        order = np.argsort(lab, kind="stable")
+        cuts = np.flatnonzero(np.diff(lab[order])) + 1
+        return np.split(order, cuts)
+
+    def subgraph(self, ids: np.ndarray) -> GpumineGraph:
+        """The subgraph induced by dense ids ``ids`` (attributes kept as here)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        remap = np.full(len(self.keys), -1, dtype=np.int64)
+        remap[ids] = np.arange(len(ids))
+        keep = np.flatnonzero((remap[self.src] >= 0) & (remap[self.dst] >= 0))
+        return GpumineGraph(
+            directed=self.directed,
+            keys=[self.keys[i] for i in ids.tolist()],
+            src=remap[self.src[keep]],
+            dst=remap[self.dst[keep]],
+            node_data=None if self.node_data is None else [self.node_data[i] for i in ids],
+            edge_data=None if self.edge_data is None else [self.edge_data[j] for j in keep],
+            node_attrs_kept=self.node_attrs_kept,
+            edge_attrs_kept=self.edge_attrs_kept,
+        )
 
     def degree_signature(self) -> np.ndarray:
         """Sorted per-node (out-degree, in-degree, self-loop) rows: an isomorphism invariant."""
@@ -708,8 +744,6 @@ def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
                 problem = _labels_problem(G, attr, "node")
                 if problem:
                     return problem
-    if len(G2) > 1 and len(G1) == len(G2) and not _connected(G2):
-        return "G2 is disconnected (the engines match connected patterns)"
     return True
 
 
@@ -829,59 +863,49 @@ def _automorphism_list(
     return found
 
 
-def _iso_plan(G1: Any, G2: Any, labels: dict) -> tuple | None:
-    """(graph, pattern, plan) to search, None when G1 and G2 are certainly not isomorphic.
+def _invariants_differ(g1: GpumineGraph, g2: GpumineGraph) -> bool:
+    """True when node/edge counts or degree rows show the graphs cannot be isomorphic."""
+    if g1.directed != g2.directed:
+        raise NotImplementedError("G1 and G2 differ in directedness")
+    if len(g1) != len(g2) or g1.number_of_edges() != g2.number_of_edges():
+        return True
+    return not np.array_equal(g1.degree_signature(), g2.degree_signature())
+
+
+def _connected_plan(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple | None:
+    """(graph, pattern, plan) for a connected ``g2``; None when certainly not isomorphic.
 
     Raises NotImplementedError where the engines cannot give NetworkX's answer.
     """
     from ..errors import GpumineError
     from ..plan.static_plan import build_static_plan
 
-    g1 = _backend_graph(G1)
-    g2 = _backend_graph(G2)
-    if g1.directed != g2.directed:
-        raise NotImplementedError("G1 and G2 differ in directedness")
-    if len(g1) != len(g2) or g1.number_of_edges() != g2.number_of_edges():
+    if _invariants_differ(g1, g2):
         return None
-    if not np.array_equal(g1.degree_signature(), g2.degree_signature()):
-        return None
-    if len(g2) > 1 and not g2.is_connected():
-        raise NotImplementedError("G2 is disconnected (the engines match connected patterns)")
     try:
         graph = g1.static_graph(**labels)
         pattern = g2.pattern(**labels)
     except GpumineError as exc:  # unhashable label values, attributes not kept...
         raise NotImplementedError(f"gpumine backend: {exc}") from exc
     # The plan builder enumerates Aut(G2); keep that bounded (and hand it the exact list).
-    auts = _automorphism_list(pattern, MAX_AUTOMORPHISMS)
+    auts = pattern._cache.get("aut")
     if auts is None:
-        raise NotImplementedError(
-            f"G2 has more than {MAX_AUTOMORPHISMS} automorphisms (or they take too long to "
-            "enumerate); NetworkX's matcher is used"
-        )
-    pattern._cache["aut"] = auts
+        auts = _automorphism_list(pattern, MAX_AUTOMORPHISMS)
+        if auts is None:
+            raise NotImplementedError(
+                f"G2 has more than {MAX_AUTOMORPHISMS} automorphisms (or they take too long "
+                "to enumerate); NetworkX's matcher is used"
+            )
+        pattern._cache["aut"] = auts
     plan = build_static_plan(pattern, graph, induced=False, distinct=False)
     return graph, pattern, plan
 
 
-def _iter_isomorphisms(G1: Any, G2: Any, labels: dict, engine: str) -> Iterator[dict]:
-    from ..execution.static import iter_static_blocks
-    from ..results.static import iter_mappings
-
-    if len(G1) == 0 or len(G2) == 0:
-        return iter(())
-    prepared = _iso_plan(G1, G2, labels)
-    if prepared is None:
-        return iter(())
-    graph, pattern, plan = prepared
-    return iter_mappings(graph, pattern, iter_static_blocks(graph, plan, engine=engine))
-
-
-def _first_isomorphism(G1: Any, G2: Any, labels: dict, engine: str) -> dict | None:
+def _first_connected(g1: GpumineGraph, g2: GpumineGraph, labels: dict, engine: str) -> dict | None:
     from ..execution.static import run_static
     from ..results.static import iter_mappings
 
-    prepared = _iso_plan(G1, G2, labels)
+    prepared = _connected_plan(g1, g2, labels)
     if prepared is None:
         return None
     graph, pattern, plan = prepared
@@ -889,6 +913,150 @@ def _first_isomorphism(G1: Any, G2: Any, labels: dict, engine: str) -> dict | No
     if len(ids) == 0:
         return None
     return next(iter_mappings(graph, pattern, [ids]))
+
+
+def _iter_connected(g1: GpumineGraph, g2: GpumineGraph, labels: dict, engine: str) -> Iterator:
+    from ..execution.static import iter_static_blocks
+    from ..results.static import iter_mappings
+
+    prepared = _connected_plan(g1, g2, labels)
+    if prepared is None:
+        return iter(())
+    graph, pattern, plan = prepared
+    return iter_mappings(graph, pattern, iter_static_blocks(graph, plan, engine=engine))
+
+
+def _component_key(g: GpumineGraph, labels: dict) -> Hashable:
+    """An isomorphism invariant of a component: sizes, degree rows, node-label multiset."""
+    from collections import Counter
+
+    from ..errors import GpumineError
+    from ..inputs.static_graph import LabelSpec
+
+    lab: Hashable = None
+    spec = LabelSpec.of(labels.get("node_label"), labels.get("node_label_default"))
+    if spec is not None:
+        try:
+            lab = frozenset(Counter(g._node_values(spec)).items())
+        except (GpumineError, TypeError) as exc:
+            raise NotImplementedError(f"gpumine backend: {exc}") from exc
+    return (len(g), g.number_of_edges(), g.degree_signature().tobytes(), lab)
+
+
+def _components(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple | None:
+    """Components of both graphs with their keys; None when their counts differ."""
+    c1 = g1.components()
+    c2 = g2.components()
+    if len(c1) != len(c2):
+        return None
+    s1 = [g1.subgraph(ids) for ids in c1]
+    s2 = [g2.subgraph(ids) for ids in c2]
+    k1 = [_component_key(s, labels) for s in s1]
+    k2 = [_component_key(s, labels) for s in s2]
+    return s1, s2, k1, k2
+
+
+def _first_isomorphism(G1: Any, G2: Any, labels: dict, engine: str) -> dict | None:
+    """One isomorphism ``{G1 node: G2 node}``, or None.
+
+    A disconnected ``G2`` is matched component by component: isomorphism is an equivalence,
+    so pairing each component of ``G2`` with any unused isomorphic component of ``G1`` never
+    blocks a later pairing.
+    """
+    g1 = _backend_graph(G1)
+    g2 = _backend_graph(G2)
+    if _invariants_differ(g1, g2):
+        return None
+    if len(g2) <= 1 or g2.is_connected():
+        return _first_connected(g1, g2, labels, engine)
+    comps = _components(g1, g2, labels)
+    if comps is None:
+        return None
+    s1, s2, k1, k2 = comps
+    pools: dict = {}
+    for i, key in enumerate(k1):
+        pools.setdefault(key, []).append(i)
+    mapping: dict = {}
+    for b, key in zip(s2, k2, strict=True):
+        pool = pools.get(key, [])
+        for pos, i in enumerate(pool):
+            m = _first_connected(s1[i], b, labels, engine)
+            if m is not None:
+                del pool[pos]
+                mapping.update(m)
+                break
+        else:
+            return None
+    return mapping
+
+
+def _iter_isomorphisms(G1: Any, G2: Any, labels: dict, engine: str) -> Iterator[dict]:
+    """Every isomorphism ``{G1 node: G2 node}``, lazily (component by component if needed)."""
+    if len(G1) == 0 or len(G2) == 0:
+        return iter(())
+    g1 = _backend_graph(G1)
+    g2 = _backend_graph(G2)
+    if _invariants_differ(g1, g2):
+        return iter(())
+    if len(g2) <= 1 or g2.is_connected():
+        return _iter_connected(g1, g2, labels, engine)
+    comps = _components(g1, g2, labels)
+    if comps is None:
+        return iter(())
+    s1, s2, k1, k2 = comps
+    if len(s2) > MAX_COMPONENTS:
+        raise NotImplementedError(
+            f"G2 has {len(s2)} components; the gpumine backend enumerates all isomorphisms of "
+            f"graphs with at most {MAX_COMPONENTS}"
+        )
+    # exact isomorphism classes of G1's components (tested against one representative each)
+    classes: list[tuple[Hashable, int, list[int]]] = []
+    for i, key in enumerate(k1):
+        for ckey, rep, members in classes:
+            if ckey == key and _first_connected(s1[rep], s1[i], labels, engine) is not None:
+                members.append(i)
+                break
+        else:
+            classes.append((key, i, [i]))
+    cand: list[list[int]] = []
+    for b, key in zip(s2, k2, strict=True):
+        for ckey, rep, members in classes:
+            if ckey == key and _first_connected(s1[rep], b, labels, engine) is not None:
+                cand.append(members)
+                break
+        else:
+            return iter(())
+    need: dict[int, int] = {}
+    for members in cand:
+        need[id(members)] = need.get(id(members), 0) + 1
+    if any(need[id(members)] != len(members) for members in cand):
+        return iter(())
+    return _product_mappings(s1, s2, cand, labels, engine)
+
+
+def _product_mappings(
+    s1: list, s2: list, cand: list[list[int]], labels: dict, engine: str
+) -> Iterator[dict]:
+    """All bijections between isomorphic components times all isomorphisms of each pair."""
+    used = [False] * len(s1)
+    acc: dict = {}
+
+    def rec(j: int) -> Iterator[dict]:
+        if j == len(s2):
+            yield dict(acc)
+            return
+        for i in cand[j]:
+            if used[i]:
+                continue
+            used[i] = True
+            for m in _iter_connected(s1[i], s2[j], labels, engine):
+                acc.update(m)
+                yield from rec(j + 1)
+                for k in m:
+                    del acc[k]
+            used[i] = False
+
+    return rec(0)
 
 
 def _check(name: str, args: tuple, kwargs: dict) -> None:
