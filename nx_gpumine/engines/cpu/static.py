@@ -58,6 +58,14 @@ def _find(arr, lo, hi, x):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _start(arr, lo, hi, trim):
+    """lo, or the first position holding an id >= trim when trim >= 0."""
+    if trim < 0:
+        return lo
+    return _lower_bound(arr, lo, hi, trim)
+
+
 @njit(cache=True)
 def _intersect(a, alo, ahi, b, blo, bhi, out, olo):
     """Write sorted a[alo:ahi] ∩ b[blo:bhi] to out[olo:]; return the count.
@@ -202,6 +210,10 @@ def _run_range(
                     dchk[lv] = t
     js = np.empty(k, np.int64)
     lens = np.empty(k, np.int64)
+    reused = np.zeros(k, np.bool_)
+    for lv in range(k):
+        if reuse[lv] >= 0:
+            reused[reuse[lv]] = True
     # leaf shortcut (counting): at the last level every pattern neighbour is a backward
     # neighbour, so min-degree is implied; without labels, loop or non-adjacency tests the
     # count is the candidate range size minus the earlier images lying in it
@@ -289,6 +301,8 @@ def _run_range(
                     row = cand[level]
                     n = 0
                     first = 0
+                    # a set no later level reuses may drop ids <= the symmetry bound at once
+                    trim = lb + 1 if (lb >= 0 and not reused[level]) else np.int64(-1)
                     if r >= 0:
                         src = cand[r]
                         if nl == 0:
@@ -298,7 +312,14 @@ def _run_range(
                         else:
                             w = f[js[0]]
                             n = _intersect(
-                                src, 0, cnt[r], indices, indptr[w], indptr[w + 1], row, 0
+                                src,
+                                _start(src, 0, cnt[r], trim),
+                                cnt[r],
+                                indices,
+                                _start(indices, indptr[w], indptr[w + 1], trim),
+                                indptr[w + 1],
+                                row,
+                                0,
                             )
                             first = 1
                     else:
@@ -306,10 +327,10 @@ def _run_range(
                         w1 = f[js[1]]
                         n = _intersect(
                             indices,
-                            indptr[w0],
+                            _start(indices, indptr[w0], indptr[w0 + 1], trim),
                             indptr[w0 + 1],
                             indices,
-                            indptr[w1],
+                            _start(indices, indptr[w1], indptr[w1 + 1], trim),
                             indptr[w1 + 1],
                             row,
                             0,
@@ -319,7 +340,16 @@ def _run_range(
                         if n == 0:
                             break
                         w = f[js[x]]
-                        n = _intersect(row, 0, n, indices, indptr[w], indptr[w + 1], row, 0)
+                        n = _intersect(
+                            row,
+                            0,
+                            n,
+                            indices,
+                            _start(indices, indptr[w], indptr[w + 1], trim),
+                            indptr[w + 1],
+                            row,
+                            0,
+                        )
                     if edge_checks and n > 0:
                         # direction / label checks of the new backward neighbours
                         for x in range(nl):
