@@ -219,6 +219,13 @@ def test_everest_query_m4a():
     assert q.graph == "ethereum.txt" and q.enumerate == 1000 and q.gpus == 1
 
 
+def test_query_text_in_functions():
+    g = load_collegemsg(3000)
+    text = "pattern: M4\nconstraints:\n  delta: 3600\n  temporal: [900, 1800, 900]\n"
+    want = named_motif("M4", delta=3600).with_(gaps=[900, 1800, 900])
+    assert count_motifs(g, text) == count_motifs(g, want) > 0
+
+
 def test_everest_query_inline_and_files(tmp_path):
     (tmp_path / "tri.txt").write_text("1 2 1\n2 3 2\n3 1 3\n")
     q = parse_everest_query("pattern: tri.txt\nconstraints:\n  delta: 60\n", base_dir=tmp_path)

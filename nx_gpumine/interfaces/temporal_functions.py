@@ -23,6 +23,7 @@ from ..inputs.motifs import (
     EverestQuery,
     TemporalMotif,
     named_motif,
+    parse_everest_query,
 )
 from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
 from ..plan.temporal_plan import build_temporal_plan
@@ -38,7 +39,7 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
     Parameters
     ----------
     motif : TemporalMotif, str, sequence of (int, int) or EverestQuery
-        The query.
+        The query; a string is a catalogue name or Everest query text (holding ``pattern:``).
     delta : number or None, optional
         Replaces the motif's window when given (``None`` removes it).
     tie : {"strict", "input_order"}, optional
@@ -47,7 +48,10 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
     if isinstance(motif, EverestQuery):
         motif = motif.motif
     if isinstance(motif, str):
-        motif = named_motif(motif)
+        if "pattern:" in motif:  # Everest query text
+            motif = parse_everest_query(motif).motif
+        else:
+            motif = named_motif(motif)
     elif not isinstance(motif, TemporalMotif):
         if isinstance(motif, Sequence):
             motif = TemporalMotif(list(motif))
