@@ -61,3 +61,14 @@ def test_impossible_and_empty(college):
     assert cpu.count(g, plan) == 0 and not cpu.exists(g, plan)
     assert cpu.enumerate_matches(g, plan).shape == (0, 5)
     assert cpu.count(g, plan, 3, 3) == 0
+
+
+def test_progress_paths_agree(college):
+    plan = build_temporal_plan(named_motif("triangle", delta=3600), college)
+    total = run_temporal(college, plan, "count", engine="cpu")
+    assert run_temporal(college, plan, "count", engine="cpu", progress=True) == total
+    assert run_temporal(college, plan, "exists", engine="cpu", progress=True) == (total > 0)
+    rows = run_temporal(college, plan, "enumerate", engine="cpu", progress=True)
+    assert np.array_equal(rows, cpu.enumerate_matches(college, plan))
+    lim = run_temporal(college, plan, "enumerate", engine="cpu", progress=True, limit=3)
+    assert np.array_equal(lim, rows[:3])
