@@ -25,6 +25,7 @@ def test_automorphisms_match_networkx(name):
     cls = iso.DiGraphMatcher if P.is_directed() else iso.GraphMatcher
     expected = {tuple(m[a] for a in P.nodes()) for m in cls(P, P).isomorphisms_iter()}
     assert set(p.automorphisms()) == expected
+    assert p.num_automorphisms() == len(expected)
 
 
 def test_labelled_automorphisms():
@@ -181,3 +182,28 @@ def test_matcher_fallbacks_give_networkx_answers():
     big = GraphMatcher(nx.path_graph(3), nx.complete_graph(5))
     assert not big.subgraph_is_monomorphic() and list(big.subgraph_isomorphisms_iter()) == []
     assert not big.is_isomorphic()
+
+
+@pytest.mark.parametrize(
+    ("P", "expected"),
+    [
+        (nx.complete_graph(9), 362_880),
+        (nx.cycle_graph(12), 24),
+        (nx.star_graph(7), 5040),
+        (nx.petersen_graph(), 120),
+        (nx.hypercube_graph(3), 48),
+    ],
+)
+def test_num_automorphisms_large_groups(P, expected):
+    """|Aut| from the stabiliser chain, without listing the group (NetworkX cross-check)."""
+    p = Pattern.from_networkx(P)
+    assert p.num_automorphisms() == expected
+    if expected <= 5040:
+        assert sum(1 for _ in iso.GraphMatcher(P, P).isomorphisms_iter()) == expected
+
+
+def test_counts_with_large_automorphism_group(engine):
+    G = nx.complete_graph(10)
+    # 8-clique in K10: C(10, 8) subgraphs, each 8! mappings
+    assert ng.count_subgraphs(G, nx.complete_graph(8), count="subgraphs", engine=engine) == 45
+    assert ng.count_subgraphs(G, nx.complete_graph(8), engine=engine) == 45 * 40320

@@ -291,11 +291,45 @@ class Pattern:
         return self._cache["aut"]
 
     def num_automorphisms(self) -> int:
-        """``|Aut(P)|`` (labels respected)."""
-        return len(self.automorphisms())
+        """``|Aut(P)|`` (labels respected), as the product of the orbit sizes along a
+        stabiliser chain (the group itself is never listed)."""
+        if "naut" not in self._cache:
+            n = 1
+            for _, orbit in self.stabilizer_chain(list(range(self.k))):
+                n *= len(orbit)
+            self._cache["naut"] = n
+        return self._cache["naut"]
+
+    def stabilizer_chain(self, order: list[int]) -> list[tuple[int, list[int]]]:
+        """Orbits along the stabiliser chain of Aut(P) taken in ``order``.
+
+        For each node ``v`` of ``order`` in turn: its orbit under the automorphisms fixing every
+        earlier node of ``order``; only non-trivial orbits are returned, as ``(v, orbit)``.
+        Each orbit test is one backtracking search with prescribed images, so patterns with
+        huge automorphism groups (cliques) stay cheap.
+        """
+        key = ("chain", tuple(order))
+        if key not in self._cache:
+            fixed: dict[int, int] = {}
+            chain = []
+            for v in order:
+                orbit = [v]
+                for w in range(self.k):
+                    if w == v or w in fixed:
+                        continue
+                    pre = dict(fixed)
+                    pre[v] = w
+                    if next(_automorphisms(self, pre), None) is not None:
+                        orbit.append(w)
+                if len(orbit) > 1:
+                    chain.append((v, sorted(orbit)))
+                fixed[v] = v
+            self._cache[key] = chain
+        return self._cache[key]
 
 
-def _automorphisms(p: Pattern) -> Iterator[tuple[int, ...]]:
+def _automorphisms(p: Pattern, pre: dict[int, int] | None = None) -> Iterator[tuple[int, ...]]:
+    """Automorphisms of ``p`` (as image tuples), optionally with prescribed images ``pre``."""
     k = p.k
     code = p.code
     deg = p.degree()
@@ -303,6 +337,7 @@ def _automorphisms(p: Pattern) -> Iterator[tuple[int, ...]]:
     el = p.edge_labels
     img = [-1] * k
     used = [False] * k
+    pre = pre or {}
 
     def node_ok(a: int, b: int) -> bool:
         if deg[a] != deg[b] or p.loops[a] != p.loops[b]:
@@ -326,7 +361,8 @@ def _automorphisms(p: Pattern) -> Iterator[tuple[int, ...]]:
         if a == k:
             yield tuple(img)
             return
-        for b in range(k):
+        choices = [pre[a]] if a in pre else range(k)
+        for b in choices:
             if not used[b] and node_ok(a, b):
                 img[a] = b
                 used[b] = True

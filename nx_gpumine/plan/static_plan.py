@@ -162,24 +162,14 @@ def _matching_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
 def symmetry_conditions(pattern: Pattern, order: list[int]) -> list[tuple[int, int]]:
     """Grochow-Kellis symmetry-breaking conditions ``f(a) < f(b)`` as pattern-node pairs.
 
-    Repeatedly take the earliest node (in ``order``) whose orbit under the current group is
-    non-trivial, demand it maps below every other node of its orbit, and pass to its
-    stabiliser. The earlier node of each pair therefore always comes first in ``order``, and
-    exactly one mapping per orbit of Aut(P) satisfies all conditions.
+    Walk ``order``; for each node v whose orbit under the current group (automorphisms fixing
+    the earlier nodes) is non-trivial, demand that v maps below every other node of its orbit,
+    then pass to v's stabiliser. The earlier node of each pair therefore always comes first in
+    ``order``, and exactly one mapping per orbit of Aut(P) satisfies all conditions.
     """
-    group = pattern.automorphisms()
     conds: list[tuple[int, int]] = []
-    while len(group) > 1:
-        for v in order:
-            orbit = {p[v] for p in group}
-            if len(orbit) > 1:
-                break
-        else:  # pragma: no cover - a non-identity permutation moves some node
-            break
-        for w in sorted(orbit):
-            if w != v:
-                conds.append((v, w))
-        group = [p for p in group if p[v] == v]
+    for v, orbit in pattern.stabilizer_chain(list(order)):
+        conds.extend((v, w) for w in orbit if w != v)
     return conds
 
 
