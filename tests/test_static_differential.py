@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from networkx.algorithms import isomorphism as iso
 
 import nx_gpumine as ng
+from nx_gpumine.execution.static import run_static
 from nx_gpumine.interfaces.isomorphism import DiGraphMatcher, GraphMatcher
+from nx_gpumine.plan.static_plan import build_static_plan
 
 SETTINGS = settings(
     max_examples=120,
@@ -92,6 +94,12 @@ def test_mappings_equal_networkx(engine, case):
     assert set(got) == set(expected)
     count = ng.count_subgraphs(G, P, induced=induced, engine=engine, **labels)
     assert count == len(expected)
+    # the engine counting every mapping (no symmetry restrictions)
+    g = ng.from_networkx(G, **labels)
+    plan = build_static_plan(
+        ng.Pattern.from_networkx(P, **labels), g, induced=induced, distinct=False
+    )
+    assert run_static(g, plan, "count", engine=engine) == len(expected)
     assert ng.has_subgraph(G, P, induced=induced, engine=engine, **labels) == bool(expected)
     # distinct occurrences: symmetry breaking == NetworkX mappings / NetworkX |Aut(P)|
     aut = _nx_automorphisms(P, nm, em)
