@@ -191,6 +191,35 @@ def test_automorphism_list_matches_networkx():
     assert gb._automorphism_list(star, 1000) is None
 
 
+multigraph_args = st.tuples(
+    st.integers(0, 10_000), st.integers(1, 6), st.integers(0, 10), st.booleans(), st.booleans()
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(multigraph_args)
+def test_multigraphs_equal_networkx(args):
+    # multiplicities (parallel edges, repeated self-loops) are matched as edge labels
+    seed, n, m, directed, same = args
+    rng = random.Random(seed)
+    M = nx.MultiDiGraph() if directed else nx.MultiGraph()
+    M.add_nodes_from(range(n))
+    for _ in range(m):
+        M.add_edge(rng.randrange(n), rng.randrange(n))
+    nx.set_node_attributes(M, {v: v % 2 for v in M}, "c")
+    H = nx.relabel_nodes(M, {v: f"x{v}" for v in M})
+    perm = list(H)
+    rng.shuffle(perm)
+    H = nx.relabel_nodes(H, dict(zip(list(H), perm, strict=True)))
+    if not same and H.number_of_edges():
+        H.remove_edge(*rng.choice(list(H.edges())))
+        H.add_edge(rng.choice(perm), rng.choice(perm))
+    assert nx.is_isomorphic(M, H, backend="gpumine") == nx.is_isomorphic(M, H, backend="networkx")
+    for lab in (None, "c"):
+        want = _freeze(nx.vf2pp_all_isomorphisms(M, H, lab, backend="networkx"))
+        assert _freeze(nx.vf2pp_all_isomorphisms(M, H, lab, backend="gpumine")) == want
+
+
 def test_disconnected_graphs():
     # components of several shapes, isolated nodes, labels that tell components apart
     parts = [nx.path_graph(3), nx.path_graph(3), nx.cycle_graph(4), nx.empty_graph(2)]
@@ -259,14 +288,18 @@ def test_without_priority_networkx_runs(served):
 def test_can_run_false_falls_back(served, priority):
     M1 = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
     M2 = nx.MultiGraph([(5, 6), (6, 7), (6, 7)])
-    assert nx.is_isomorphic(M1, M2) == nx.is_isomorphic(M1, M2, backend="networkx")
+    em = iso.categorical_multiedge_match("w", 1)
+    assert nx.is_isomorphic(M1, M2, edge_match=em) == nx.is_isomorphic(
+        M1, M2, edge_match=em, backend="networkx"
+    )
     G1 = nx.path_graph(4)
     G2 = nx.path_graph(4)
     assert nx.is_isomorphic(G1, G2, node_match=lambda a, b: True)  # arbitrary callable
     assert served == []
     with pytest.raises(NotImplementedError):
-        nx.is_isomorphic(M1, M2, backend="gpumine")
-    assert "multigraph" in BackendInterface.can_run("is_isomorphic", (M1, M2), {})
+        nx.is_isomorphic(M1, nx.path_graph(3), backend="gpumine")
+    assert "multigraph" in BackendInterface.can_run("is_isomorphic", (M1, nx.path_graph(3)), {})
+    assert "multigraph" in BackendInterface.can_run("is_isomorphic", (M1, M2, None, em), {})
     assert "directedness" in BackendInterface.can_run("is_isomorphic", (G1, nx.DiGraph(G2)), {})
     assert "edge_match" in BackendInterface.can_run(
         "is_isomorphic", (G1, G2, None, iso.numerical_edge_match("w", 1)), {}
@@ -315,8 +348,10 @@ def test_roundtrip_and_passthrough():
     H = BackendInterface.convert_to_nx(b)
     assert nx.utils.graphs_equal(G, H)
     assert BackendInterface.convert_to_nx(7) == 7
-    with pytest.raises(NotImplementedError):
-        BackendInterface.convert_from_nx(nx.MultiGraph())
+    M = nx.MultiDiGraph([(1, 2), (1, 2), (2, 1), (3, 3), (3, 3)])
+    back = BackendInterface.convert_to_nx(BackendInterface.convert_from_nx(M))
+    assert isinstance(back, nx.MultiDiGraph)
+    assert sorted(back.edges()) == sorted(M.edges())
 
 
 def test_engine_keyword_and_config():

@@ -55,6 +55,10 @@ SHOULD_RUN_MAX_NODES = 500
 MAX_COMPONENTS = 300
 
 _ENGINE_ENV = "NX_GPUMINE_ENGINE"
+#: Edge attribute holding the number of parallel edges of a collapsed multigraph edge: two
+#: multigraphs are isomorphic exactly when their collapsed simple graphs are, with equal
+#: multiplicities on matched edges (and self-loops), so multiplicity is matched as an edge label.
+MULTIPLICITY = "__nx_gpumine_multiplicity__"
 
 _COMMON_DOCS = (
     "Runs on nx_gpumine's engines (numba CPU, or CUDA when CuPy sees a GPU): equal node and edge\n"
@@ -152,6 +156,9 @@ class GpumineGraph:
         set but absent from a node's dict means the node lacks it).
     graph : dict, optional
         Graph attributes.
+    multigraph : bool
+        Converted from a multigraph: each edge stands for ``edge_data[j][MULTIPLICITY]``
+        parallel edges.
     """
 
     __networkx_backend__ = BACKEND_NAME
@@ -168,8 +175,10 @@ class GpumineGraph:
         node_attrs_kept: bool | frozenset = frozenset(),
         edge_attrs_kept: bool | frozenset = frozenset(),
         graph: dict | None = None,
+        multigraph: bool = False,
     ) -> None:
         self.directed = bool(directed)
+        self.multigraph = bool(multigraph)
         self.keys = list(keys)
         self.src = np.asarray(src, dtype=np.int64)
         self.dst = np.asarray(dst, dtype=np.int64)
@@ -208,15 +217,14 @@ class GpumineGraph:
         -------
         GpumineGraph
 
-        Raises
-        ------
-        NotImplementedError
-            For multigraphs (NetworkX then tries the next backend).
+        Notes
+        -----
+        A ``MultiGraph``/``MultiDiGraph`` is collapsed to one edge per adjacent (ordered, when
+        directed) pair carrying its multiplicity as edge attribute :data:`MULTIPLICITY`; other
+        edge attributes of multigraphs are not kept.
         """
         if G.is_multigraph():
-            raise NotImplementedError(
-                f"the gpumine backend handles simple graphs only, got a {type(G).__name__}"
-            )
+            return cls._from_multigraph(G, node_attrs, graph_attrs)
         keys = list(G)
         key_to_id = {k: i for i, k in enumerate(keys)}
         nkeep = _keep_spec(node_attrs)
@@ -243,6 +251,37 @@ class GpumineGraph:
             node_attrs_kept=nkeep,
             edge_attrs_kept=ekeep,
             graph=dict(G.graph) if graph_attrs else None,
+        )
+        g._facts["key_to_id"] = key_to_id
+        return g
+
+    @classmethod
+    def _from_multigraph(cls, G: nx.Graph, node_attrs: Any, graph_attrs: bool) -> GpumineGraph:
+        keys = list(G)
+        key_to_id = {k: i for i, k in enumerate(keys)}
+        directed = G.is_directed()
+        mult: dict[tuple[int, int], int] = {}
+        for u, v in G.edges():
+            a, b = key_to_id[u], key_to_id[v]
+            if not directed and a > b:
+                a, b = b, a
+            mult[(a, b)] = mult.get((a, b), 0) + 1
+        pairs = np.asarray(list(mult), dtype=np.int64).reshape(-1, 2)
+        nkeep = _keep_spec(node_attrs)
+        node_data = None
+        if nkeep != frozenset():
+            node_data = [_subset(d, nkeep) for _, d in G.nodes(data=True)]
+        g = cls(
+            directed=directed,
+            keys=keys,
+            src=pairs[:, 0],
+            dst=pairs[:, 1],
+            node_data=node_data,
+            edge_data=[{MULTIPLICITY: c} for c in mult.values()],
+            node_attrs_kept=nkeep,
+            edge_attrs_kept=frozenset({MULTIPLICITY}),
+            graph=dict(G.graph) if graph_attrs else None,
+            multigraph=True,
         )
         g._facts["key_to_id"] = key_to_id
         return g
@@ -282,15 +321,15 @@ class GpumineGraph:
         return self.directed
 
     def is_multigraph(self) -> bool:
-        """Always False (multigraphs are not converted)."""
-        return False
+        """Whether the graph was converted from a multigraph."""
+        return self.multigraph
 
     def number_of_nodes(self) -> int:
         """Number of nodes."""
         return len(self.keys)
 
     def number_of_edges(self) -> int:
-        """Number of edges (self-loops included)."""
+        """Number of edges, self-loops included (multigraphs: parallel edges counted once)."""
         return len(self.src)
 
     def order(self) -> int:
@@ -363,6 +402,7 @@ class GpumineGraph:
             edge_data=None if self.edge_data is None else [self.edge_data[j] for j in keep],
             node_attrs_kept=self.node_attrs_kept,
             edge_attrs_kept=self.edge_attrs_kept,
+            multigraph=self.multigraph,
         )
 
     def degree_signature(self) -> np.ndarray:
@@ -503,7 +543,20 @@ class GpumineGraph:
 
     # ------------------------------------------------------------------ back to NetworkX
     def to_networkx(self) -> nx.Graph:
-        """A NetworkX ``Graph``/``DiGraph`` with the kept attributes."""
+        """A NetworkX graph of the original kind with the kept attributes."""
+        if self.multigraph:
+            G = nx.MultiDiGraph() if self.directed else nx.MultiGraph()
+            G.graph.update(self.graph)
+            if self.node_data is None:
+                G.add_nodes_from(self.keys)
+            else:
+                G.add_nodes_from(
+                    (k, dict(d)) for k, d in zip(self.keys, self.node_data, strict=True)
+                )
+            for u, v, d in zip(self.src.tolist(), self.dst.tolist(), self.edge_data, strict=True):
+                for _ in range(d[MULTIPLICITY]):
+                    G.add_edge(self.keys[u], self.keys[v])
+            return G
         G = nx.DiGraph() if self.directed else nx.Graph()
         G.graph.update(self.graph)
         if self.node_data is None:
@@ -655,8 +708,6 @@ def _graph_problem(G: Any) -> str | None:
     if isinstance(G, GpumineGraph) or _is_static(G):
         n = len(G)
     elif isinstance(G, nx.Graph):
-        if G.is_multigraph():
-            return f"{type(G).__name__} is a multigraph"
         n = G.number_of_nodes()
     else:
         return f"{type(G).__name__} is not a graph the backend converts"
@@ -721,6 +772,10 @@ def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
             return problem
     if G1.is_directed() != G2.is_directed():
         return "G1 and G2 differ in directedness"
+    if G1.is_multigraph() != G2.is_multigraph():
+        return "one graph is a multigraph and the other is not"
+    if G1.is_multigraph() and name == "is_isomorphic" and b.get("edge_match") is not None:
+        return "edge_match on multigraphs (edge data are keyed by edge key) is left to NetworkX"
     if name == "is_isomorphic":
         labels = _match_labels(b.get("node_match"), b.get("edge_match"))
         if isinstance(labels, str):
@@ -887,9 +942,10 @@ def _connected_plan(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple |
         pattern = g2.pattern(**labels)
     except GpumineError as exc:  # unhashable label values, attributes not kept...
         raise NotImplementedError(f"gpumine backend: {exc}") from exc
-    # The plan builder enumerates Aut(G2); keep that bounded (and hand it the exact list).
-    auts = pattern._cache.get("aut")
-    if auts is None:
+    # The plan builder asks for |Aut(G2)|, and Pattern's own search walks nodes in index order
+    # (exponential on sparse graphs of a few dozen nodes). Enumerate the group here with a
+    # breadth-first order and a work bound, and hand the exact result to the pattern's cache.
+    if "naut" not in pattern._cache:
         auts = _automorphism_list(pattern, MAX_AUTOMORPHISMS)
         if auts is None:
             raise NotImplementedError(
@@ -897,6 +953,7 @@ def _connected_plan(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple |
                 "to enumerate); NetworkX's matcher is used"
             )
         pattern._cache["aut"] = auts
+        pattern._cache["naut"] = len(auts)
     plan = build_static_plan(pattern, graph, induced=False, distinct=False)
     return graph, pattern, plan
 
@@ -956,6 +1013,17 @@ def _components(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple | Non
     return s1, s2, k1, k2
 
 
+def _with_multiplicity(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> dict:
+    """Multigraphs: match edge multiplicities as edge labels (no other edge label allowed)."""
+    if not (g1.multigraph or g2.multigraph):
+        return labels
+    if g1.multigraph != g2.multigraph:
+        raise NotImplementedError("one graph is a multigraph and the other is not")
+    if labels.get("edge_label") is not None:
+        raise NotImplementedError("edge labels on multigraphs are left to NetworkX")
+    return {**labels, "edge_label": MULTIPLICITY, "edge_label_default": 1}
+
+
 def _first_isomorphism(G1: Any, G2: Any, labels: dict, engine: str) -> dict | None:
     """One isomorphism ``{G1 node: G2 node}``, or None.
 
@@ -965,6 +1033,7 @@ def _first_isomorphism(G1: Any, G2: Any, labels: dict, engine: str) -> dict | No
     """
     g1 = _backend_graph(G1)
     g2 = _backend_graph(G2)
+    labels = _with_multiplicity(g1, g2, labels)
     if _invariants_differ(g1, g2):
         return None
     if len(g2) <= 1 or g2.is_connected():
@@ -996,6 +1065,7 @@ def _iter_isomorphisms(G1: Any, G2: Any, labels: dict, engine: str) -> Iterator[
         return iter(())
     g1 = _backend_graph(G1)
     g2 = _backend_graph(G2)
+    labels = _with_multiplicity(g1, g2, labels)
     if _invariants_differ(g1, g2):
         return iter(())
     if len(g2) <= 1 or g2.is_connected():
