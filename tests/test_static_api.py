@@ -209,3 +209,14 @@ def test_count_overflow_is_detected():
     with pytest.raises(CapacityError, match="64-bit"):
         cpu._checked_sum(np.array([2**62, 2**62], dtype=np.int64))
     assert cpu._checked_sum(np.array([2**62, 2**62 - 1], dtype=np.int64)) == 2**63 - 1
+
+
+@pytest.mark.parametrize("pname", ["4-cycle", "diamond", "4-clique", "house", "5-cycle"])
+def test_marks_and_merges_agree(monkeypatch, pname):
+    """The level-0 mark lookups and plain merges give the same counts and rows."""
+    G = nx.barabasi_albert_graph(300, 4, seed=3)
+    with_marks = ng.count_subgraphs(G, pname, engine="cpu")
+    rows_marks = ng.find_subgraphs(G, pname, engine="cpu")
+    monkeypatch.setattr(cpu, "MARK_LIMIT", 0)
+    assert ng.count_subgraphs(G, pname, engine="cpu") == with_marks == len(rows_marks)
+    np.testing.assert_array_equal(ng.find_subgraphs(G, pname, engine="cpu"), rows_marks)

@@ -25,6 +25,8 @@ from ...plan.static_plan import StaticPlan, root_mask
 __all__ = ["count", "enumerate_matches", "exists"]
 
 _INT64_MAX = 2**63 - 1
+#: Largest vertex count for which a chunk keeps a byte array of marks (one byte per vertex).
+MARK_LIMIT = 1 << 26
 #: Root ranges shorter than this run on one thread (waking the thread pool costs more).
 SERIAL_ENTRIES = 4096
 #: First size (rows) of the growing output buffer of a limited enumeration.
@@ -64,6 +66,26 @@ def _start(arr, lo, hi, trim):
     if trim < 0:
         return lo
     return _lower_bound(arr, lo, hi, trim)
+
+
+@njit(cache=True)
+def _copy_marked(src, lo, hi, out, mark, use):
+    """Copy src[lo:hi] to out[0:] keeping only marked ids when ``use``; return the count.
+
+    ``out`` may be ``src`` itself with ``lo == 0``.
+    """
+    n = 0
+    if use:
+        for i in range(lo, hi):
+            x = src[i]
+            if mark[x]:
+                out[n] = x
+                n += 1
+    else:
+        for i in range(lo, hi):
+            out[n] = src[i]
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -180,6 +202,7 @@ def _run_range(
     sym_level,
     root_ok,
     maxdeg,
+    mark_limit,
     lo,
     hi,
     mode,
@@ -224,6 +247,20 @@ def _run_range(
     for t in range(chk_ptr[last], chk_ptr[last + 1]):
         if chk_code[t] == 0:
             leaf_fast = False
+    # marks of N(f(0)) (the root owner, constant over a run of entries): a backward neighbour
+    # at level 0 is then a byte lookup instead of a merge (undirected, unlabeled plans)
+    nverts = len(indptr) - 1
+    use_mark = (not edge_checks) and nverts <= mark_limit
+    if use_mark:
+        want = False
+        for lv in range(2, k):
+            if not direct[lv]:
+                for t in range(bn_ptr[lv], bn_ptr[lv + 1]):
+                    if bn_level[t] == 0:
+                        want = True
+        use_mark = want
+    mark = np.zeros(nverts if use_mark else 1, np.uint8)
+    marked_u = -1
     count = np.int64(0)
     rows = row0
     if lo >= hi:
@@ -238,6 +275,13 @@ def _run_range(
         if mode == 2 and stop[0] != 0:
             return count, rows, e, _STOPPED
         root_rows = rows
+        if use_mark and u != marked_u:
+            if marked_u >= 0:
+                for x in range(indptr[marked_u], indptr[marked_u + 1]):
+                    mark[indices[x]] = 0
+            for x in range(indptr[u], indptr[u + 1]):
+                mark[indices[x]] = 1
+            marked_u = u
         f[0] = u
         f[1] = indices[e]
         level = 2
@@ -298,17 +342,30 @@ def _run_range(
                             tl = lens[x]
                             lens[x] = lens[best]
                             lens[best] = tl
+                    # level 0 by marks (when its list is not much shorter than the others)
+                    has0 = False
+                    if use_mark:
+                        for x in range(nl):
+                            if js[x] == 0:
+                                other = lens[1] if x == 0 else lens[0]
+                                if nl == 1 or lens[x] * 4 >= other:
+                                    has0 = True
+                                    for y in range(x, nl - 1):
+                                        js[y] = js[y + 1]
+                                        lens[y] = lens[y + 1]
+                                    nl -= 1
+                                break
                     row = cand[level]
                     n = 0
                     first = 0
                     # a set no later level reuses may drop ids <= the symmetry bound at once
                     trim = lb + 1 if (lb >= 0 and not reused[level]) else np.int64(-1)
+                    marked = False
                     if r >= 0:
                         src = cand[r]
                         if nl == 0:
-                            n = cnt[r]
-                            for x in range(n):
-                                row[x] = src[x]
+                            n = _copy_marked(src, 0, cnt[r], row, mark, has0)
+                            marked = True
                         else:
                             w = f[js[0]]
                             n = _intersect(
@@ -322,6 +379,18 @@ def _run_range(
                                 0,
                             )
                             first = 1
+                    elif nl == 1:
+                        w0 = f[js[0]]
+                        n = _copy_marked(
+                            indices,
+                            _start(indices, indptr[w0], indptr[w0 + 1], trim),
+                            indptr[w0 + 1],
+                            row,
+                            mark,
+                            has0,
+                        )
+                        marked = True
+                        first = 1
                     else:
                         w0 = f[js[0]]
                         w1 = f[js[1]]
@@ -350,6 +419,8 @@ def _run_range(
                             row,
                             0,
                         )
+                    if has0 and not marked:
+                        n = _copy_marked(row, 0, n, row, mark, True)
                     if edge_checks and n > 0:
                         # direction / label checks of the new backward neighbours
                         for x in range(nl):
@@ -615,6 +686,7 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> tuple:
         p(plan.sym_level),
         np.ascontiguousarray(root_ok, dtype=np.uint8),
         np.int64(max(graph.max_degree, 1)),
+        np.int64(MARK_LIMIT),
     )
 
 
