@@ -374,3 +374,24 @@ def test_get_info():
         assert hasattr(BackendInterface, name)
         assert "gpumine" in getattr(nx, name).backends
     assert "gpumine" in nx.is_isomorphic.__doc__
+
+
+def test_static_graph_inputs():
+    # a StaticGraph (nx_gpumine.from_networkx) is accepted by the backend functions directly
+    import nx_gpumine as ng
+
+    G1 = nx.petersen_graph()
+    nx.set_node_attributes(G1, {v: COLORS[v % 2] for v in G1}, "color")
+    G2 = _shuffled(G1, 4)
+    s1 = ng.from_networkx(G1, node_label="color")
+    s2 = ng.from_networkx(G2, node_label="color")
+    nm = iso.categorical_node_match("color", None)
+    want = nx.is_isomorphic(G1, G2, node_match=nm, backend="networkx")
+    assert BackendInterface.can_run("is_isomorphic", (s1, s2, nm, None), {}) is True
+    assert BackendInterface.is_isomorphic(s1, s2, nm) == want
+    m = BackendInterface.vf2pp_isomorphism(s1, s2, "color")
+    assert (m is not None) == want
+    # labels the StaticGraph was not converted with are refused, not guessed
+    other = iso.categorical_node_match("size", 1)
+    assert "size" in BackendInterface.can_run("is_isomorphic", (s1, s2, other, None), {})
+    assert nx.utils.graphs_equal(BackendInterface.convert_to_nx(s1), s1.to_networkx())

@@ -290,3 +290,11 @@ def test_dataset_and_pattern_options(small_graph):
     with pytest.raises(SystemExit) as exc:
         cli.main(["count", str(path)])
     assert exc.value.code == 2
+
+
+def test_progress_notes_on_stderr(small_graph, capsys):
+    path, _ = small_graph
+    rc = cli.main(["count", str(path), "triangle", "--progress", "--engine", "cpu"], io.StringIO())
+    assert rc == 0
+    err = capsys.readouterr().err
+    assert "[nx-gpumine] reading" in err and "[nx-gpumine] counting triangle" in err
