@@ -46,6 +46,23 @@ def _lower_id(arr, lo, hi, x):
     return lo
 
 
+@njit(cache=True)
+def _gallop_id(arr, lo, hi, x):
+    """First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near)."""
+    step = 1
+    while lo < hi:
+        probe = lo + step - 1
+        if probe >= hi:
+            probe = hi - 1
+        if arr[probe] < x:
+            lo = probe + 1
+            step <<= 1
+        else:
+            hi = probe
+            break
+    return _lower_id(arr, lo, hi, x)
+
+
 @njit(cache=True, inline="always")
 def _in_window(tx, t0, tp, delta_on, delta, gap_on, gap):
     if delta_on and tx - t0 > delta:
@@ -224,6 +241,10 @@ def _run_range(
     anti_hi,
     anti_w_on,
     anti_w,
+    pos_out,
+    pos_in,
+    out_after_in,
+    in_after_out,
     lo,
     hi,
     mode,
@@ -306,13 +327,30 @@ def _run_range(
                     sc = 0 if out_ptr[u + 1] - out_ptr[u] <= in_ptr[w + 1] - in_ptr[w] else 1
                 if sc == 0:
                     u = fmap[esrc[level]]
-                    a = _lower_id(out_edges, out_ptr[u], out_ptr[u + 1], lo_id)
+                    # start next to the previous edge when it touches u (Mackey-style walk)
+                    start = -1
+                    if src[prev] == u:
+                        start = pos_out[prev] + 1
+                    elif dst[prev] == u:
+                        start = out_after_in[prev]
+                    if start >= 0:
+                        a = _gallop_id(out_edges, start, out_ptr[u + 1], lo_id)
+                    else:
+                        a = _lower_id(out_edges, out_ptr[u], out_ptr[u + 1], lo_id)
                     b = _end_list(
                         out_edges, a, out_ptr[u + 1], time, t0, tp, delta_on, delta, go, gv
                     )
                 elif sc == 1:
                     w = fmap[edst[level]]
-                    a = _lower_id(in_edges, in_ptr[w], in_ptr[w + 1], lo_id)
+                    start = -1
+                    if dst[prev] == w:
+                        start = pos_in[prev] + 1
+                    elif src[prev] == w:
+                        start = in_after_out[prev]
+                    if start >= 0:
+                        a = _gallop_id(in_edges, start, in_ptr[w + 1], lo_id)
+                    else:
+                        a = _lower_id(in_edges, in_ptr[w], in_ptr[w + 1], lo_id)
                     b = _end_list(in_edges, a, in_ptr[w + 1], time, t0, tp, delta_on, delta, go, gv)
                 else:
                     a = lo_id
@@ -634,6 +672,7 @@ def _args(graph: TemporalGraph, plan: TemporalPlan) -> tuple:
         c(plan.anti_hi_level, i64),
         c(plan.anti_w_on, np.uint8),
         c(plan.anti_w, tdt),
+        *graph.walk_index(),
     )
 
 
