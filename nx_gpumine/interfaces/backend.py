@@ -716,16 +716,6 @@ def _graph_problem(G: Any) -> str | None:
     return None
 
 
-def _connected(G: Any) -> bool:
-    if isinstance(G, GpumineGraph):
-        return G.is_connected()
-    if _is_static(G):
-        return _csr_connected(G)
-    if len(G) == 0:
-        return False
-    return nx.is_weakly_connected(G) if G.is_directed() else nx.is_connected(G)
-
-
 def _labels_problem(G: Any, attr: Any, kind: str) -> str | None:
     """Whether a backend graph kept the attribute a call labels with."""
     if attr is None:
