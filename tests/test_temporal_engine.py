@@ -72,3 +72,17 @@ def test_progress_paths_agree(college):
     assert np.array_equal(rows, cpu.enumerate_matches(college, plan))
     lim = run_temporal(college, plan, "enumerate", engine="cpu", progress=True, limit=3)
     assert np.array_equal(lim, rows[:3])
+
+
+def test_walk_index_against_searches():
+    from nx_gpumine.engines.cpu.temporal import walk_index
+
+    g = load_collegemsg(1500)
+    pos_out, pos_in, out_after_in, in_after_out = walk_index(g)
+    for e in range(g.m):
+        assert g.out_edges[pos_out[e]] == e and g.in_edges[pos_in[e]] == e
+        d, s = g.dst[e], g.src[e]
+        lst = g.out_edges[g.out_ptr[d] : g.out_ptr[d + 1]]
+        assert out_after_in[e] == g.out_ptr[d] + np.searchsorted(lst, e + 1)
+        lst = g.in_edges[g.in_ptr[s] : g.in_ptr[s + 1]]
+        assert in_after_out[e] == g.in_ptr[s] + np.searchsorted(lst, e + 1)

@@ -143,38 +143,6 @@ class TemporalGraph:
         g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
         return g
 
-    def walk_index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Positions that let a DFS level start its list search next to the previous edge.
-
-        Returns ``(pos_out, pos_in, out_after_in, in_after_out)``, int64 per edge id ``e``:
-        position of ``e`` in the out-list of ``src[e]`` / in the in-list of ``dst[e]``; first
-        position in the out-list of ``dst[e]`` / in-list of ``src[e]`` holding an id ``> e``.
-        Computed once on demand and cached (4 x 8 bytes per edge; engines may ignore it).
-        """
-        if "walk" not in self._device_cache:
-            m, n = self.m, self.n
-            ar = np.arange(m, dtype=np.int64)
-            pos_out = np.empty(m, dtype=np.int64)
-            pos_out[self.out_edges] = ar
-            pos_in = np.empty(m, dtype=np.int64)
-            pos_in[self.in_edges] = ar
-            if m and n * (m + 1) < 2**62:
-                big = np.int64(m + 1)
-                k_out = self.src[self.out_edges].astype(np.int64) * big + self.out_edges
-                k_in = self.dst[self.in_edges].astype(np.int64) * big + self.in_edges
-                out_after_in = np.searchsorted(k_out, self.dst.astype(np.int64) * big + ar + 1)
-                in_after_out = np.searchsorted(k_in, self.src.astype(np.int64) * big + ar + 1)
-            else:  # keys would overflow: -1 = "search the whole list"
-                out_after_in = np.full(m, -1, dtype=np.int64)
-                in_after_out = np.full(m, -1, dtype=np.int64)
-            self._device_cache["walk"] = (
-                pos_out,
-                pos_in,
-                out_after_in.astype(np.int64),
-                in_after_out.astype(np.int64),
-            )
-        return self._device_cache["walk"]
-
     def device_arrays(self) -> dict:
         """The arrays as CuPy arrays, uploaded once and cached on the graph."""
         if "arrays" not in self._device_cache:
