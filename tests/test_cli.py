@@ -298,3 +298,15 @@ def test_progress_notes_on_stderr(small_graph, capsys):
     assert rc == 0
     err = capsys.readouterr().err
     assert "[nx-gpumine] reading" in err and "[nx-gpumine] counting triangle" in err
+
+
+def test_engine_resolution_by_kind():
+    from nx_gpumine.engines import cuda_available
+
+    assert cli.resolve_engine("cpu", "temporal") == "cpu"
+    for kind in ("static", "temporal"):
+        want = "cuda" if cli.engine_available("cuda", kind) else "cpu"
+        assert cli.resolve_engine("auto", kind) == want
+    if not cuda_available():
+        with pytest.raises(cli.CliError):
+            cli.resolve_engine("cuda", "static")

@@ -220,6 +220,39 @@ def load_temporal_graph(spec: str) -> Any:
     return temporal_from_arrays(src, dst, t, what=f"temporal graph {spec!r}")
 
 
+def engine_available(name: str, kind: str) -> bool:
+    """Whether engine ``name`` ("cpu"/"cuda") has a module for ``kind`` here (and a GPU)."""
+    import importlib.util
+
+    from ..engines import cuda_available
+
+    if name == "cuda" and not cuda_available():
+        return False
+    return importlib.util.find_spec(f"nx_gpumine.engines.{name}.{kind}") is not None
+
+
+def resolve_engine(engine: str, kind: str) -> str:
+    """``auto`` -> ``cuda`` where a GPU and a CUDA engine for ``kind`` exist, else ``cpu``.
+
+    Raises
+    ------
+    CliError
+        ``cuda`` asked for but not available for this kind of problem.
+    """
+    from ..engines import ENGINE_NAMES
+
+    if engine not in ENGINE_NAMES:
+        raise CliError(f"--engine must be one of {', '.join(ENGINE_NAMES)}, got {engine!r}")
+    if engine == "auto":
+        return "cuda" if engine_available("cuda", kind) else "cpu"
+    if not engine_available(engine, kind):
+        raise CliError(
+            f"the {engine} engine for {kind} problems is not available here (no GPU/CuPy, or not "
+            "in this version); use --engine cpu"
+        )
+    return engine
+
+
 # ====================================================================== output helpers
 def _fmt_int(x: Any) -> str:
     return "-" if x is None else f"{int(x):,}"
@@ -324,10 +357,9 @@ def _static_labels(graph: Any, pattern: Any) -> dict:
 
 def cmd_count(args: argparse.Namespace, out: TextIO) -> int:
     """``count``: one table row per pattern."""
-    from ..engines import resolve_engine_name
     from .functions import count_subgraphs
 
-    engine = resolve_engine_name(args.engine)
+    engine = resolve_engine(args.engine, "static")
     status = _Status(args.progress)
     status.note(f"reading {args.graph}")
     graph = load_static_graph(
@@ -432,10 +464,9 @@ def _motif_from_args(args: argparse.Namespace) -> tuple[Any, str | None, int | N
 
 def cmd_temporal(args: argparse.Namespace, out: TextIO) -> int:
     """``temporal``: count (and optionally list) one temporal motif."""
-    from ..engines import resolve_engine_name
     from .temporal_functions import as_motif, count_motifs, find_motifs
 
-    engine = resolve_engine_name(args.engine)
+    engine = resolve_engine(args.engine, "temporal")
     status = _Status(args.progress)
     motif, qgraph, qlimit = _motif_from_args(args)
     spec = args.graph or qgraph
@@ -473,10 +504,9 @@ def census_rows(counts: dict) -> tuple[list[list[str]], list[str]]:
 
 def cmd_census(args: argparse.Namespace, out: TextIO) -> int:
     """``census``: the 36 three-edge motif counts."""
-    from ..engines import resolve_engine_name
     from .temporal_functions import motif_census
 
-    engine = resolve_engine_name(args.engine)
+    engine = resolve_engine(args.engine, "temporal")
     status = _Status(args.progress)
     status.note(f"reading {args.graph}")
     graph = load_temporal_graph(args.graph)
@@ -498,13 +528,13 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     """``demo``: facebook triangle/4-cycle counts (+ NetworkX on a piece), CollegeMsg census."""
     import networkx as nx
 
-    from ..engines import resolve_engine_name
     from .functions import count_subgraphs
     from .temporal_functions import motif_census
 
-    engine = resolve_engine_name(args.engine)
+    engine = resolve_engine(args.engine, "static")
+    tengine = resolve_engine(args.engine, "temporal")
     status = _Status(args.progress)
-    print(f"nx-gpumine demo (engine: {engine})", file=out)
+    print(f"nx-gpumine demo (engines: static {engine}, temporal {tengine})", file=out)
     status.note("reading facebook")
     fb = load_static_graph("facebook")
     print(f"\n1. SNAP ego-Facebook: {fb}", file=out)
@@ -545,7 +575,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     delta = 3600
     print(f"\n3. SNAP CollegeMsg: {tg}; three-edge motif census, delta={delta} s", file=out)
     status.note("temporal census on collegemsg")
-    counts, s = _timed(lambda: motif_census(tg, delta, engine=engine))
+    counts, s = _timed(lambda: motif_census(tg, delta, engine=tengine))
     rows_c, header = census_rows(counts)
     print_table(rows_c, header, out)
     print(f"total {sum(counts.values()):,} motif instances in {s:.3f} s", file=out)
@@ -711,7 +741,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         args.progress = _progress_default()
     try:
         return int(args.func(args, out) or 0)
-    except (CliError, GpumineError, ValueError, OSError) as exc:
+    except (CliError, GpumineError, ValueError, OSError, ImportError) as exc:
         msg = str(exc) or type(exc).__name__
         print(f"nx-gpumine {args.command}: error: {msg}", file=sys.stderr)
         return 2
