@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+import textwrap
 
 import networkx as nx
 import pytest
@@ -253,7 +258,12 @@ def test_too_symmetric_falls_back():
 def served(monkeypatch):
     """Count calls that reach the backend's implementations."""
     calls: list[str] = []
-    for name in ("is_isomorphic", "vf2pp_isomorphism", "vf2pp_is_isomorphic"):
+    for name in (
+        "is_isomorphic",
+        "vf2pp_isomorphism",
+        "vf2pp_is_isomorphic",
+        "vf2pp_all_isomorphisms",
+    ):
         impl = getattr(BackendInterface, name)
 
         def wrapper(*a, _impl=impl, _name=name, **k):
@@ -395,3 +405,176 @@ def test_static_graph_inputs():
     other = iso.categorical_node_match("size", 1)
     assert "size" in BackendInterface.can_run("is_isomorphic", (s1, s2, other, None), {})
     assert nx.utils.graphs_equal(BackendInterface.convert_to_nx(s1), s1.to_networkx())
+
+
+# ---------------------------------------------------------------------- StaticGraph dispatch
+@pytest.fixture
+def no_priority():
+    """No backend priority list for one test: only the inputs' type can pick the backend."""
+    old = list(nx.config.backend_priority.algos)
+    nx.config.backend_priority.algos = []
+    yield
+    nx.config.backend_priority.algos = old
+
+
+def _two_triangles() -> nx.Graph:
+    return nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
+
+
+@pytest.mark.parametrize(
+    ("make1", "make2"),
+    [
+        (nx.petersen_graph, lambda: _shuffled(nx.petersen_graph(), 7)),  # isomorphic
+        (lambda: nx.cycle_graph(6), _two_triangles),  # same degrees, not isomorphic
+        (lambda: nx.path_graph(5), lambda: nx.star_graph(4)),  # not isomorphic
+        (
+            lambda: nx.DiGraph([(0, 1), (1, 2), (2, 0), (2, 3)]),
+            lambda: nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a"), ("d", "c")]),
+        ),  # directed, not isomorphic (3 -> cycle vs cycle -> d)
+        (
+            lambda: nx.DiGraph([(0, 1), (1, 2), (2, 0), (2, 3)]),
+            lambda: nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a"), ("a", "d")]),
+        ),  # directed, isomorphic
+    ],
+)
+def test_static_graphs_dispatch_without_backend(served, no_priority, make1, make2):
+    # ng.from_networkx graphs carry __networkx_backend__: no backend= and no priority needed
+    import nx_gpumine as ng
+
+    G1, G2 = make1(), make2()
+    s1, s2 = ng.from_networkx(G1), ng.from_networkx(G2)
+    assert s1.__networkx_backend__ == "gpumine"
+    want = nx.is_isomorphic(G1, G2)
+    assert nx.is_isomorphic(s1, s2) is want
+    assert nx.vf2pp_is_isomorphic(s1, s2) is want
+    m = nx.vf2pp_isomorphism(s1, s2)
+    assert (m is not None) is want
+    if want:
+        assert _is_isomorphism(G1, G2, m)
+    got = _freeze(nx.vf2pp_all_isomorphisms(s1, s2))
+    assert got == _freeze(nx.vf2pp_all_isomorphisms(G1, G2, backend="networkx"))
+    assert served == [
+        "is_isomorphic",
+        "vf2pp_is_isomorphic",
+        "vf2pp_isomorphism",
+        "vf2pp_all_isomorphisms",
+    ]
+
+
+def test_static_graphs_dispatch_with_node_label(served, no_priority):
+    import nx_gpumine as ng
+
+    G1 = nx.cycle_graph(6)
+    nx.set_node_attributes(G1, {v: COLORS[v % 2] for v in G1}, "color")
+    G2 = _shuffled(G1, 3)  # same colouring
+    G3 = G1.copy()
+    G3.nodes[0]["color"], G3.nodes[1]["color"] = "blue", "red"  # two blues now adjacent
+    s1 = ng.from_networkx(G1, node_label="color")
+    s2 = ng.from_networkx(G2, node_label="color")
+    s3 = ng.from_networkx(G3, node_label="color")
+    m = nx.vf2pp_isomorphism(s1, s2, node_label="color")
+    assert m is not None and _is_isomorphism(G1, G2, m)
+    assert all(G1.nodes[u]["color"] == G2.nodes[v]["color"] for u, v in m.items())
+    assert nx.vf2pp_isomorphism(G1, G3, node_label="color", backend="networkx") is None
+    assert nx.vf2pp_isomorphism(s1, s3, node_label="color") is None
+    # without the label the two are the same 6-cycle
+    assert nx.vf2pp_is_isomorphic(s1, s3) is True
+    want = nx.vf2pp_all_isomorphisms(G1, G2, node_label="color", backend="networkx")
+    assert _freeze(nx.vf2pp_all_isomorphisms(s1, s2, node_label="color")) == _freeze(want)
+    nm = iso.categorical_node_match("color", None)
+    assert nx.is_isomorphic(s1, s2, node_match=nm) is True
+    assert nx.is_isomorphic(s1, s3, node_match=nm) is False
+    assert served == [
+        "vf2pp_isomorphism",
+        "vf2pp_isomorphism",
+        "vf2pp_is_isomorphic",
+        "vf2pp_all_isomorphisms",
+        "is_isomorphic",
+        "is_isomorphic",
+    ]
+
+
+def test_static_graph_default_must_match_call():
+    # a StaticGraph stores labels with its default filled in; another default is refused
+    import nx_gpumine as ng
+
+    A = nx.path_graph(3)
+    nx.set_node_attributes(A, {0: "x", 1: "y"}, "c")  # node 2 lacks "c"
+    B = nx.path_graph(3)
+    nx.set_node_attributes(B, {0: "x", 1: "y", 2: "y"}, "c")
+    sa = ng.from_networkx(A, node_label="c", node_label_default="z")
+    sb = ng.from_networkx(B, node_label="c", node_label_default="z")
+    args = (sa, sb)
+    reason = BackendInterface.can_run("vf2pp_is_isomorphic", args, {"node_label": "c"})
+    assert isinstance(reason, str) and "'z'" in reason and "None" in reason
+    kw = {"node_label": "c", "default_label": "y"}
+    assert "'y'" in BackendInterface.can_run("vf2pp_is_isomorphic", args, kw)
+    nm = iso.categorical_node_match("c", "y")
+    assert "'y'" in BackendInterface.can_run("is_isomorphic", (sa, sb, nm, None), {})
+    # the same default as the StaticGraph's is served, with NetworkX's answer
+    kw = {"node_label": "c", "default_label": "z"}
+    assert BackendInterface.can_run("vf2pp_is_isomorphic", args, kw) is True
+    assert nx.vf2pp_is_isomorphic(sa, sb, **kw) is nx.vf2pp_is_isomorphic(A, B, **kw) is False
+    # graphs where every node has the attribute take any default
+    s1 = ng.from_networkx(B, node_label="c")
+    assert BackendInterface.can_run("vf2pp_is_isomorphic", (s1, s1), {**kw, "default_label": 5})
+
+
+# ---------------------------------------------------------------------- environment priority
+PRIORITY_SCRIPT = textwrap.dedent(
+    """
+    import json, logging
+    import networkx as nx
+    from nx_gpumine.interfaces.backend import BackendInterface
+
+    served = []
+    impl = BackendInterface.is_isomorphic
+    def counted(*a, **k):
+        served.append("is_isomorphic")
+        return impl(*a, **k)
+    BackendInterface.is_isomorphic = staticmethod(counted)
+
+    records = []
+    handler = logging.Handler()
+    handler.emit = lambda r: records.append(r.getMessage())
+    log = logging.getLogger("networkx.utils.backends")
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+
+    G1 = nx.petersen_graph()
+    G2 = nx.relabel_nodes(G1, {v: f"n{(3 * v + 1) % 10}" for v in G1})
+    result = nx.is_isomorphic(G1, G2)
+    print(json.dumps({
+        "algos": list(nx.config.backend_priority.algos),
+        "result": result,
+        "served": served,
+        "used": [m for m in records if m.startswith("Using backend")],
+    }))
+    """
+)
+
+
+def _run_priority_script(priority: str | None) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NETWORKX_")}
+    if priority is not None:
+        env["NETWORKX_BACKEND_PRIORITY"] = priority
+    proc = subprocess.run(
+        [sys.executable, "-c", PRIORITY_SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_networkx_backend_priority_environment_variable():
+    on = _run_priority_script("gpumine")
+    assert on["algos"] == ["gpumine"]
+    assert on["result"] is True
+    assert on["served"] == ["is_isomorphic"]  # the engines answered, not a fallback
+    assert len(on["used"]) == 1 and "Using backend 'gpumine'" in on["used"][0]
+    off = _run_priority_script(None)  # control: without the variable NetworkX keeps the call
+    assert off["algos"] == [] and off["result"] is True
+    assert off["served"] == [] and off["used"] == []

@@ -130,6 +130,7 @@ class StaticGraph:
         Label value -> code.
     """
 
+    __networkx_backend__ = "gpumine"  # NetworkX dispatches calls given a StaticGraph here
     directed: bool
     indptr: np.ndarray
     indices: np.ndarray

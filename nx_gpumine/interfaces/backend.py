@@ -17,10 +17,20 @@ the mapping comes back in NetworkX's direction ``{G1 node: G2 node}``.
 :meth:`BackendInterface.can_run` says yes only where the engine gives NetworkX's exact answer:
 simple graphs (``Graph``/``DiGraph``) of the same directedness, ``node_match``/``edge_match``
 either ``None`` or made by ``categorical_node_match`` / ``categorical_edge_match`` (translated
-into label codes). A disconnected ``G2`` is matched component by component. Everything else
-(multigraphs, other callables, unhashable label values, patterns whose automorphism group is too
+into label codes). A disconnected ``G2`` is matched component by component. Two multigraphs
+(``MultiGraph``/``MultiDiGraph``) are served too: parallel edges are collapsed into one edge
+whose multiplicity (:data:`MULTIPLICITY`) is matched as an edge label, which is exactly how
+NetworkX compares them. Everything else (a multigraph against a simple graph, ``edge_match`` on
+multigraphs, other callables, unhashable label values, patterns whose automorphism group is too
 large to enumerate) is left to NetworkX: with ``nx.config.fallback_to_nx`` or NetworkX graphs as
 inputs, NetworkX then answers itself.
+
+Graphs converted beforehand dispatch here by type, with no ``backend=`` and no priority list:
+:class:`GpumineGraph` (``BackendInterface.convert_from_nx``) and
+:class:`~nx_gpumine.StaticGraph` (``nx_gpumine.from_networkx``) both carry
+``__networkx_backend__ = "gpumine"``. A ``StaticGraph`` only knows the label attribute it was
+built with, so a call labeling by another attribute, or with another default for missing values,
+is refused by :func:`can_run`.
 
 This module is imported by ``import networkx`` (for :func:`get_info`), so it imports nothing
 heavy at module level: numba and the engines load on the first dispatched call.
@@ -648,14 +658,27 @@ def convert_from_nx(
     ``node_attrs``/``edge_attrs`` otherwise (``vf2pp_*`` with ``node_label``). Defaults are not
     filled in here: each function applies its own default at call time.
 
+    A ``MultiGraph``/``MultiDiGraph`` is collapsed to one edge per adjacent (ordered, when
+    directed) pair, carrying its number of parallel edges as edge attribute
+    :data:`MULTIPLICITY` (matched as an edge label, so two multigraphs are compared as NetworkX
+    compares them); node attributes are kept as above, other edge attributes are dropped. A
+    :class:`GpumineGraph` is returned as is; a :class:`~nx_gpumine.StaticGraph` is wrapped,
+    its labels becoming attributes.
+
+    Parameters
+    ----------
+    graph : networkx.Graph, GpumineGraph or StaticGraph
+        The graph to convert (any of NetworkX's four graph classes).
+    edge_attrs, node_attrs : dict, optional
+        Attribute name -> default, as NetworkX passes them; only the names are used.
+    preserve_edge_attrs, preserve_node_attrs, preserve_graph_attrs : bool
+        Keep every edge / node attribute, or the graph attributes.
+    name, graph_name : str, optional
+        The dispatched function's and the graph argument's names (unused).
+
     Returns
     -------
     GpumineGraph
-
-    Raises
-    ------
-    NotImplementedError
-        For multigraphs.
     """
     if isinstance(graph, GpumineGraph):
         return graph
@@ -716,8 +739,8 @@ def _graph_problem(G: Any) -> str | None:
     return None
 
 
-def _labels_problem(G: Any, attr: Any, kind: str) -> str | None:
-    """Whether a backend graph kept the attribute a call labels with."""
+def _labels_problem(G: Any, attr: Any, kind: str, default: Any = None) -> str | None:
+    """Whether a backend graph kept the attribute a call labels with (and its default)."""
     if attr is None:
         return None
     if isinstance(G, GpumineGraph):
@@ -725,11 +748,33 @@ def _labels_problem(G: Any, attr: Any, kind: str) -> str | None:
     elif _is_static(G):
         spec = G.node_label_spec if kind == "node" else G.edge_label_spec
         ok = spec is not None and tuple(_attr_names(spec.attr)) == tuple(_attr_names(attr))
+        if ok:
+            return _static_default_problem(spec, attr, default, kind)
     else:
         return None
     if not ok:
         return f"the converted graph did not keep {kind} attribute {attr!r}"
     return None
+
+
+def _static_default_problem(spec: Any, attr: Any, default: Any, kind: str) -> str | None:
+    """A StaticGraph stores labels with its own default already filled in: a call whose default
+    differs could then pair a missing value with a present one, so it is refused."""
+    from ..inputs.static_graph import _MISSING, LabelSpec
+
+    if spec.default is _MISSING:  # every node/edge had the attribute: no default was used
+        return None
+    wanted = LabelSpec.of(attr, default).default
+    try:
+        same = bool(wanted == spec.default)
+    except Exception:  # incomparable defaults are treated as different
+        same = False
+    if same:
+        return None
+    return (
+        f"the StaticGraph filled missing {kind} attribute {attr!r} with {spec.default!r}, "
+        f"but the call's default is {default!r}"
+    )
 
 
 def _match_labels(node_match: Any, edge_match: Any) -> tuple[Any, Any] | str:
@@ -772,8 +817,8 @@ def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
             return labels
         nl, el = labels
         for G in (G1, G2):
-            problem = _labels_problem(G, None if nl is None else nl[0], "node")
-            problem = problem or _labels_problem(G, None if el is None else el[0], "edge")
+            problem = nl is not None and _labels_problem(G, nl[0], "node", nl[1])
+            problem = problem or (el is not None and _labels_problem(G, el[0], "edge", el[1]))
             if problem:
                 return problem
     else:
@@ -786,7 +831,7 @@ def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
             except TypeError:
                 return "node_label is not hashable"
             for G in (G1, G2):
-                problem = _labels_problem(G, attr, "node")
+                problem = _labels_problem(G, attr, "node", b.get("default_label"))
                 if problem:
                     return problem
     return True
