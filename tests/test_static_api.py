@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -160,18 +162,44 @@ def test_single_node_pattern(engine):
     assert ng.has_subgraph(G, one, engine=engine)
 
 
-def test_progress_same_answer(engine):
+def _bar_state(err: str, desc: str) -> tuple[int, int]:
+    """``(done, total)`` of the last state tqdm printed on ``err`` for the bar named ``desc``."""
+    states = re.findall(rf"{re.escape(desc)}:[^|]*\|[^|]*\|\s*(\d+)/(\d+)", err)
+    assert states, f"no progress bar {desc!r} on stderr: {err[-500:]!r}"
+    done, total = states[-1]
+    return int(done), int(total)
+
+
+def test_progress_same_answer(engine, capsys):
+    import tqdm  # noqa: F401  (in the test extra: without it the bar path would not run)
+
+    from nx_gpumine.execution import static as static_exec
+
     G = nx.barabasi_albert_graph(2000, 4, seed=7)
-    plan = build_static_plan(
-        Pattern.named("house"), ng.from_networkx(G), induced=False, distinct=False
-    )
     g = ng.from_networkx(G)
+    plan = build_static_plan(Pattern.named("house"), g, induced=False, distinct=False)
+    ntasks = len(split_root_range(g, static_exec._PROGRESS_TASKS, root_ok=plan.root_ok))
+    assert ntasks > 1
     a = run_static(g, plan, "count", engine=engine)
+    assert capsys.readouterr().err == ""  # no bar unless asked
     b = run_static(g, plan, "count", engine=engine, progress=True)
-    assert a == b
+    assert a == b > 0
+    # the per-task path ran: one bar over every root-edge task, completed
+    assert _bar_state(capsys.readouterr().err, "house (count)") == (ntasks, ntasks)
+    full = run_static(g, plan, "enumerate", engine=engine)
+    capsys.readouterr()
+    full_p = run_static(g, plan, "enumerate", engine=engine, progress=True)
+    assert _bar_state(capsys.readouterr().err, "house (enumerate)") == (ntasks, ntasks)
+    assert full_p.shape == full.shape == (a, 5)
+    assert set(map(tuple, full_p.tolist())) == set(map(tuple, full.tolist()))
     rows = run_static(g, plan, "enumerate", engine=engine, progress=True, limit=100)
+    done, total = _bar_state(capsys.readouterr().err, "house (enumerate)")
+    assert total == ntasks and 1 <= done < ntasks  # stopped once 100 rows were found
     assert rows.shape == (100, 5)
+    assert set(map(tuple, rows.tolist())) <= set(map(tuple, full.tolist()))
     assert run_static(g, plan, "exists", engine=engine, progress=True)
+    done, total = _bar_state(capsys.readouterr().err, "house (exists)")
+    assert total == ntasks and 1 <= done < ntasks  # stopped at the first task with a match
 
 
 def test_tasks_cover_range():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -63,14 +65,38 @@ def test_impossible_and_empty(college):
     assert cpu.count(g, plan, 3, 3) == 0
 
 
-def test_progress_paths_agree(college):
+def _bar_state(err: str, desc: str) -> tuple[int, int]:
+    """``(done, total)`` of the last state tqdm printed on ``err`` for the bar named ``desc``."""
+    states = re.findall(rf"{re.escape(desc)}:[^|]*\|[^|]*\|\s*(\d+)/(\d+)", err)
+    assert states, f"no progress bar {desc!r} on stderr: {err[-500:]!r}"
+    done, total = states[-1]
+    return int(done), int(total)
+
+
+def test_progress_paths_agree(college, capsys):
+    import tqdm  # noqa: F401  (in the test extra: without it the bar path would not run)
+
+    from nx_gpumine.execution import temporal as temporal_exec
+
     plan = build_temporal_plan(named_motif("triangle", delta=3600), college)
+    name = plan.motif.name
+    ntasks = len(temporal_tasks(college, plan, temporal_exec._PROGRESS_TASKS))
+    assert ntasks > 1
     total = run_temporal(college, plan, "count", engine="cpu")
+    assert total > 0 and capsys.readouterr().err == ""  # no bar unless asked
     assert run_temporal(college, plan, "count", engine="cpu", progress=True) == total
+    # the per-task path ran: one bar over every root-edge task, completed
+    assert _bar_state(capsys.readouterr().err, f"{name} (count)") == (ntasks, ntasks)
     assert run_temporal(college, plan, "exists", engine="cpu", progress=True) == (total > 0)
+    done, n = _bar_state(capsys.readouterr().err, f"{name} (exists)")
+    assert n == ntasks and 1 <= done <= ntasks
     rows = run_temporal(college, plan, "enumerate", engine="cpu", progress=True)
+    assert _bar_state(capsys.readouterr().err, f"{name} (enumerate)") == (ntasks, ntasks)
     assert np.array_equal(rows, cpu.enumerate_matches(college, plan))
+    assert len(rows) == total
     lim = run_temporal(college, plan, "enumerate", engine="cpu", progress=True, limit=3)
+    done, n = _bar_state(capsys.readouterr().err, f"{name} (enumerate)")
+    assert n == ntasks and 1 <= done < ntasks
     assert np.array_equal(lim, rows[:3])
 
 
