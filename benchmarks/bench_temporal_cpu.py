@@ -23,71 +23,18 @@ from __future__ import annotations
 import functools
 
 import networkx as nx
-import numpy as np
 import pytest
 from networkx.algorithms import isomorphism as iso
-from numba import njit
 
 from nx_gpumine.engines.cpu import temporal as cpu
+from nx_gpumine.inputs.generators import skewed_temporal_graph
 from nx_gpumine.inputs.motifs import named_motif
-from nx_gpumine.inputs.temporal_graph import load_collegemsg, temporal_from_arrays
+from nx_gpumine.inputs.temporal_graph import load_collegemsg
 from nx_gpumine.interfaces.temporal_isomorphism import TimeRespectingDiGraphMatcher
 from nx_gpumine.plan.temporal_plan import build_temporal_plan
 
 NX_DELTA = 3600
 FEED_FORWARD = [(0, 1), (1, 2), (0, 2)]
-
-
-@njit(cache=True)
-def _cascade(n, t, r, fu, fv, off, q, fix, p_fresh):
-    """Endpoints of the cascade model from pre-drawn random numbers (see skewed_temporal_graph)."""
-    m = len(t)
-    src = np.empty(m, np.int64)
-    dst = np.empty(m, np.int64)
-    par = np.full(m, -1, np.int64)
-    for i in range(m):
-        if i == 0 or r[i] < p_fresh:
-            u, v = fu[i], fv[i]
-        else:
-            j = i - 1 - min(off[i], i - 1)
-            if q[i] < 0.35:  # reply
-                u, v = dst[j], src[j]
-            elif q[i] < 0.75 or par[j] < 0:  # forward
-                u, v = dst[j], fv[i]
-                par[i] = j
-            else:  # close the cycle opened by j's parent
-                u, v = dst[j], src[par[j]]
-        if u == v:
-            v = (v + 1 + fix[i]) % n
-        src[i] = u
-        dst[i] = v
-    return src, dst
-
-
-def skewed_temporal_graph(n: int = 100_000, m: int = 1_000_000, gamma: float = 2.3, seed: int = 7):
-    """Seeded temporal graph with power-law endpoint popularity and reply/forward cascades.
-
-    Edge ``i`` comes ``Exp(30 s)`` after edge ``i-1`` (integer seconds, so some ties). With
-    probability 0.3 both endpoints are fresh draws with weight ``rank ** (-1 / (gamma - 1))``
-    (ranks shuffled over ids); otherwise it reacts to a recent edge ``j`` (``i - j`` geometric,
-    mean 20): a reply ``dst_j -> src_j``, a forward ``dst_j -> fresh``, or, after a forward,
-    closing the cycle ``dst_j -> src_parent(j)``. This gives the hubs and the temporal
-    triangles/cycles of message networks. Returns a TemporalGraph.
-    """
-    rng = np.random.default_rng(seed)
-    w = np.arange(1, n + 1, dtype=np.float64) ** (-1.0 / (gamma - 1.0))
-    cum = np.cumsum(w / w.sum())
-    cum[-1] = 1.0
-    perm = rng.permutation(n)
-    t = np.cumsum(rng.exponential(30.0, m)).astype(np.int64)
-
-    def fresh():
-        return np.searchsorted(cum, rng.random(m)).astype(np.int64)
-
-    r, fu, fv = rng.random(m), fresh(), fresh()
-    off, q, fix = rng.geometric(0.05, m) - 1, rng.random(m), fresh()
-    src, dst = _cascade(n, t, r, fu, fv, off.astype(np.int64), q, fix, 0.3)
-    return temporal_from_arrays(perm[src], perm[dst], t, nodes=range(n))
 
 
 @functools.cache

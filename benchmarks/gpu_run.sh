@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
-# Device script of the static CUDA engine: install, GPU tests, GPU benchmarks (results in $OUT).
-# usage (on the lent GPU machine, from the repo root): bash benchmarks/gpu_run.sh [bench args]
+# Device script: install, then one stage; logs and results under $OUT.
+# usage (on the lent GPU machine, from the repo root):
+#   bash benchmarks/gpu_run.sh tests [pytest args]      every gpu-marked test (or those named)
+#   bash benchmarks/gpu_run.sh static [bench args]      benchmarks/bench_static_gpu.py
+#   bash benchmarks/gpu_run.sh temporal [bench args]    benchmarks/bench_temporal_gpu.py
+# Stage time limits (seconds) come from STAGE_S (default 540).
 set -uo pipefail
+stage=${1:?usage: gpu_run.sh tests|static|temporal [args]}
+shift
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
-export CUPY_CACHE_DIR=$(mktemp -d)   # cold NVRTC cache: compile times are real
-export NUMBA_CACHE_DIR=$(mktemp -d)
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv | tee "$OUT/gpu.txt"
-python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -2
-TEST_S=${TEST_S:-110}
-BENCH_S=${BENCH_S:-290}
-timeout "$TEST_S" python3 -m pytest -m gpu -v --durations=8 --no-header -p no:cacheprovider \
-  tests/test_cuda_static.py 2>&1 | tee "$OUT/pytest_cuda_static.txt" | grep -v PASSED | tail -60
-CUPY_CACHE_DIR=$(mktemp -d) timeout "$BENCH_S" python3 benchmarks/bench_static_gpu.py "$OUT" "$@" 2>&1 | tee "$OUT/bench.txt" | tail -40
-timeout "${SHARED_S:-65}" python3 -m pytest -m gpu -q --no-header -p no:cacheprovider \
-  tests/test_static_differential.py tests/test_static_oracles.py 2>&1 \
-  | tee "$OUT/pytest_gpu_shared.txt" | tail -15
+export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-/tmp/numba_cache}
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv >"$OUT/gpu.txt"
+python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v "root user" | tail -2
+STAGE_S=${STAGE_S:-540}
+case "$stage" in
+  tests)
+    timeout "$STAGE_S" python3 -m pytest -m gpu -q -rfE --no-header -p no:cacheprovider \
+      --durations=12 --maxfail=25 "$@" 2>&1 | tee "$OUT/pytest_gpu_$(date +%H%M%S).txt" | tail -60
+    ;;
+  static)
+    # cold NVRTC cache: compile times are real
+    CUPY_CACHE_DIR=$(mktemp -d) timeout "$STAGE_S" python3 benchmarks/bench_static_gpu.py "$OUT" \
+      "$@" 2>&1 | tee "$OUT/bench_static.txt" | tail -40
+    ;;
+  temporal)
+    CUPY_CACHE_DIR=$(mktemp -d) timeout "$STAGE_S" python3 benchmarks/bench_temporal_gpu.py \
+      "$OUT" "$@" 2>&1 | tee "$OUT/bench_temporal.txt" | tail -40
+    ;;
+  *)
+    echo "unknown stage $stage" >&2
+    exit 2
+    ;;
+esac

@@ -12,42 +12,149 @@ import pytest
 
 from nx_gpumine.engines.cuda._runtime import KERNEL_DIR, preprocess_source
 from nx_gpumine.engines.cuda.static import _pack_plan, _resume_tasks
+from nx_gpumine.engines.cuda.temporal import MAX_EDGES, structure_defines
+from nx_gpumine.inputs.motifs import AntiEdge, TemporalMotif, named_motif
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_networkx
+from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
 from nx_gpumine.plan.static_plan import build_static_plan
+from nx_gpumine.plan.temporal_plan import build_temporal_plan
 
 SOURCES = sorted(p.name for p in KERNEL_DIR.glob("*.cu"))
+NVCC = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+
+
+def _temporal_graph(float_times: bool = False):
+    t = np.arange(20) * (1.5 if float_times else 1)
+    g = temporal_from_arrays(
+        np.arange(20) % 5,
+        (np.arange(20) + 1) % 5,
+        t,
+        edge_label=[i % 2 for i in range(20)],
+        node_labels=[0, 1, 0, 1, 0],
+    )
+    g.node_values = np.arange(5, dtype=np.float64)
+    return g
+
+
+def _temporal_dfs_variants() -> list[tuple[str, dict]]:
+    """Macros of real plans: every source kind, labels, gaps, anti-edges, both ties."""
+    m4a = TemporalMotif(
+        [(0, 1), (1, 2), (2, 3), (3, 0)],
+        delta=10,
+        gaps=[1, 2, 3],
+        anti_edges=[AntiEdge(2, 0, 1, 5), AntiEdge(1, 3, 0, None)],
+        node_labels={0: 1},
+        edge_labels={1: 1},
+        node_where=[(2, ">", 1)],
+    )
+    cases = [
+        ("triangle", named_motif("triangle", 3600), False),
+        ("M13-input-order", named_motif("M13", 3600, tie="input_order"), False),
+        ("M4A-labels-gaps-anti-float", m4a, True),
+        ("single-edge", TemporalMotif([(0, 1)], edge_labels={0: 0}), False),
+        ("path-max", TemporalMotif([(i, i + 1) for i in range(MAX_EDGES - 1)]), False),
+    ]
+    out = []
+    for name, motif, float_times in cases:
+        g = _temporal_graph(float_times)
+        out.append((name, structure_defines(build_temporal_plan(motif, g), g)))
+    out.append(("wide-ids", {**out[0][1], "IDX64": 1}))
+    return out
+
+
 VARIANTS = [
-    {"K": 3, "MODE": 0, "NLAB": 0, "ELAB": 0, "ECHK": 0},
-    {"K": 5, "MODE": 1, "NLAB": 1, "ELAB": 1, "ECHK": 1},
-    {"K": 7, "MODE": 2, "NLAB": 0, "ELAB": 1, "ECHK": 1, "LOGP": 5},
+    *[
+        (f"static_dfs.cu-{i}", "static_dfs.cu", d)
+        for i, d in enumerate(
+            [
+                {"K": 3, "MODE": 0, "NLAB": 0, "ELAB": 0, "ECHK": 0},
+                {"K": 5, "MODE": 1, "NLAB": 1, "ELAB": 1, "ECHK": 1},
+                {"K": 7, "MODE": 2, "NLAB": 0, "ELAB": 1, "ECHK": 1, "LOGP": 5},
+            ]
+        )
+    ],
+    *[(f"temporal_dfs.cu-{n}", "temporal_dfs.cu", d) for n, d in _temporal_dfs_variants()],
+    *[
+        (f"temporal_census.cu-{i}", "temporal_census.cu", d)
+        for i, d in enumerate(
+            [
+                {"TFLOAT": 0, "IDX64": 0, "TIE": 0, "DELTA_ON": 1},
+                {"TFLOAT": 1, "IDX64": 1, "TIE": 1, "DELTA_ON": 0},
+            ]
+        )
+    ],
 ]
 
 
-def _variant_id(d: dict) -> str:
-    return "-".join(f"{k}{v}" for k, v in d.items())
-
-
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
-@pytest.mark.parametrize("source", SOURCES)
-@pytest.mark.parametrize(
-    "defines", VARIANTS, ids=lambda d: "-".join(f"{k}{v}" for k, v in d.items())
-)
-def test_nvcc_compiles(tmp_path, source, defines):
+def _nvcc(tmp_path, source: str, defines: dict, *extra: str) -> subprocess.CompletedProcess:
     opts = [f"-D{k}={v}" for k, v in defines.items()]
-    cmd = ["nvcc", "-arch=sm_90", "--ptx", "-I", str(KERNEL_DIR), *opts]
-    cmd += ["-o", str(tmp_path / "out.ptx"), str(KERNEL_DIR / source)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = ["nvcc", "-arch=sm_90", "-std=c++17", "-I", str(KERNEL_DIR), *opts, *extra]
+    cmd += ["-o", str(tmp_path / "out"), str(KERNEL_DIR / source)]
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+@NVCC
+@pytest.mark.parametrize("source,defines", [v[1:] for v in VARIANTS], ids=[v[0] for v in VARIANTS])
+def test_nvcc_compiles(tmp_path, source, defines):
+    proc = _nvcc(tmp_path, source, defines, "--ptx")
     assert proc.returncode == 0, proc.stderr
     assert "warning" not in proc.stderr.lower(), proc.stderr
-    assert (tmp_path / "out.ptx").stat().st_size > 0
+    assert (tmp_path / "out").stat().st_size > 0
+
+
+def test_every_source_has_variants():
+    assert set(SOURCES) == {v[1] for v in VARIANTS}
+
+
+@NVCC
+@pytest.mark.parametrize("name,defines", _temporal_dfs_variants()[:4], ids=lambda x: str(x)[:40])
+def test_temporal_context_stays_in_registers(tmp_path, name, defines):
+    """Everest's thread context lifted to registers: no local-memory stack frame, no spills."""
+    proc = _nvcc(tmp_path, "temporal_dfs.cu", defines, "-cubin", "--resource-usage")
+    assert proc.returncode == 0, proc.stderr
+    report = proc.stdout + proc.stderr
+    assert "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in report, report
 
 
 def test_sources_found_and_includes_inlined():
-    assert "static_dfs.cu" in SOURCES
+    assert {"static_dfs.cu", "temporal_dfs.cu", "temporal_census.cu"} <= set(SOURCES)
     src = preprocess_source("static_dfs.cu")
     assert '#include "' not in src
     assert "struct Graph" in src and "static_dfs(" in src
+    src = preprocess_source("temporal_dfs.cu")
+    assert '#include "' not in src
+    assert "struct TGraph" in src and "temporal_dfs(" in src
+
+
+def test_temporal_structure_defines():
+    """Motif structure packed into macros: 4 bits per level / node / anti-edge, level bits."""
+    g = _temporal_graph()
+    motif = TemporalMotif(
+        [(0, 1), (1, 2), (2, 3), (3, 1)],  # Everest M3
+        delta=60,
+        gaps=[None, 5, None],
+        anti_edges=[AntiEdge(3, 0, 1, 7)],
+        node_labels={2: 1},
+        edge_labels={3: 0},
+        node_where=[(0, "<", 3)],
+        tie="input_order",
+    )
+    d = structure_defines(build_temporal_plan(motif, g), g)
+    assert (d["L"], d["K"], d["NANTI"]) == (4, 4, 1)
+    assert d["ESRC"] == 0x3210 and d["EDST"] == 0x1321
+    assert d["SRCNEW"] == 0b0001 and d["DSTNEW"] == 0b0111
+    # sources: level 0 all edges, 1 and 2 out-lists, 3 both mapped
+    assert d["SOURCE"] == 2 | 0 << 2 | 0 << 4 | 3 << 6
+    assert d["GAPS"] == 0b0100 and d["NLAB"] == 0b0100 and d["ELAB"] == 0b1000
+    assert d["ALLOW"] == 0b0001
+    # the anti-edge 3 -> 0 after edge 1 is checked at level 2, where node 3 is first mapped
+    assert (d["ANTI_A"], d["ANTI_B"], d["ANTI_LO"], d["ANTI_HI"], d["ANTI_LEV"]) == (3, 0, 1, 1, 2)
+    assert d["ANTI_WON"] == 1
+    assert (d["TIE"], d["TFLOAT"], d["IDX64"], d["DELTA_ON"]) == (1, 0, 0, 1)
+    with pytest.raises(Exception, match="at most 15"):
+        path = TemporalMotif([(i, i + 1) for i in range(MAX_EDGES + 1)])
+        structure_defines(build_temporal_plan(path, g), g)
 
 
 def test_pack_plan_layout():
@@ -101,3 +208,16 @@ def test_queue_protocol_model(tmp_path):
         )
         assert run.returncode == 0, run.stdout + run.stderr
         assert "checksum_ok=1" in run.stdout
+
+
+def test_walk_index_bulk_build_equals_cpu_engine():
+    """The device's bulk walk-index build (run here with NumPy) equals the CPU engine's merge."""
+    from nx_gpumine.engines.cpu.temporal import walk_index
+    from nx_gpumine.engines.cuda.temporal import walk_arrays
+    from nx_gpumine.inputs.generators import skewed_temporal_graph
+
+    g = skewed_temporal_graph(n=300, m=5000, seed=2)
+    got = walk_arrays(np, g.src, g.dst, g.out_edges.astype(np.int32), g.in_edges.astype(np.int32))
+    for a, b in zip(got, walk_index(g), strict=True):
+        assert a.dtype == np.int32
+        assert np.array_equal(a, b)

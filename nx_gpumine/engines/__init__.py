@@ -42,22 +42,36 @@ def resolve_engine_name(engine: str) -> str:
     return engine
 
 
-def select_engine(engine: str, kind: str) -> ModuleType:
+def select_engine(engine: str, kind: str, plan: object | None = None) -> ModuleType:
     """Import the engine module for ``kind`` ("static" or "temporal").
 
     Parameters
     ----------
     engine : {"auto", "cpu", "cuda"}
-        Engine name; ``"auto"`` picks CUDA when CuPy sees a GPU.
+        Engine name; ``"auto"`` picks CUDA when CuPy sees a GPU and its kernels take ``plan``.
     kind : {"static", "temporal"}
         Which problem.
+    plan : StaticPlan or TemporalPlan, optional
+        The plan to run; an engine module may refuse it through ``unsupported(plan)``.
 
     Returns
     -------
     module
         The engine module (``nx_gpumine.engines.<engine>.<kind>``).
+
+    Raises
+    ------
+    EngineUnavailableError
+        ``engine="cuda"`` without a GPU, or for a plan its kernels do not take.
     """
     if kind not in ("static", "temporal"):
         raise ValueError(f"kind must be 'static' or 'temporal', got {kind!r}")
     name = resolve_engine_name(engine)
-    return importlib.import_module(f"nx_gpumine.engines.{name}.{kind}")
+    module = importlib.import_module(f"nx_gpumine.engines.{name}.{kind}")
+    check = getattr(module, "unsupported", None)
+    reason = check(plan) if check is not None and plan is not None else None
+    if reason:
+        if engine == "auto":
+            return importlib.import_module(f"nx_gpumine.engines.cpu.{kind}")
+        raise EngineUnavailableError(f"{reason}; use engine='cpu' or 'auto'")
+    return module

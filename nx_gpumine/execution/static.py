@@ -82,7 +82,7 @@ def run_static(
         raise ValueError(f"limit must be >= 0, got {limit}")
     if plan.k == 1:
         return _single_node(graph, plan, mode, limit)
-    eng = select_engine(engine, "static")
+    eng = select_engine(engine, "static", plan)
     if plan.impossible:
         return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.k), np.int64))
     bar = None
@@ -137,7 +137,7 @@ def iter_static_blocks(
     if plan.k == 1:
         yield _single_node(graph, plan, "enumerate", None)
         return
-    eng = select_engine(engine, "static")
+    eng = select_engine(engine, "static", plan)
     if plan.impossible:
         return
     # small graphs: one task (each task costs an engine launch)

@@ -27,6 +27,9 @@ __all__ = [
     "TIE_INPUT_ORDER",
     "root_costs",
     "split_root_edges",
+    "time_reach",
+    "TimePartition",
+    "time_partitions",
 ]
 
 #: Candidate source codes (``TemporalPlan.source``).
@@ -292,3 +295,77 @@ def split_root_edges(
     targets = cum[-1] * np.arange(1, ntasks) / ntasks
     cuts = starts[np.clip(np.searchsorted(cum, targets, side="left") + 1, 0, len(starts) - 1)]
     return np.unique(np.concatenate([[lo], np.clip(cuts, lo, hi), [hi]])).astype(np.int64)
+
+
+def time_reach(plan: TemporalPlan) -> float | int | None:
+    """Largest ``t - t_1`` of any edge the search of one root edge can read (None: unbounded).
+
+    Level ``i`` lies within ``R_i`` of the root, ``R_0 = 0`` and
+    ``R_i = min(delta, R_{i-1} + gap_i)`` (each term only where that limit is set); an anti-edge
+    checked against the interval ``(t_lo, t_hi + w]`` reads up to ``R_hi + w``. Everest's minor
+    partitions overlap the next major one by this much.
+    """
+    inf = float("inf")
+    delta = plan.delta.item() if plan.delta_on else inf
+    reach = [0]
+    for i in range(1, plan.l):
+        step = reach[-1] + plan.gap[i].item() if plan.gap_on[i] else inf
+        reach.append(min(delta, step))
+    far = reach[-1]
+    for hi_level, won, w in zip(
+        plan.anti_hi_level.tolist(), plan.anti_w_on.tolist(), plan.anti_w.tolist(), strict=True
+    ):
+        far = max(far, reach[hi_level] + w if won else inf)
+    return None if far == inf else far
+
+
+@dataclass(frozen=True)
+class TimePartition:
+    """Root edge ids ``[root_lo, root_hi)`` and the edge ids ``[edge_lo, edge_hi)`` their searches
+    read (Everest's major partition plus its minor overlap of the time reach)."""
+
+    root_lo: int
+    root_hi: int
+    edge_lo: int
+    edge_hi: int
+
+
+def time_partitions(graph: TemporalGraph, plan: TemporalPlan, nparts: int) -> list[TimePartition]:
+    """Split the edge list chronologically into ``nparts`` independent partitions.
+
+    Roots are cut into contiguous ranges of about equal estimated work
+    (:func:`split_root_edges`); each partition also holds the later edges within
+    :func:`time_reach` of its last root, so a device given only ``graph.edge_slice(edge_lo,
+    edge_hi)`` finds every match rooted in its range without communicating. Without a bounded
+    reach every partition runs to the end of the edge list.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    plan : TemporalPlan
+        The plan (its window, gaps and anti-edges bound the reach).
+    nparts : int
+        Number of partitions wanted (fewer come back for short edge lists).
+
+    Returns
+    -------
+    list of TimePartition
+        In time order; their root ranges cover ``[0, m)`` exactly.
+    """
+    if nparts < 1:
+        raise ValueError(f"nparts must be >= 1, got {nparts}")
+    m = graph.m
+    if m == 0:
+        return []
+    bounds = split_root_edges(graph, nparts, plan.delta_on, plan.delta, 0, m)
+    reach = time_reach(plan)
+    parts = []
+    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        t_end = None if reach is None else graph.time[hi - 1].item() + reach
+        if t_end is None or t_end >= graph.time[-1].item():
+            end = m
+        else:
+            end = int(np.searchsorted(graph.time, t_end, side="right"))
+        parts.append(TimePartition(lo, hi, lo, max(end, hi)))
+    return parts

@@ -30,6 +30,7 @@ __all__ = [
     "time_events",
     "compile_log",
     "import_cupy",
+    "persistent_blocks",
 ]
 
 #: Folder holding the ``.cu`` / ``.cuh`` sources.
@@ -132,6 +133,31 @@ def load_module(
         _cache[(dev, key)] = cm
         _compile_log.append({"file": filename, "options": list(opts), "seconds": dt})
         return cm
+
+
+def persistent_blocks(kernel: Any, threads_per_block: int, max_per_sm: int = 8) -> int:
+    """Blocks of a persistent grid: as many as fit on every SM at once (by register use).
+
+    Parameters
+    ----------
+    kernel : cupy.RawKernel
+        The compiled kernel (its register count bounds the blocks per SM).
+    threads_per_block : int
+        Block size.
+    max_per_sm : int
+        Upper bound on resident blocks per SM.
+
+    Returns
+    -------
+    int
+        SM count times the blocks that fit per SM (at least one per SM).
+    """
+    cp = import_cupy()
+    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    regs = max(int(kernel.num_regs), 1)
+    by_regs = 65536 // (regs * threads_per_block)
+    per_sm = max(1, min(max_per_sm, by_regs, 2048 // threads_per_block))
+    return int(sms * per_sm)
 
 
 def compile_log() -> list[dict]:

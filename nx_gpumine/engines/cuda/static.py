@@ -39,9 +39,9 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.static_graph import StaticGraph
-from ._runtime import import_cupy, load_module
+from ._runtime import import_cupy, load_module, persistent_blocks
 
-__all__ = ["count", "enumerate_matches", "exists", "last_run", "MAX_K"]
+__all__ = ["count", "enumerate_matches", "exists", "unsupported", "last_run", "MAX_K"]
 
 #: Largest pattern the kernels take (per-level sets of earlier levels are 32-bit masks).
 MAX_K = 32
@@ -54,6 +54,13 @@ MODES = {"count": 0, "exists": 1, "enumerate": 2}
 
 #: Statistics of the last call in this process (kernel time by CUDA events, launches...).
 last_run: dict[str, Any] = {}
+
+
+def unsupported(plan: Any) -> str | None:
+    """Why the CUDA kernels cannot run ``plan`` (None when they can)."""
+    if int(plan.k) > MAX_K:
+        return f"the CUDA engine matches patterns of at most {MAX_K} nodes (got {plan.k})"
+    return None
 
 
 # ====================================================================== plan packing
@@ -194,10 +201,9 @@ class _Prep:
 def _prepare(graph: StaticGraph, plan: Any, page_log: int = LOGP) -> _Prep:
     cp = import_cupy()
     k = int(plan.k)
-    if k > MAX_K:
-        raise EngineUnavailableError(
-            f"the CUDA engine matches patterns of at most {MAX_K} nodes (got {k}); use engine='cpu'"
-        )
+    reason = unsupported(plan)
+    if reason:
+        raise EngineUnavailableError(reason + "; use engine='cpu'")
     g = _graph_device(graph)
     packed = cp.asarray(_pack_plan(plan))
     nlab = int(graph.node_label is not None and _uses_node_labels(plan))
@@ -242,14 +248,7 @@ def _graph_args(prep: _Prep, with_root: bool = True) -> list:
 
 
 def _grid(prep: _Prep, kern: Any) -> int:
-    cp = import_cupy()
-    dev = cp.cuda.Device()
-    sms = dev.attributes["MultiProcessorCount"]
-    regs = max(int(kern.num_regs), 1)
-    threads = WPB * 32
-    by_regs = 65536 // (regs * threads) if regs else 8
-    bps = max(1, min(8, by_regs, 2048 // threads))
-    return int(sms * bps)
+    return persistent_blocks(kern, WPB * 32)
 
 
 @dataclass

@@ -1,0 +1,175 @@
+// Shared device code of the temporal CUDA engine (Everest-style chronological DFS and census).
+//
+// Compile-time parameters common to every temporal kernel (validated integers set by the host,
+// engines/cuda/temporal.py, as -D options; part of the module cache key):
+//   TFLOAT  1 if times are float64, 0 for int64
+//   IDX64   1 if edge ids / list positions need 64 bits (m >= 2**31 - 1), else 32-bit
+//   TIE     0 strict (t_1 < t_2 < ...), 1 input order (e_1 < e_2 < ...)
+//   DELTA_ON 1 if the whole-motif window delta is set
+#pragma once
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+#ifndef TFLOAT
+#define TFLOAT 0
+#endif
+#ifndef IDX64
+#define IDX64 0
+#endif
+#ifndef TIE
+#define TIE 0
+#endif
+#ifndef DELTA_ON
+#define DELTA_ON 1
+#endif
+
+#if TFLOAT
+typedef double tm_t;
+#else
+typedef long long tm_t;
+#endif
+#if IDX64
+typedef long long idx_t;
+#else
+typedef int idx_t;
+#endif
+
+#define FULLMASK 0xffffffffu
+#define WPB 8  // warps per block (engines/cuda/temporal.py: WPB)
+
+// ---- control block (u64 words), shared with the host
+#define C_COUNT 0    // matches counted (count / exists modes)
+#define C_FLAGS 1    // flag bits below
+#define C_CURSOR 2   // next root edge / work item to hand out
+#define C_OUTCUR 3   // enumerate: rows claimed
+#define C_NDUMP 4    // tail redistribution: records dumped by this launch
+#define C_EXITED 5   // warps that found no more work (the tail signal)
+#define C_NSTEAL 6   // statistics: intra-warp steals
+#define C_NTAIL 7    // statistics: warps that dumped their work
+#define C_WORDS 16
+
+#define F_OVERFLOW 1u  // 64-bit count overflow
+#define F_FOUND 2u     // exists: a match was found
+#define F_OUTFULL 4u   // enumerate: the output buffer is full (limit reached)
+#define F_DUMPFULL 8u  // tail dump buffer too small (host sizing bug guard)
+
+struct TGraph {
+  const int* __restrict__ src;
+  const int* __restrict__ dst;
+  const tm_t* __restrict__ time;
+  const idx_t* __restrict__ next_id;
+  const idx_t* __restrict__ out_ptr;
+  const idx_t* __restrict__ out_edges;
+  const idx_t* __restrict__ in_ptr;
+  const idx_t* __restrict__ in_edges;
+  const int* __restrict__ nlab;
+  const int* __restrict__ elab;
+  const unsigned char* __restrict__ allow;
+  // walk index (docs/temporal.md): position of e in the out-list of src[e] / in-list of dst[e];
+  // first position in the out-list of dst[e] / in-list of src[e] holding an id > e
+  const idx_t* __restrict__ pos_out;
+  const idx_t* __restrict__ pos_in;
+  const idx_t* __restrict__ out_after_in;
+  const idx_t* __restrict__ in_after_out;
+  int n;
+  idx_t m;
+};
+
+__device__ __forceinline__ unsigned lanemask_lt() {
+  unsigned r;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
+  return r;
+}
+
+__device__ __forceinline__ u64 now_ns() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ unsigned read_flags(const u64* ctl) {
+  return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
+}
+
+__device__ __forceinline__ void set_flag(u64* ctl, unsigned f) {
+  atomicOr(ctl + C_FLAGS, (u64)f);
+}
+
+// Position of the n-th (0-based) set bit of m.
+__device__ __forceinline__ int nth_set(unsigned m, int n) {
+  for (int i = 0; i < n; i++) m &= m - 1;
+  return __ffs(m) - 1;
+}
+
+// First position p in [lo, hi) with arr[p] >= x (arr sorted).
+__device__ __forceinline__ idx_t lower_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
+  while (lo < hi) {
+    idx_t mid = lo + ((hi - lo) >> 1);
+    if (arr[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near lo).
+__device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
+  idx_t step = 1;
+  while (lo < hi) {
+    idx_t probe = lo + step - 1;
+    if (probe >= hi) probe = hi - 1;
+    if (arr[probe] < x) {
+      lo = probe + 1;
+      step <<= 1;
+    } else {
+      hi = probe;
+      break;
+    }
+  }
+  return lower_id(arr, lo, hi, x);
+}
+
+// Time window test: t - t0 <= delta (when on) and t - tp <= gap (when on); differences compared
+// exactly as the CPU engine does.
+__device__ __forceinline__ bool in_window(tm_t t, tm_t t0, tm_t tp, tm_t delta, bool gap_on,
+                                          tm_t gap) {
+#if DELTA_ON
+  if (t - t0 > delta) return false;
+#endif
+  if (gap_on && t - tp > gap) return false;
+  return true;
+}
+
+// First position p in [lo, hi) of a time-ordered list (ids in arr, or the ids themselves when
+// arr == nullptr) that leaves the window; galloping from lo (windows are usually short).
+__device__ __forceinline__ idx_t window_end(const idx_t* arr, idx_t lo, idx_t hi,
+                                            const tm_t* time, tm_t t0, tm_t tp, tm_t delta,
+                                            bool gap_on, tm_t gap) {
+#if !DELTA_ON
+  if (!gap_on) return hi;
+#endif
+  idx_t step = 1;
+  while (lo < hi) {
+    idx_t probe = lo + step - 1;
+    if (probe >= hi) probe = hi - 1;
+    idx_t x = arr ? arr[probe] : probe;
+    if (in_window(time[x], t0, tp, delta, gap_on, gap)) {
+      lo = probe + 1;
+      step <<= 1;
+    } else {
+      hi = probe;
+      break;
+    }
+  }
+  while (lo < hi) {
+    idx_t mid = lo + ((hi - lo) >> 1);
+    idx_t x = arr ? arr[mid] : mid;
+    if (in_window(time[x], t0, tp, delta, gap_on, gap))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,650 @@
+// Temporal motif mining on the GPU, after Everest: each thread walks the search tree of one
+// root edge in time order (Mackey et al.'s chronological edge-driven DFS) with candidate-edge
+// caching, code specialised per motif, intra-warp work stealing and tail-warp redistribution.
+//
+// Motif structure arrives as compile-time integers (validated and packed by
+// engines/cuda/temporal.py, which also documents them); label codes and time limits arrive at
+// run time (plab, tlim), so one module serves every graph and every limit value.
+//   L, K         motif edges (levels) and nodes, 1 <= L, K <= 15
+//   ESRC, EDST   motif nodes of edge i, 4 bits per level
+//   SRCNEW, DSTNEW  bit i: that endpoint is first mapped at level i
+//   SOURCE       2 bits per level: 0 out-list of f(src), 1 in-list of f(dst), 2 all edges,
+//                3 both endpoints mapped (the shorter list, chosen at run time)
+//   GAPS         bit i: level i has a gap limit tlim[1 + i]
+//   NLAB         bit a: motif node a needs node label plab[a]
+//   ELAB         bit i: motif edge i needs edge label plab[K + i]
+//   ALLOW        bit a: motif node a has numeric node conditions (allow[a * n + v])
+//   NANTI        anti-edges; ANTI_A, ANTI_B (motif nodes), ANTI_LO, ANTI_HI (levels whose time
+//                bounds the interval), ANTI_LEV (level that checks it): 4 bits each;
+//                ANTI_WON bit j: the interval ends at time[e_hi] + tlim[1 + L + j]
+//
+// Thread context (Everest's "thread context lifted to registers"): fm[K] mapped vertices,
+// eid[L] the path, pos[L] / end[L] the cached candidate range of every level ("rest of the
+// candidate edges", never searched again on backtrack). Every array index is a compile-time
+// constant (template levels, unrolled loops), so the context stays in registers.
+#include "temporal_common.cuh"
+
+#ifndef L
+#define L 3
+#endif
+#ifndef K
+#define K 3
+#endif
+#ifndef ESRC
+#define ESRC 0x120
+#endif
+#ifndef EDST
+#define EDST 0x021
+#endif
+#ifndef SRCNEW
+#define SRCNEW 0x1
+#endif
+#ifndef DSTNEW
+#define DSTNEW 0x3
+#endif
+#ifndef SOURCE
+#define SOURCE 0x32
+#endif
+#ifndef GAPS
+#define GAPS 0
+#endif
+#ifndef NLAB
+#define NLAB 0
+#endif
+#ifndef ELAB
+#define ELAB 0
+#endif
+#ifndef ALLOW
+#define ALLOW 0
+#endif
+#ifndef NANTI
+#define NANTI 0
+#endif
+#ifndef ANTI_A
+#define ANTI_A 0
+#endif
+#ifndef ANTI_B
+#define ANTI_B 0
+#endif
+#ifndef ANTI_LO
+#define ANTI_LO 0
+#endif
+#ifndef ANTI_HI
+#define ANTI_HI 0
+#endif
+#ifndef ANTI_LEV
+#define ANTI_LEV 0
+#endif
+#ifndef ANTI_WON
+#define ANTI_WON 0
+#endif
+
+#define SRC_OUT 0
+#define SRC_IN 1
+#define SRC_ALL 2
+#define SRC_BOTH 3
+#define ROOT_CHUNK 32
+#define POLL_MASK 255  // poll flags every 256 iterations
+#define TAIL_MASK 1023  // look for the tail signal every 1024 iterations (Everest)
+#define RW (4 + L)      // words per dumped record: level, list kinds, pos, end, eid[L]
+
+__host__ __device__ constexpr int nib(unsigned long long x, int i) { return (int)((x >> (4 * i)) & 15ULL); }
+__host__ __device__ constexpr int esrc(int i) { return nib((unsigned long long)(ESRC), i); }
+__host__ __device__ constexpr int edst(int i) { return nib((unsigned long long)(EDST), i); }
+__host__ __device__ constexpr bool src_new(int i) { return ((SRCNEW) >> i) & 1; }
+__host__ __device__ constexpr bool dst_new(int i) { return ((DSTNEW) >> i) & 1; }
+__host__ __device__ constexpr int source(int i) { return (int)(((unsigned long long)(SOURCE) >> (2 * i)) & 3ULL); }
+__host__ __device__ constexpr bool gap_on(int i) { return ((GAPS) >> i) & 1; }
+__host__ __device__ constexpr int intro(int a) {
+  for (int i = 0; i < L; i++)
+    if (esrc(i) == a || edst(i) == a) return i;
+  return L;
+}
+__host__ __device__ constexpr int anti_a(int j) { return nib((unsigned long long)(ANTI_A), j); }
+__host__ __device__ constexpr int anti_b(int j) { return nib((unsigned long long)(ANTI_B), j); }
+__host__ __device__ constexpr int anti_lo(int j) { return nib((unsigned long long)(ANTI_LO), j); }
+__host__ __device__ constexpr int anti_hi(int j) { return nib((unsigned long long)(ANTI_HI), j); }
+__host__ __device__ constexpr int anti_lev(int j) { return nib((unsigned long long)(ANTI_LEV), j); }
+__host__ __device__ constexpr bool anti_won(int j) { return ((ANTI_WON) >> j) & 1; }
+
+#define MODE_COUNT 0
+#define MODE_EXISTS 1
+#define MODE_ENUMERATE 2
+
+struct Env {
+  TGraph g;
+  int mode;  // MODE_COUNT, MODE_EXISTS or MODE_ENUMERATE (uniform: a run-time branch is free)
+  const int* plab;
+  const tm_t* tlim;
+  tm_t delta;
+  u64* ctl;
+  i64* out;
+  i64 outcap;
+};
+
+struct Ctx {
+  int fm[K];
+  idx_t eid[L];
+  idx_t pos[L];
+  idx_t end[L];
+  unsigned kinds;  // bit i: a both-mapped level i walks the in-list of f(dst)
+  tm_t t0;
+  int lvl;    // level being matched; -1 idle
+  int floor;  // lowest level this thread owns (below it the path belongs to a donor's tree)
+  bool entering;
+  u64 cnt;
+};
+
+// ------------------------------------------------------------------ checks (all compile-time)
+template <int A>
+__device__ __forceinline__ bool node_ok(const Env& v, int x) {
+  if constexpr (((NLAB) >> A) & 1) {
+    if (v.g.nlab[x] != v.plab[A]) return false;
+  }
+  if constexpr (((ALLOW) >> A) & 1) {
+    if (!v.g.allow[(i64)A * v.g.n + x]) return false;
+  }
+  return true;
+}
+
+// x equals a vertex mapped before level I (only those nodes: Everest's minfo)
+template <int I, int A = 0>
+__device__ __forceinline__ bool mapped_before(const Ctx& c, int x) {
+  if constexpr (A >= K) {
+    return false;
+  } else {
+    if constexpr (intro(A) < I) {
+      if (c.fm[A] == x) return true;
+    }
+    return mapped_before<I, A + 1>(c, x);
+  }
+}
+
+// No graph edge f(a) -> f(b) with time in (time[e_lo], time[e_hi] + w] (or unbounded).
+template <int J>
+__device__ __forceinline__ bool anti_absent(const Ctx& c, const Env& v) {
+  const TGraph& g = v.g;
+  const int u = c.fm[anti_a(J)], w = c.fm[anti_b(J)];
+  const tm_t tlo = g.time[c.eid[anti_lo(J)]];
+  const tm_t thi = g.time[c.eid[anti_hi(J)]];
+  const tm_t lim = v.tlim[1 + L + J];
+  const idx_t* arr;
+  idx_t a, b;
+  const int* other;
+  int want;
+  if (g.out_ptr[u + 1] - g.out_ptr[u] <= g.in_ptr[w + 1] - g.in_ptr[w]) {
+    arr = g.out_edges;
+    a = g.out_ptr[u];
+    b = g.out_ptr[u + 1];
+    other = g.dst;
+    want = w;
+  } else {
+    arr = g.in_edges;
+    a = g.in_ptr[w];
+    b = g.in_ptr[w + 1];
+    other = g.src;
+    want = u;
+  }
+  idx_t lo = a, hi = b;
+  while (lo < hi) {  // first position with time > tlo
+    idx_t mid = lo + ((hi - lo) >> 1);
+    if (g.time[arr[mid]] <= tlo)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (idx_t p = lo; p < b; p++) {
+    idx_t x = arr[p];
+    if (anti_won(J) && g.time[x] - thi > lim) break;
+    if (other[x] == want) return false;
+  }
+  return true;
+}
+
+template <int I, int J = 0>
+__device__ __forceinline__ bool anti_ok(const Ctx& c, const Env& v) {
+  if constexpr (J >= NANTI) {
+    return true;
+  } else {
+    if constexpr (anti_lev(J) == I) {
+      if (!anti_absent<J>(c, v)) return false;
+    }
+    return anti_ok<I, J + 1>(c, v);
+  }
+}
+
+// ------------------------------------------------------------------ results
+__device__ __forceinline__ void emit(Ctx& c, const Env& v) {
+  if (v.mode == MODE_ENUMERATE) {
+    const u64 slot = atomicAdd(v.ctl + C_OUTCUR, 1ULL);
+    if (slot < (u64)v.outcap) {
+      i64* row = v.out + (i64)slot * L;
+#pragma unroll
+      for (int j = 0; j < L; j++) row[j] = (i64)c.eid[j];
+    } else {
+      set_flag(v.ctl, F_OUTFULL);
+    }
+    return;
+  }
+  c.cnt++;
+  if (v.mode == MODE_EXISTS) set_flag(v.ctl, F_FOUND);
+}
+
+// ------------------------------------------------------------------ levels
+// Compute (once) the candidate range of level I: ids after e_{I-1} (strictly later time, or
+// later id under the input-order tie policy) in the chosen list, up to the window's end.
+template <int I>
+__device__ __forceinline__ void enter(Ctx& c, const Env& v) {
+  const TGraph& g = v.g;
+  const idx_t prev = c.eid[I - 1];
+#if TIE == 0
+  const idx_t lo_id = g.next_id[prev];
+#else
+  const idx_t lo_id = prev + 1;
+#endif
+  const tm_t tp = g.time[prev];
+  constexpr bool gon = gap_on(I);
+  const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
+  constexpr int sc = source(I);
+  if constexpr (sc == SRC_ALL) {
+    c.pos[I] = lo_id;
+    c.end[I] = window_end(nullptr, lo_id, g.m, g.time, c.t0, tp, v.delta, gon, gap);
+  } else {
+    bool use_in;
+    if constexpr (sc == SRC_BOTH) {
+      const int u = c.fm[esrc(I)], w = c.fm[edst(I)];
+      use_in = g.out_ptr[u + 1] - g.out_ptr[u] > g.in_ptr[w + 1] - g.in_ptr[w];
+      if (use_in)
+        c.kinds |= 1u << I;
+      else
+        c.kinds &= ~(1u << I);
+    } else {
+      use_in = sc == SRC_IN;
+    }
+    const idx_t* arr = use_in ? g.in_edges : g.out_edges;
+    const idx_t* ptr = use_in ? g.in_ptr : g.out_ptr;
+    const int x = use_in ? c.fm[edst(I)] : c.fm[esrc(I)];
+    const idx_t stop = ptr[x + 1];
+    // Mackey's chronological walk: when the list's vertex is an endpoint of e_{I-1}, the ids
+    // after it start right next to it (walk index); otherwise a binary search of the list
+    idx_t start = -1;
+    if (use_in) {
+      if constexpr (edst(I) == edst(I - 1)) start = g.pos_in[prev] + 1;
+      else if constexpr (edst(I) == esrc(I - 1)) start = g.in_after_out[prev];
+    } else {
+      if constexpr (esrc(I) == esrc(I - 1)) start = g.pos_out[prev] + 1;
+      else if constexpr (esrc(I) == edst(I - 1)) start = g.out_after_in[prev];
+    }
+    const idx_t a =
+        start >= 0 ? gallop_id(arr, start, stop, lo_id) : lower_id(arr, ptr[x], stop, lo_id);
+    c.pos[I] = a;
+    c.end[I] = window_end(arr, a, stop, g.time, c.t0, tp, v.delta, gon, gap);
+  }
+}
+
+template <int I>
+__device__ __forceinline__ idx_t candidate(const Ctx& c, const Env& v, idx_t p) {
+  constexpr int sc = source(I);
+  if constexpr (sc == SRC_ALL) {
+    return p;
+  } else if constexpr (sc == SRC_OUT) {
+    return v.g.out_edges[p];
+  } else if constexpr (sc == SRC_IN) {
+    return v.g.in_edges[p];
+  } else {
+    return ((c.kinds >> I) & 1) ? v.g.in_edges[p] : v.g.out_edges[p];
+  }
+}
+
+// Structural, label and anti-edge checks of edge e at level I; on success the edge is mapped.
+template <int I>
+__device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t e) {
+  constexpr int A = esrc(I), B = edst(I);
+  const int s = v.g.src[e], d = v.g.dst[e];
+  if constexpr (src_new(I)) {
+    if (mapped_before<I>(c, s) || !node_ok<A>(v, s)) return false;
+  } else if constexpr (source(I) != SRC_OUT) {
+    if (s != c.fm[A]) return false;
+  }
+  if constexpr (dst_new(I)) {
+    if constexpr (src_new(I)) {
+      if (d == s) return false;
+    }
+    if (mapped_before<I>(c, d) || !node_ok<B>(v, d)) return false;
+  } else if constexpr (source(I) != SRC_IN) {
+    if (d != c.fm[B]) return false;
+  }
+  if constexpr (((ELAB) >> I) & 1) {
+    if (v.g.elab[e] != v.plab[K + I]) return false;
+  }
+  c.fm[A] = s;
+  c.fm[B] = d;
+  c.eid[I] = e;
+  return anti_ok<I>(c, v);
+}
+
+// One DFS step at level I: enter it (range computed once), backtrack, or test one candidate.
+template <int I>
+__device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
+  if (c.entering) {
+    enter<I>(c, v);
+    c.entering = false;
+  }
+  const idx_t p = c.pos[I];
+  if (p >= c.end[I]) {
+    c.lvl = I <= c.floor ? -1 : I - 1;
+    return;
+  }
+  c.pos[I] = p + 1;
+  if (!accept<I>(c, v, candidate<I>(c, v, p))) return;
+  if constexpr (I == L - 1) {
+    emit(c, v);
+  } else {
+    c.lvl = I + 1;
+    c.entering = true;
+  }
+}
+
+template <int I>
+struct Levels {
+  static __device__ __forceinline__ void step(Ctx& c, const Env& v) {
+    if (c.lvl == I)
+      level_step<I>(c, v);
+    else
+      Levels<I + 1>::step(c, v);
+  }
+  static __device__ __forceinline__ void enter_pending(Ctx& c, const Env& v) {
+    if (c.lvl == I) {
+      enter<I>(c, v);
+      c.entering = false;
+    } else {
+      Levels<I + 1>::enter_pending(c, v);
+    }
+  }
+};
+template <>
+struct Levels<L> {
+  static __device__ __forceinline__ void step(Ctx&, const Env&) {}
+  static __device__ __forceinline__ void enter_pending(Ctx&, const Env&) {}
+};
+
+// ------------------------------------------------------------------ starting work
+// A root edge e0 matched to motif edge 0 (level 0); false if it fails or L == 1.
+__device__ __forceinline__ bool start_root(Ctx& c, const Env& v, idx_t e0) {
+  const TGraph& g = v.g;
+  const int s0 = g.src[e0], d0 = g.dst[e0];
+  if (s0 == d0) return false;
+  if (!node_ok<esrc(0)>(v, s0) || !node_ok<edst(0)>(v, d0)) return false;
+  if constexpr ((ELAB) & 1) {
+    if (g.elab[e0] != v.plab[K]) return false;
+  }
+  c.fm[esrc(0)] = s0;
+  c.fm[edst(0)] = d0;
+  c.eid[0] = e0;
+  c.t0 = g.time[e0];
+  if (!anti_ok<0>(c, v)) return false;
+  if constexpr (L == 1) {
+    emit(c, v);
+    return false;
+  } else {
+    c.lvl = 1;
+    c.floor = 1;
+    c.entering = true;
+    return true;
+  }
+}
+
+// Work item `item` of a redistribution launch: one candidate of a dumped record.
+__device__ __forceinline__ void start_item(Ctx& c, const Env& v, const i64* rec,
+                                           const i64* pref, i64 nrec, i64 item) {
+  i64 lo = 0, hi = nrec;  // pref[lo] <= item < pref[hi]
+  while (hi - lo > 1) {
+    i64 mid = (lo + hi) >> 1;
+    if (pref[mid] <= item)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const i64* r = rec + lo * RW;
+  const int j = (int)r[0];
+  const idx_t p = (idx_t)(r[2] + (item - pref[lo]));
+  c.kinds = (unsigned)r[1];
+#pragma unroll
+  for (int J = 0; J < L; J++) {
+    if (J < j) {
+      const idx_t e = (idx_t)r[4 + J];
+      c.eid[J] = e;
+      c.fm[esrc(J)] = v.g.src[e];
+      c.fm[edst(J)] = v.g.dst[e];
+    }
+    if (J == j) {
+      c.pos[J] = p;
+      c.end[J] = p + 1;
+    }
+  }
+  c.t0 = v.g.time[c.eid[0]];
+  c.lvl = j;
+  c.floor = j;
+  c.entering = false;
+}
+
+// ------------------------------------------------------------------ load balancing
+// Intra-warp work stealing (Everest 5.2.1): every idle lane is paired with a busy lane that
+// has unexplored candidates at some level it owns; the donor gives the upper half of the
+// cached range of its shallowest such level, and the receiver copies the path above it
+// through register shuffles.
+__device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
+  const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
+  int dj = -1;
+  if (c.lvl >= 1) {
+#pragma unroll
+    for (int J = 1; J < L; J++) {
+      if (dj < 0 && J >= c.floor && J <= c.lvl) {
+        const idx_t spare = c.end[J] - c.pos[J];
+        if (J < c.lvl ? spare >= 1 : (!c.entering && spare >= 2)) dj = J;
+      }
+    }
+  }
+  const unsigned donors = __ballot_sync(FULLMASK, dj >= 0);
+  const int npair = min(__popc(idle), __popc(donors));
+  if (npair == 0) return 0;
+  int from = lane;
+  bool recv = false;
+  if (c.lvl < 0) {
+    const int rk = __popc(idle & lanemask_lt());
+    if (rk < npair) {
+      from = nth_set(donors, rk);
+      recv = true;
+    }
+  }
+  idx_t mid = 0, old_end = 0;
+  if (dj >= 0 && __popc(donors & lanemask_lt()) < npair) {
+#pragma unroll
+    for (int J = 1; J < L; J++) {
+      if (J == dj) {
+        old_end = c.end[J];
+        mid = c.pos[J] + (old_end - c.pos[J]) / 2;
+        c.end[J] = mid;
+      }
+    }
+  }
+  const int sj = __shfl_sync(FULLMASK, dj, from);
+  mid = __shfl_sync(FULLMASK, mid, from);
+  old_end = __shfl_sync(FULLMASK, old_end, from);
+  const unsigned kinds = __shfl_sync(FULLMASK, c.kinds, from);
+  const tm_t t0 = __shfl_sync(FULLMASK, c.t0, from);
+  idx_t eid[L];
+  int fm[K];
+#pragma unroll
+  for (int J = 0; J < L; J++) eid[J] = __shfl_sync(FULLMASK, c.eid[J], from);
+#pragma unroll
+  for (int A = 0; A < K; A++) fm[A] = __shfl_sync(FULLMASK, c.fm[A], from);
+  if (recv) {
+#pragma unroll
+    for (int J = 0; J < L; J++) {
+      c.eid[J] = eid[J];
+      if (J == sj) {
+        c.pos[J] = mid;
+        c.end[J] = old_end;
+      }
+    }
+#pragma unroll
+    for (int A = 0; A < K; A++) c.fm[A] = fm[A];
+    c.kinds = kinds;
+    c.t0 = t0;
+    c.lvl = sj;
+    c.floor = sj;
+    c.entering = false;
+  }
+  return (unsigned)npair;
+}
+
+// Tail-warp redistribution (Everest 5.2.2): write every unexplored cached range this lane owns
+// as a record (level, list kinds, [pos, end), path) for the next launch.
+__device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i64 dumpcap) {
+  if (c.lvl < 1) return;
+  if (c.entering) Levels<1>::enter_pending(c, v);
+#pragma unroll
+  for (int J = 1; J < L; J++) {
+    if (J >= c.floor && J <= c.lvl && c.end[J] > c.pos[J]) {
+      const u64 slot = atomicAdd(v.ctl + C_NDUMP, 1ULL);
+      if (slot >= (u64)dumpcap) {
+        set_flag(v.ctl, F_DUMPFULL);
+        continue;
+      }
+      i64* r = dump + (i64)slot * RW;
+      r[0] = J;
+      r[1] = c.kinds;
+      r[2] = c.pos[J];
+      r[3] = c.end[J];
+#pragma unroll
+      for (int E = 0; E < L; E++) r[4 + E] = E < J ? (i64)c.eid[E] : -1;
+    }
+  }
+  c.lvl = -1;
+}
+
+// ------------------------------------------------------------------ kernel
+// Work items: root edges lo..hi-1 (rec == nullptr), or the candidates of the nrec dumped
+// records of an earlier launch (rec_pref: exclusive prefix sums of their range lengths).
+extern "C" __global__ void __launch_bounds__(WPB * 32)
+    temporal_dfs(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
+                 const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
+                 const idx_t* in_edges, const int* nlab, const int* elab,
+                 const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
+                 const idx_t* out_after_in, const idx_t* in_after_out, int n, i64 m,
+                 const int* plab, const tm_t* tlim,
+                 i64 lo, i64 hi, const i64* rec, const i64* rec_pref, i64 nrec, u64* ctl,
+                 i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
+                 i64 tail_ns) {
+  Env v;
+  v.mode = mode;
+  v.g.src = src;
+  v.g.dst = dst;
+  v.g.time = time;
+  v.g.next_id = next_id;
+  v.g.out_ptr = out_ptr;
+  v.g.out_edges = out_edges;
+  v.g.in_ptr = in_ptr;
+  v.g.in_edges = in_edges;
+  v.g.nlab = nlab;
+  v.g.elab = elab;
+  v.g.allow = allow;
+  v.g.pos_out = pos_out;
+  v.g.pos_in = pos_in;
+  v.g.out_after_in = out_after_in;
+  v.g.in_after_out = in_after_out;
+  v.g.n = n;
+  v.g.m = (idx_t)m;
+  v.plab = plab;
+  v.tlim = tlim;
+  v.delta = tlim[0];
+  v.ctl = ctl;
+  v.out = out;
+  v.outcap = outcap;
+
+  const int lane = threadIdx.x & 31;
+  const i64 nitems = rec ? rec_pref[nrec] : hi - lo;
+  Ctx c;
+  c.lvl = -1;
+  c.floor = 1;
+  c.kinds = 0;
+  c.entering = false;
+  c.cnt = 0;
+#pragma unroll
+  for (int A = 0; A < K; A++) c.fm[A] = -1;
+  i64 wbase = 0, wcnt = 0;
+  bool exhausted = false;
+  u64 deadline = 0;
+  unsigned iter = 0;
+  bool dumping = false;
+
+  while (true) {
+    const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
+    if (idle) {
+      if (wcnt == 0 && !exhausted) {
+        i64 base = 0;
+        if (lane == 0) base = (i64)atomicAdd(ctl + C_CURSOR, (u64)ROOT_CHUNK);
+        base = __shfl_sync(FULLMASK, base, 0);
+        if (base >= nitems) {
+          exhausted = true;
+        } else {
+          wbase = base;
+          wcnt = min((i64)ROOT_CHUNK, nitems - base);
+        }
+      }
+      if (wcnt > 0) {
+        const int rk = __popc(idle & lanemask_lt());
+        if (c.lvl < 0 && rk < wcnt) {
+          const i64 item = wbase + rk;
+          if (rec)
+            start_item(c, v, rec, rec_pref, nrec, item);
+          else
+            start_root(c, v, (idx_t)(lo + item));
+        }
+        const i64 took = min((i64)__popc(idle), wcnt);
+        wbase += took;
+        wcnt -= took;
+      } else if (exhausted) {
+        if (steal) {
+          const unsigned got = steal_round(c, lane);
+          if (got && lane == 0) atomicAdd(ctl + C_NSTEAL, (u64)got);
+        }
+        if (__ballot_sync(FULLMASK, c.lvl >= 0) == 0) break;
+      }
+    }
+    if (c.lvl >= 1) Levels<1>::step(c, v);
+    iter++;
+    if ((iter & POLL_MASK) == 0) {
+      unsigned f = 0;
+      u64 exited = 0;
+      if (lane == 0) {
+        f = read_flags(ctl);
+        if (tail_ns > 0 && (iter & TAIL_MASK) == 0) {
+          exited = *((volatile u64*)(ctl + C_EXITED));
+          const u64 now = now_ns();
+          if (exited && deadline == 0) deadline = now + (u64)tail_ns;
+          if (deadline && now > deadline) f |= 0x80000000u;  // this warp dumps its work
+        }
+      }
+      f = __shfl_sync(FULLMASK, f, 0);
+      if (f & (F_FOUND | F_OUTFULL | F_OVERFLOW | F_DUMPFULL)) break;
+      if (f & 0x80000000u) {
+        dumping = true;
+        break;
+      }
+    }
+  }
+  if (dumping) {
+    dump_context(c, v, dump, dumpcap);
+    if (lane == 0) atomicAdd(ctl + C_NTAIL, 1ULL);
+  }
+  u64 cnt = c.cnt;
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) cnt += __shfl_down_sync(FULLMASK, cnt, off);
+  if (lane == 0 && cnt) {
+    const u64 old = atomicAdd(ctl + C_COUNT, cnt);
+    if (old + cnt < old) set_flag(ctl, F_OVERFLOW);
+  }
+  if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);
+}

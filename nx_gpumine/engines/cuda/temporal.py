@@ -1,0 +1,605 @@
+"""CUDA temporal motif engine (Everest), through CuPy.
+
+Interface (``docs/temporal.md``)::
+
+    count(graph, plan, lo=0, hi=None) -> int
+    enumerate_matches(graph, plan, lo=0, hi=None, limit=None) -> np.ndarray  # (n, l) edge ids
+    exists(graph, plan, lo=0, hi=None) -> bool
+    census(graph, delta, tie="strict", lo=0, hi=None) -> np.ndarray  # (36,) int64
+
+How it walks the plan (kernels ``kernels/temporal_dfs.cu`` and ``kernels/temporal_census.cu``,
+design and figures in ``docs/cuda_temporal.md``):
+
+* **Motif-specific code.** The plan's structure (per level: motif nodes, which endpoint is new,
+  where candidates come from; which nodes/edges carry label or numeric conditions; anti-edges)
+  is packed into integer macros and compiled by NVRTC (cached per structure, time type, tie
+  policy and mode); label codes and time limits are run-time arguments. Only validated
+  integers reach the compiler, never user strings.
+* **Chronological DFS per thread** with candidate-edge caching: entering a level finds its
+  candidate range once (lower bound on edge ids, galloping window end); backtracking resumes
+  from the cached position. The thread context lives in registers.
+* **Load balance.** Warps take root edges 32 at a time from a global cursor. When no roots are
+  left, idle lanes steal the upper half of a busy lane's cached range (intra-warp work
+  stealing, ``steal``). Once a warp has run out of work, every warp still busy ``tail_ms``
+  later dumps its unexplored cached ranges and exits; the host relaunches over those ranges,
+  one candidate per work item (tail-warp redistribution), doubling the timeout each round.
+* Counts are 64-bit per thread and summed with an overflow check; ``exists`` stops every warp
+  at the first match; enumeration counts first and fills an exact device buffer (root ranges
+  split when the result exceeds ``max_buffer_rows``; rows copied to the host per piece), or,
+  with a ``limit``, fills a ``limit``-row buffer and stops when it is full.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...errors import CapacityError, EngineUnavailableError
+from ...inputs.temporal_graph import TemporalGraph
+from ...plan.temporal_plan import TIE_INPUT_ORDER, TIE_STRICT, TemporalPlan, split_root_edges
+from ._runtime import import_cupy, load_module, persistent_blocks
+
+__all__ = [
+    "count",
+    "exists",
+    "enumerate_matches",
+    "census",
+    "unsupported",
+    "last_run",
+    "MAX_EDGES",
+    "MAX_NODES",
+    "MAX_ANTI",
+]
+
+#: Largest motif the kernels take (4-bit fields per level / node / anti-edge).
+MAX_EDGES = 15
+MAX_NODES = 15
+MAX_ANTI = 15
+WPB = 8  # warps per block (kernels/temporal_common.cuh)
+C_COUNT, C_FLAGS, C_CURSOR, C_OUTCUR, C_NDUMP, C_EXITED, C_NSTEAL, C_NTAIL = range(8)
+F_OVERFLOW, F_FOUND, F_OUTFULL, F_DUMPFULL = 1, 2, 4, 8
+MODES = {"count": 0, "exists": 1, "enumerate": 2}
+_INT64_MAX = 2**63 - 1
+
+#: Statistics of the last call in this process: kernel time (CUDA events), launches, steals...
+last_run: dict[str, Any] = {}
+
+
+def unsupported(plan: TemporalPlan) -> str | None:
+    """Why the CUDA kernels cannot run ``plan`` (None when they can)."""
+    if plan.l > MAX_EDGES:
+        return f"the CUDA temporal engine takes motifs of at most {MAX_EDGES} edges (got {plan.l})"
+    if plan.k > MAX_NODES:
+        return f"the CUDA temporal engine takes motifs of at most {MAX_NODES} nodes (got {plan.k})"
+    if len(plan.anti_src) > MAX_ANTI:
+        return f"the CUDA temporal engine takes at most {MAX_ANTI} anti-edges"
+    return None
+
+
+# ====================================================================== compile-time structure
+def _pack4(values: Any) -> int:
+    out = 0
+    for i, x in enumerate(np.asarray(values).tolist()):
+        x = int(x)
+        if not 0 <= x < 16:
+            raise ValueError(f"field {x} does not fit 4 bits")
+        out |= x << (4 * i)
+    return out
+
+
+def _bits(flags: Any) -> int:
+    return sum(1 << i for i, f in enumerate(np.asarray(flags).tolist()) if f)
+
+
+def structure_defines(plan: TemporalPlan, graph: TemporalGraph) -> dict[str, int]:
+    """The NVRTC macros of ``plan`` (motif structure; see ``kernels/temporal_dfs.cu``).
+
+    Every value is an integer computed here from the validated plan arrays, so the module
+    cache key is a function of the motif's structure and of the graph's time and id types.
+    """
+    reason = unsupported(plan)
+    if reason:
+        raise EngineUnavailableError(reason + "; use engine='cpu'")
+    src = np.asarray(plan.source)
+    allow_rows = 0
+    if plan.node_allow is not None:
+        allow_rows = _bits(~np.asarray(plan.node_allow, dtype=bool).all(axis=1))
+    return {
+        "L": int(plan.l),
+        "K": int(plan.k),
+        "ESRC": _pack4(plan.esrc),
+        "EDST": _pack4(plan.edst),
+        "SRCNEW": _bits(plan.src_new),
+        "DSTNEW": _bits(plan.dst_new),
+        "SOURCE": sum(int(x) << (2 * i) for i, x in enumerate(src.tolist())),
+        "GAPS": _bits(plan.gap_on),
+        "NLAB": _bits(np.asarray(plan.node_label) != -1),
+        "ELAB": _bits(np.asarray(plan.edge_label) != -1),
+        "ALLOW": allow_rows,
+        "NANTI": len(plan.anti_src),
+        "ANTI_A": _pack4(plan.anti_src),
+        "ANTI_B": _pack4(plan.anti_dst),
+        "ANTI_LO": _pack4(plan.anti_lo_level),
+        "ANTI_HI": _pack4(plan.anti_hi_level),
+        "ANTI_LEV": _pack4(_anti_levels(plan)),
+        "ANTI_WON": _bits(plan.anti_w_on),
+        **_type_defines(graph, plan.tie, plan.delta_on),
+    }
+
+
+def _anti_levels(plan: TemporalPlan) -> np.ndarray:
+    ptr = np.asarray(plan.anti_ptr)
+    return np.repeat(np.arange(plan.l), np.diff(ptr))
+
+
+def _type_defines(graph: TemporalGraph, tie: int, delta_on: bool) -> dict[str, int]:
+    return {
+        "TFLOAT": int(not graph.integer_times),
+        "IDX64": int(_wide_ids(graph)),
+        "TIE": int(tie),
+        "DELTA_ON": int(bool(delta_on)),
+    }
+
+
+def _wide_ids(graph: TemporalGraph) -> bool:
+    return graph.m >= 2**31 - 1
+
+
+# ====================================================================== device data
+def _graph_device(graph: TemporalGraph) -> dict:
+    """The graph's arrays on the device (once per graph; ids 32-bit when they fit)."""
+    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    if "g" not in cache:
+        cp = import_cupy()
+        idx = np.int64 if _wide_ids(graph) else np.int32
+        dummy = cp.zeros(1, dtype=cp.int32)
+        cache["g"] = {
+            "src": cp.asarray(graph.src.astype(np.int32, copy=False)),
+            "dst": cp.asarray(graph.dst.astype(np.int32, copy=False)),
+            "time": cp.asarray(graph.time),
+            "next_id": cp.asarray(graph.next_id.astype(idx)),
+            "out_ptr": cp.asarray(graph.out_ptr.astype(idx)),
+            "out_edges": cp.asarray(graph.out_edges.astype(idx)),
+            "in_ptr": cp.asarray(graph.in_ptr.astype(idx)),
+            "in_edges": cp.asarray(graph.in_edges.astype(idx)),
+            "nlab": dummy if graph.node_label is None else cp.asarray(graph.node_label, cp.int32),
+            "elab": dummy if graph.edge_label is None else cp.asarray(graph.edge_label, cp.int32),
+        }
+    return cache["g"]
+
+
+def walk_arrays(xp: Any, src: Any, dst: Any, out_edges: Any, in_edges: Any) -> tuple:
+    """The walk index ``(pos_out, pos_in, out_after_in, in_after_out)`` with array module ``xp``.
+
+    ``pos_out[e]`` / ``pos_in[e]``: position of ``e`` in the out-list of ``src[e]`` / in-list of
+    ``dst[e]``; ``out_after_in[e]`` / ``in_after_out[e]``: first position in the out-list of
+    ``dst[e]`` / in-list of ``src[e]`` holding an id ``> e``. Computed by a segmented
+    searchsorted over keys ``vertex * (m + 1) + id``, which increase along each CSR array, so it
+    runs as a few bulk operations on the device (NumPy gives the same on the host).
+    """
+    m = len(src)
+    ids = xp.arange(m, dtype=xp.int64)
+    src, dst = src.astype(xp.int64), dst.astype(xp.int64)
+    res = []
+    for lst, own, other in ((out_edges, src, dst), (in_edges, dst, src)):
+        edges = lst.astype(xp.int64)
+        pos = xp.empty(m, dtype=lst.dtype)
+        pos[edges] = ids.astype(lst.dtype)
+        keys = own[edges] * (m + 1) + edges
+        after = xp.searchsorted(keys, other * (m + 1) + ids, side="right").astype(lst.dtype)
+        res.append((pos, after))
+    (pos_out, out_after_in), (pos_in, in_after_out) = res
+    return pos_out, pos_in, out_after_in, in_after_out
+
+
+def _walk_device(graph: TemporalGraph) -> tuple:
+    """The walk index on the device (built there once per graph, cached)."""
+    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    if "walk" not in cache:
+        cp = import_cupy()
+        g = _graph_device(graph)
+        cache["walk"] = walk_arrays(cp, g["src"], g["dst"], g["out_edges"], g["in_edges"])
+    return cache["walk"]
+
+
+def _graph_args(graph: TemporalGraph) -> list:
+    g = _graph_device(graph)
+    return [g[k] for k in ("src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr",
+                           "in_edges")]  # fmt: skip
+
+
+@dataclass
+class _Prep:
+    graph: TemporalGraph
+    plan: TemporalPlan
+    defines: dict
+    plab: Any
+    tlim: Any
+    allow: Any
+    module: Any = None
+    stats: dict = field(default_factory=dict)
+
+
+def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
+    cp = import_cupy()
+    if plan.lim_dtype != graph.time.dtype:
+        raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
+    defines = structure_defines(plan, graph)
+    tdt = graph.time.dtype
+    plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
+    tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)
+    allow = cp.zeros(1, dtype=cp.uint8)
+    if defines["ALLOW"]:
+        allow = cp.asarray(np.ascontiguousarray(plan.node_allow, dtype=np.uint8).ravel())
+    return _Prep(graph, plan, defines, cp.asarray(plab), cp.asarray(tlim), allow)
+
+
+def _kernel(prep: _Prep) -> Any:
+    """The DFS kernel specialised for the plan's structure (compiled once per structure)."""
+    if prep.module is None:
+        prep.module = load_module("temporal_dfs.cu", prep.defines)
+        prep.stats["compile_seconds"] = prep.module.compile_seconds
+    return prep.module.kernel("temporal_dfs")
+
+
+def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
+    m = graph.m
+    hi = m if hi is None else int(hi)
+    lo = int(lo)
+    if not 0 <= lo <= hi <= m:
+        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
+    return lo, hi
+
+
+def _null() -> np.uint64:
+    return np.uint64(0)
+
+
+def _record_words(plan: TemporalPlan) -> int:
+    return 4 + int(plan.l)
+
+
+# ====================================================================== the launch loop
+def _run(
+    prep: _Prep,
+    mode: int,
+    lo: int,
+    hi: int,
+    *,
+    steal: bool,
+    tail_ms: float,
+    out: Any = None,
+    outcap: int = 0,
+) -> np.ndarray:
+    """Run the DFS kernel over roots ``[lo, hi)`` and every redistributed tail; return ctl."""
+    cp = import_cupy()
+    kern = _kernel(prep)
+    blocks = persistent_blocks(kern, WPB * 32)
+    lanes = blocks * WPB * 32
+    graph, plan = prep.graph, prep.plan
+    rw = _record_words(plan)
+    tail_ns = int(tail_ms * 1e6) if tail_ms and tail_ms > 0 and plan.l >= 2 else 0
+    dumpcap = lanes * max(plan.l - 1, 1) if tail_ns else 0
+    dumps = [cp.empty(dumpcap * rw, dtype=cp.int64) for _ in range(2)] if tail_ns else None
+    ctl = cp.zeros(16, dtype=cp.uint64)
+    rec = pref = None
+    nrec = 0
+    rounds = 0
+    while True:
+        rounds += 1
+        args = [
+            *_graph_args(graph),
+            _graph_device(graph)["nlab"],
+            _graph_device(graph)["elab"],
+            prep.allow,
+            *_walk_device(graph),
+            np.int32(graph.n),
+            np.int64(graph.m),
+            prep.plab,
+            prep.tlim,
+            np.int64(lo),
+            np.int64(hi),
+            rec if rec is not None else _null(),
+            pref if pref is not None else _null(),
+            np.int64(nrec),
+            ctl,
+            out if out is not None else _null(),
+            np.int64(outcap),
+            dumps[rounds % 2] if tail_ns else _null(),
+            np.int64(dumpcap),
+            np.int32(mode),
+            np.int32(1 if steal else 0),
+            np.int64(tail_ns),
+        ]
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        kern((blocks,), (WPB * 32,), tuple(args))
+        end.record()
+        end.synchronize()
+        prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
+            cp.cuda.get_elapsed_time(start, end)
+        )
+        h = ctl.get()
+        flags = int(h[C_FLAGS])
+        if flags & F_DUMPFULL:  # pragma: no cover - capacity is the proven maximum
+            raise RuntimeError("internal error: tail dump buffer overflowed")
+        if flags & F_OVERFLOW:
+            raise CapacityError("match count overflows 64 bits")
+        ndump = int(h[C_NDUMP])
+        prep.stats["steals"] = prep.stats.get("steals", 0) + int(h[C_NSTEAL])
+        prep.stats["tail_warps"] = prep.stats.get("tail_warps", 0) + int(h[C_NTAIL])
+        prep.stats["tail_records"] = prep.stats.get("tail_records", 0) + ndump
+        if ndump == 0 or flags & (F_FOUND | F_OUTFULL):
+            break
+        # the next launch takes every candidate of the dumped ranges as a work item
+        rec = dumps[rounds % 2][: ndump * rw]
+        recs = rec.reshape(ndump, rw)
+        pref = cp.zeros(ndump + 1, dtype=cp.int64)
+        cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
+        nrec = ndump
+        ctl[C_CURSOR] = 0
+        ctl[C_NDUMP] = 0
+        ctl[C_EXITED] = 0
+        ctl[C_NSTEAL] = 0
+        ctl[C_NTAIL] = 0
+        tail_ns *= 2
+    prep.stats["launches"] = prep.stats.get("launches", 0) + rounds
+    prep.stats["blocks"] = blocks
+    return h
+
+
+def _finish(prep: _Prep, **kw: Any) -> None:
+    last_run.clear()
+    last_run.update(prep.stats)
+    last_run.update(kw)
+
+
+# ====================================================================== public API
+def count(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    lo: int = 0,
+    hi: int | None = None,
+    *,
+    steal: bool = True,
+    tail_ms: float = 10.0,
+) -> int:
+    """Count matches whose root edge id is in ``[lo, hi)``.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph (its arrays are uploaded once and cached on it).
+    plan : TemporalPlan
+        The plan built for ``graph``.
+    lo, hi : int
+        Root edge id range (default: all edges).
+    steal : bool
+        Intra-warp work stealing once the root edges are handed out.
+    tail_ms : float
+        Tail-warp redistribution: milliseconds after the first warp runs out of work at which
+        still-busy warps dump their cached ranges for a relaunch (0 disables it).
+
+    Returns
+    -------
+    int
+        Number of edge-id tuples matching the motif.
+
+    Raises
+    ------
+    CapacityError
+        If the count does not fit in 64 bits.
+    """
+    lo, hi = _range(graph, lo, hi)
+    if plan.impossible or hi <= lo:
+        last_run.clear()
+        return 0
+    prep = _prepare(graph, plan)
+    h = _run(prep, 0, lo, hi, steal=steal, tail_ms=tail_ms)
+    total = int(h[C_COUNT])
+    if total > _INT64_MAX:
+        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+    _finish(prep, mode="count")
+    return total
+
+
+def exists(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    lo: int = 0,
+    hi: int | None = None,
+    *,
+    steal: bool = True,
+    tail_ms: float = 10.0,
+) -> bool:
+    """Whether some match has its root edge id in ``[lo, hi)`` (every warp stops at the first).
+
+    Parameters are those of :func:`count`.
+    """
+    lo, hi = _range(graph, lo, hi)
+    if plan.impossible or hi <= lo:
+        last_run.clear()
+        return False
+    prep = _prepare(graph, plan)
+    h = _run(prep, 1, lo, hi, steal=steal, tail_ms=tail_ms)
+    _finish(prep, mode="exists")
+    return bool(int(h[C_FLAGS]) & F_FOUND)
+
+
+def _sorted_rows(cp: Any, rows: Any) -> Any:
+    """Rows in lexicographic order of (e_1, ..., e_l): the CPU engine's root-then-DFS order."""
+    if len(rows) < 2:
+        return rows
+    order = cp.lexsort(cp.ascontiguousarray(rows.T[::-1]))
+    return rows[order]
+
+
+def _fill(prep: _Prep, lo: int, hi: int, cap: int, steal: bool, tail_ms: float) -> np.ndarray:
+    """Enumerate roots ``[lo, hi)`` into a ``cap``-row device buffer (stops when it is full)."""
+    cp = import_cupy()
+    ncol = int(prep.plan.l)
+    try:
+        out = cp.empty(max(cap, 1) * ncol, dtype=cp.int64)
+    except cp.cuda.memory.OutOfMemoryError as exc:
+        raise CapacityError(
+            f"an output block of {cap} matches ({8 * cap * ncol} bytes) does not fit on the GPU;"
+            " pass a smaller max_buffer_rows or use a limit"
+        ) from exc
+    h = _run(prep, 2, lo, hi, steal=steal, tail_ms=tail_ms, out=out, outcap=cap)
+    rows = min(int(h[C_OUTCUR]), cap)
+    block = _sorted_rows(cp, out[: rows * ncol].reshape(rows, ncol))
+    return cp.asnumpy(block)
+
+
+def enumerate_matches(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    lo: int = 0,
+    hi: int | None = None,
+    limit: int | None = None,
+    *,
+    steal: bool = True,
+    tail_ms: float = 10.0,
+    max_buffer_rows: int = 1 << 25,
+) -> np.ndarray:
+    """All matches (or ``limit`` of them) with root edge id in ``[lo, hi)``.
+
+    Parameters
+    ----------
+    graph, plan, lo, hi, steal, tail_ms
+        As in :func:`count`.
+    limit : int, optional
+        Return at most this many matches (any ``limit`` distinct matches of the range).
+    max_buffer_rows : int
+        Largest device output block; a root range with more matches is split (each block is
+        copied to the host as it completes), and a single root with more grows the block.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, l)`` int64 edge ids, column ``i`` = ``e_i``, rows in lexicographic order
+        (the CPU engine's order: by root edge, then depth-first).
+    """
+    lo, hi = _range(graph, lo, hi)
+    ncol = int(plan.l)
+    if limit is not None:
+        limit = int(limit)
+        if limit < 0:
+            raise ValueError(f"limit must be >= 0, got {limit}")
+    if max_buffer_rows < 1:
+        raise ValueError("max_buffer_rows must be >= 1")
+    empty = np.empty((0, ncol), dtype=np.int64)
+    if plan.impossible or hi <= lo or limit == 0:
+        last_run.clear()
+        return empty
+    prep = _prepare(graph, plan)
+    if limit is not None and limit <= max_buffer_rows:
+        rows = _fill(prep, lo, hi, limit, steal, tail_ms)
+        _finish(prep, mode="enumerate", blocks=1)
+        return rows
+    pieces: list[np.ndarray] = []
+    got = 0
+    todo = [(lo, hi)]
+    while todo and (limit is None or got < limit):
+        a, b = todo.pop()
+        c = int(_run(prep, 0, a, b, steal=steal, tail_ms=tail_ms)[C_COUNT])
+        if c == 0:
+            continue
+        if c > max_buffer_rows and b - a > 1:
+            cut = split_root_edges(graph, 2, plan.delta_on, plan.delta, a, b)
+            if len(cut) == 3:  # split in two, walk the lower half first
+                todo += [(int(cut[1]), b), (a, int(cut[1]))]
+                continue
+            mid = (a + b) // 2
+            todo += [(mid, b), (a, mid)]
+            continue
+        want = c if limit is None else min(c, limit - got)
+        block = _fill(prep, a, b, want, steal, tail_ms)
+        if limit is None and len(block) != c:  # pragma: no cover - engine invariant
+            raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
+        pieces.append(block)
+        got += len(block)
+    _finish(prep, mode="enumerate", blocks=len(pieces))
+    if not pieces:
+        return empty
+    rows = np.concatenate(pieces)
+    return rows if limit is None else rows[:limit]
+
+
+# ====================================================================== census
+def census(
+    graph: TemporalGraph,
+    delta: float | int | None,
+    tie: str = "strict",
+    lo: int = 0,
+    hi: int | None = None,
+) -> np.ndarray:
+    """Counts of the 36 three-edge motifs (``CENSUS_KEYS`` order) with root edge in ``[lo, hi)``.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    delta : number or None
+        Window ``t_3 - t_1 <= delta`` (None: unbounded).
+    tie : {"strict", "input_order"}
+        Tie policy.
+    lo, hi : int
+        Root edge id range.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape (36,).
+    """
+    from ...inputs.motifs import _num
+    from ...plan.temporal_plan import _limit
+    from ..cpu.temporal import _TABLE
+
+    cp = import_cupy()
+    delta = _num(delta, "delta")
+    if tie not in ("strict", "input_order"):
+        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    lo, hi = _range(graph, lo, hi)
+    if hi <= lo:
+        return np.zeros(36, dtype=np.int64)
+    on, d = _limit(delta, graph.integer_times)
+    tie_code = TIE_STRICT if tie == "strict" else TIE_INPUT_ORDER
+    cm = load_module("temporal_census.cu", _type_defines(graph, tie_code, on))
+    kern = cm.kernel("temporal_census")
+    blocks = persistent_blocks(kern, WPB * 32)
+    ctl = cp.zeros(16, dtype=cp.uint64)
+    counts = cp.zeros(36, dtype=cp.uint64)
+    table = cp.asarray(_TABLE.astype(np.int32))
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    start.record()
+    kern(
+        (blocks,),
+        (WPB * 32,),
+        (
+            *_graph_args(graph),
+            np.int32(graph.n),
+            np.int64(graph.m),
+            graph.time.dtype.type(d),
+            np.int64(lo),
+            np.int64(hi),
+            table,
+            ctl,
+            counts,
+        ),
+    )
+    end.record()
+    end.synchronize()
+    res = counts.get()
+    if (res > _INT64_MAX).any():
+        raise CapacityError("a census count overflows a 64-bit integer")
+    last_run.clear()
+    last_run.update(
+        kernel_ms=float(cp.cuda.get_elapsed_time(start, end)),
+        compile_seconds=cm.compile_seconds,
+        mode="census",
+        blocks=blocks,
+    )
+    return res.astype(np.int64)
