@@ -2,6 +2,8 @@
 
 usage: python benchmarks/bench_static_cpu.py [--nx-cap 120] [--small-n 500] [--out DIR]
        pytest benchmarks/bench_static_cpu.py --benchmark-enable      (pytest-benchmark view)
+       (add --benchmark-json=FILE to keep the figures: each test's ``extra_info`` holds the
+       fields main() writes for its graph and pattern, ratios included where NetworkX ran)
 
 Counts *mappings* (non-induced, NetworkX's ``subgraph_monomorphisms_iter`` number) of 4-cycle,
 diamond and 4-clique on ``nx.barabasi_albert_graph(20000, 8, seed=1)``.
@@ -29,6 +31,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import numba
@@ -222,35 +225,168 @@ def table(res: dict) -> str:
 
 
 # ---------------------------------------------------------------------- pytest-benchmark view
-@pytest.fixture(scope="module")
-def big_graph() -> ng.StaticGraph:
-    return ng.from_networkx(ba(*BIG))
+# Each test records in ``benchmark.extra_info`` the fields main() writes for its graph
+# ("big" or "small") and pattern: count, CPU API seconds (median of 3, and the runs), CPU
+# exhaustive seconds, and where NetworkX was timed in the same run its seconds, whether it
+# finished, and the ratios (``ratio_api`` / ``ratio_exhaustive`` with ``ratio_basis``, or
+# ``ratio_api_at_least`` when NetworkX hit the cap). Times measured by one test are shared with
+# the later tests of the same run through SAME_RUN, so the NetworkX tests (after the CPU ones in
+# file order) report the ratio against the CPU times of this run.
+
+#: NetworkX's wall-clock cap on the big graph (main()'s ``--nx-cap`` default).
+NX_CAP = 120.0
+#: (graph, pattern) -> raw (unrounded) fields measured in this pytest run.
+SAME_RUN: dict[tuple[str, str], dict] = {}
+_GRAPHS: dict[str, tuple[nx.Graph, ng.StaticGraph]] = {}
 
 
-@pytest.fixture(scope="module")
-def small_nx() -> nx.Graph:
-    return ba(SMALL_N)
+def _graph(which: str) -> tuple[nx.Graph, ng.StaticGraph]:
+    """The NetworkX graph and its StaticGraph for ``"big"`` or ``"small"`` (built once)."""
+    if which not in _GRAPHS:
+        n, m, seed = BIG if which == "big" else (SMALL_N, BIG[1], BIG[2])
+        G = ba(n, m, seed)
+        _GRAPHS[which] = (G, ng.from_networkx(G))
+    return _GRAPHS[which]
+
+
+def _inputs(which: str) -> dict:
+    G, _ = _graph(which)
+    n, m, seed = BIG if which == "big" else (SMALL_N, BIG[1], BIG[2])
+    return {
+        "graph": which,
+        "input": f"nx.barabasi_albert_graph({n}, {m}, seed={seed})",
+        "nodes": G.number_of_nodes(),
+        "edges": G.number_of_edges(),
+    }
+
+
+def _ratios(which: str, row: dict) -> dict:
+    """main()'s ratio fields from the times of this run (empty until both sides were timed)."""
+    if "networkx_seconds" not in row or "cpu_api_seconds" not in row:
+        return {}
+    nxt = row["networkx_seconds"]
+    if not row["networkx_finished"]:
+        # NetworkX took longer than this: a lower bound of the ratio, not an estimate
+        return {"ratio_api_at_least": round(nxt / row["cpu_api_seconds"], 1)}
+    return {
+        "ratio_basis": f"{which} graph",
+        "ratio_api": round(nxt / row["cpu_api_seconds"], 1),
+        "ratio_exhaustive": round(nxt / row["cpu_exhaustive_seconds"], 1),
+    }
+
+
+def _record(benchmark: Any, which: str, pname: str, **fields: Any) -> dict:
+    """Merge ``fields`` into SAME_RUN and write everything known into ``extra_info``."""
+    row = SAME_RUN.setdefault((which, pname), {})
+    row.update(fields)
+    digits = 4 if which == "big" else 5
+    info: dict = {"pattern": pname, **_inputs(which)}
+    for key, value in row.items():
+        if key == "cpu_api_runs":
+            value = [round(x, digits) for x in value]
+        elif key == "networkx_seconds":
+            value = round(value, 2)
+        elif key.endswith("_seconds"):
+            value = round(value, digits)
+        info[key] = value
+    info.update(_ratios(which, row))
+    info["versions"] = versions()
+    info["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    benchmark.extra_info.update(info)
+    return info
+
+
+def _cpu_times(which: str, pname: str) -> dict:
+    """CPU fields of this run for ``(which, pname)``, measured as main() does if still missing."""
+    row = SAME_RUN.get((which, pname), {})
+    if "cpu_api_seconds" in row:
+        return {}
+    _, g = _graph(which)
+    cpu_api(g, pname)  # warm-up
+    c_api, t_api, runs = timed(cpu_api, g, pname)
+    c_ex, t_ex, _ = timed(cpu_exhaustive, g, pname, repeat=1)
+    assert c_api == c_ex, (pname, c_api, c_ex)
+    return {
+        "count": c_api,
+        "cpu_api_seconds": t_api,
+        "cpu_api_runs": runs,
+        "cpu_exhaustive_seconds": t_ex,
+    }
+
+
+def _bench_cpu(benchmark: Any, which: str, pname: str) -> dict:
+    _, g = _graph(which)
+    t0 = time.perf_counter()
+    cpu_api(g, pname)  # warm-up: numba load / JIT compile
+    warmup = time.perf_counter() - t0
+    runs: list[float] = []
+
+    def run() -> int:
+        t = time.perf_counter()
+        out = cpu_api(g, pname)
+        runs.append(time.perf_counter() - t)
+        return out
+
+    # median of 3 as in main(); with --benchmark-disable pytest-benchmark calls run() once
+    count = benchmark.pedantic(run, rounds=3, iterations=1)
+    c_ex, t_ex, _ = timed(cpu_exhaustive, g, pname, repeat=1)
+    assert count == c_ex, (pname, count, c_ex)
+    return _record(
+        benchmark,
+        which,
+        pname,
+        jit_warmup_seconds=warmup,
+        count=count,
+        cpu_api_seconds=statistics.median(runs),
+        cpu_api_runs=runs,
+        cpu_exhaustive_seconds=t_ex,
+    )
 
 
 @pytest.mark.parametrize("pname", PATTERNS)
-def test_cpu_engine_big(benchmark, big_graph, pname):
-    cpu_api(big_graph, pname)  # JIT warm-up
-    count = benchmark(cpu_api, big_graph, pname)
-    assert count == cpu_exhaustive(big_graph, pname)
+def test_cpu_engine_big(benchmark, pname):
+    info = _bench_cpu(benchmark, "big", pname)
+    assert info["count"] > 0 and info["cpu_api_seconds"] > 0
 
 
 @pytest.mark.parametrize("pname", PATTERNS)
-def test_cpu_engine_small(benchmark, small_nx, pname):
-    g = ng.from_networkx(small_nx)
-    cpu_api(g, pname)
-    benchmark(cpu_api, g, pname)
+def test_cpu_engine_small(benchmark, pname):
+    info = _bench_cpu(benchmark, "small", pname)
+    assert info["count"] > 0 and info["cpu_api_seconds"] > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pname", PATTERNS)
-def test_networkx_small(benchmark, small_nx, pname):
-    count, _, done = benchmark.pedantic(nx_count, args=(small_nx, pname, None), rounds=1)
-    assert done and count == cpu_api(ng.from_networkx(small_nx), pname)
+def test_networkx_small(benchmark, pname):
+    G, _ = _graph("small")
+    count, seconds, done = benchmark.pedantic(
+        nx_count, args=(G, pname, None), rounds=1, iterations=1
+    )
+    cpu = _cpu_times("small", pname)
+    info = _record(
+        benchmark, "small", pname, **cpu, networkx_finished=done, networkx_seconds=seconds
+    )
+    assert done and count == info["count"], (pname, count, info["count"])
+    assert info["ratio_api"] > 0 and info["ratio_exhaustive"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pname", PATTERNS)
+def test_networkx_big_capped(benchmark, pname):
+    G, _ = _graph("big")
+    count, seconds, done = benchmark.pedantic(
+        nx_count, args=(G, pname, NX_CAP), rounds=1, iterations=1
+    )
+    cpu = _cpu_times("big", pname)
+    fields: dict = {**cpu, "networkx_finished": done, "networkx_seconds": seconds}
+    if not done:
+        fields["networkx_mappings_found_before_cap"] = count
+    info = _record(benchmark, "big", pname, **fields)
+    if done:
+        assert count == info["count"], (pname, count, info["count"])
+        assert info["ratio_api"] > 0
+    else:
+        assert count < info["count"] and info["ratio_api_at_least"] > 0
 
 
 if __name__ == "__main__":
