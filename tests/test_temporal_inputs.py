@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import re
+from pathlib import Path
+
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -10,22 +14,27 @@ import pyarrow as pa
 import pytest
 
 from nx_gpumine.errors import InputError, QueryError, UnsupportedGraphError
+from nx_gpumine.inputs.frames import node_labels_from_columns
 from nx_gpumine.inputs.motifs import (
     CENSUS_KEYS,
     EVEREST_MOTIFS,
+    MOTIF_ALIASES,
     AntiEdge,
     TemporalMotif,
+    motif_catalogue,
     named_motif,
     parse_everest_query,
     parse_motif_edges,
 )
 from nx_gpumine.inputs.temporal_graph import (
+    TemporalGraph,
     as_temporal_graph,
     load_collegemsg,
     temporal_from_arrays,
     temporal_from_frame,
     temporal_from_networkx,
 )
+from nx_gpumine.interfaces.cli import main as cli_main
 from nx_gpumine.interfaces.temporal_functions import count_motifs, find_motifs, has_motif
 from nx_gpumine.plan.temporal_plan import SRC_ALL, SRC_BOTH, SRC_IN, SRC_OUT, build_temporal_plan
 
@@ -283,3 +292,161 @@ def test_functions_with_labels_and_node_values():
     frame = find_motifs(g, tri, limit=2)
     assert len(frame) == 2 and list(frame.columns)[:3] == ["edge_0", "edge_1", "edge_2"]
     assert frame["node_0"].tolist() == [0, 1]
+
+
+# ----------------------------------------------------------------- TemporalGraph.from_edgelist
+@pytest.mark.parametrize("lib", ["pandas", "polars", "pyarrow"])
+def test_from_edgelist_classmethod(lib):
+    s, d, t = zip(*EDGES, strict=True)
+    data = {"u": list(s), "v": list(d), "when": list(t), "kind": ["x", "y", "x", "y", "x"]}
+    frame = {"pandas": pd.DataFrame, "polars": pl.DataFrame, "pyarrow": pa.table}[lib](data)
+    g = TemporalGraph.from_edgelist(frame, source="u", target="v", time="when", edge_label="kind")
+    h = temporal_from_frame(frame, "u", "v", "when", edge_label="kind")
+    assert isinstance(g, TemporalGraph)
+    assert g.rows.tolist() == h.rows.tolist() == [3, 1, 4, 0, 2]
+    assert g.keys == ["a", "b", "c"] and g.time.tolist() == [1, 3, 4, 5, 5]
+    assert [g.keys[x] for x in g.src] == ["a", "b", "b", "a", "c"]
+    assert g.edge_label.tolist() == h.edge_label.tolist() == [1, 1, 0, 0, 0]
+    _check_layout(g)
+    with pytest.raises(InputError, match="column 'time' is missing"):
+        TemporalGraph.from_edgelist(frame, "u", "v")
+
+
+def test_from_edgelist_node_labels_from_columns():
+    frame = pd.DataFrame(
+        {
+            "u": ["a", "b", "c", "a"],
+            "v": ["b", "c", "a", "c"],
+            "t": [1, 2, 3, 4],
+            "ulab": ["buyer", "seller", "bank", "buyer"],
+            "vlab": ["seller", "bank", "buyer", "bank"],
+        }
+    )
+    g = TemporalGraph.from_edgelist(frame, "u", "v", "t", source_label="ulab", target_label="vlab")
+    decode = {code: value for value, code in g.node_vocab.items()}
+    labels = {g.keys[i]: decode[code] for i, code in enumerate(g.node_label.tolist())}
+    assert labels == {"a": "buyer", "b": "seller", "c": "bank"}
+    tri = named_motif("triangle")
+    assert count_motifs(g, tri) == 1
+    assert count_motifs(g, tri.with_(node_labels={0: "buyer"})) == 1
+    assert count_motifs(g, tri.with_(node_labels={0: "bank"})) == 0
+    # only the source column: target-only nodes stay unlabelled (-1)
+    g2 = TemporalGraph.from_edgelist(frame.iloc[:2], "u", "v", "t", source_label="ulab")
+    assert g2.keys == ["a", "b", "c"] and g2.node_label.tolist() == [0, 1, -1]
+    # numeric labels double as Everest node values
+    num = frame.assign(ulab=[5, 7, 9, 5], vlab=[7, 9, 5, 9])
+    g3 = TemporalGraph.from_edgelist(num, "u", "v", "t", source_label="ulab", target_label="vlab")
+    assert g3.node_values.tolist() == [5.0, 7.0, 9.0]
+    assert count_motifs(g3, tri.with_(node_where=[(0, ">", 6)])) == 0
+    assert count_motifs(g3, tri.with_(node_where=[(0, "<", 6)])) == 1
+
+
+def test_from_edgelist_node_label_errors():
+    frame = pd.DataFrame(
+        {"u": [1, 2], "v": [2, 1], "t": [1, 2], "ul": ["x", "y"], "vl": ["y", "z"]}
+    )
+    with pytest.raises(InputError, match=r"node 1 has two labels, 'x' .*'ul'.* and 'z' .*'vl'"):
+        TemporalGraph.from_edgelist(frame, "u", "v", "t", source_label="ul", target_label="vl")
+    with pytest.raises(InputError, match="not both"):
+        TemporalGraph.from_edgelist(frame, "u", "v", "t", source_label="ul", node_labels={1: "x"})
+    with pytest.raises(InputError, match="column 'nope' is missing"):
+        TemporalGraph.from_edgelist(frame, "u", "v", "t", target_label="nope")
+    with pytest.raises(InputError, match="source_label and/or target_label"):
+        node_labels_from_columns(frame, "u", "v")
+
+
+# ----------------------------------------------------------------- motif file order column
+@pytest.mark.parametrize(
+    "text,msg",
+    [
+        ("1 2 1\n2 3 5\n3 4 9", r"non-contiguous motif order: 3 edges need the orders 1\.\.3"),
+        ("1 2 0\n2 3 2", "non-contiguous motif order"),
+        ("1 2 2\n2 3 3", r"got \[2, 3\]"),
+        ("1 2 -1\n2 3 0", "must not be negative"),
+        ("1 2 0\n2 3 -1\n3 4 1", "must not be negative"),
+        ("1 2 1\n2 3 1", "repeat"),
+        ("1 2\n2 3 2", "mix 'src dst order' and 'src dst'"),
+    ],
+)
+def test_parse_motif_edges_order_errors(text, msg):
+    with pytest.raises(QueryError, match=msg):
+        parse_motif_edges(text)
+    with pytest.raises(QueryError, match=msg):  # same check inside an Everest query
+        parse_everest_query("pattern: |\n  " + text.replace("\n", "\n  ") + "\n")
+
+
+def test_parse_motif_edges_order_bases():
+    # Everest's own files: 1-based nodes and orders (M4-A lists the anti-edge third)
+    edges, orders = parse_motif_edges("1 2 1\n2 3 2\n3 1 3\n3 4 4\n4 1 5")
+    assert edges == [(0, 1), (1, 2), (2, 0), (2, 3), (3, 0)] and orders == [1, 2, 3, 4, 5]
+    # 0-based orders, lines out of order
+    edges, orders = parse_motif_edges("1 2 1\n0 1 0\n2 0 2")
+    assert edges == [(0, 1), (1, 2), (2, 0)] and orders == [0, 1, 2]
+    # no order column: file order, reported as 1..l
+    edges, orders = parse_motif_edges("2 3\n1 2\n")
+    assert edges == [(1, 2), (0, 1)] and orders == [1, 2]
+
+
+# ----------------------------------------------------------------- catalogue aliases
+@pytest.mark.parametrize(
+    "name,edges",
+    [
+        ("temporal-triangle", ((0, 1), (1, 2), (2, 0))),
+        ("temporal-3-cycle", ((0, 1), (1, 2), (2, 0))),
+        ("temporal-4-cycle", ((0, 1), (1, 2), (2, 3), (3, 0))),
+        ("fourcycle", ((0, 1), (1, 2), (2, 3), (3, 0))),
+        ("temporal-5-cycle", ((0, 1), (1, 2), (2, 3), (3, 4), (4, 0))),
+        ("3-path", ((0, 1), (1, 2), (2, 3))),
+        ("tailed-tri", ((0, 1), (1, 2), (2, 3), (3, 1))),
+        ("diamonds", ((0, 1), (1, 2), (2, 0), (0, 3), (3, 2))),
+        ("M_{2,4}", ((0, 1), (1, 2), (2, 0))),
+        ("M5,1", ((0, 1), (1, 0), (0, 1))),
+        ("M_{1,1}", ((0, 1), (2, 1), (0, 1))),
+        ("M_{6,6}", ((0, 1), (0, 1), (2, 1))),
+    ],
+)
+def test_catalogue_aliases(name, edges):
+    m = named_motif(name, delta=60, tie="input_order")
+    assert m.edges == edges and m.name == name
+    assert m.delta == 60 and m.tie == "input_order"
+
+
+def test_catalogue_alias_counts_equal_their_targets():
+    assert set(MOTIF_ALIASES) <= set(motif_catalogue())
+    g = load_collegemsg(3000)
+    for alias, target in MOTIF_ALIASES.items():
+        assert count_motifs(g, alias, delta=3600) == count_motifs(g, target, delta=3600)
+    assert count_motifs(g, "temporal-triangle", delta=3600) == count_motifs(
+        g, [(0, 1), (1, 2), (2, 0)], delta=3600
+    )
+
+
+@pytest.mark.parametrize("name", ["temporal-cycle", "M_{7,1}", "temporal-1-cycle", "M0,3"])
+def test_catalogue_unknown_names(name):
+    with pytest.raises(QueryError, match="unknown motif name|rows and columns 1..6"):
+        named_motif(name)
+
+
+# ----------------------------------------------------------------- README examples
+def test_readme_temporal_examples_run():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = readme.split("Temporal motifs (Everest")[1].split("```python")[1].split("```")[0]
+    ns: dict = {}
+    exec(compile("import nx_gpumine as ng\n" + block, "README.md", "exec"), ns)
+    ng, T = ns["ng"], ns["T"]
+    assert T.m == 6 and ng.count_motifs(T, "temporal-triangle", delta=3600) == 1
+    frame = ng.find_motifs(T, ns["motif"], limit=100)
+    assert frame[["edge_0", "edge_1", "edge_2"]].values.tolist() == [[0, 1, 2]]
+    table = ng.motif_census(T, delta=3600, as_table=True)
+    assert table[1, 3] == 1  # M_{2,4}: the cyclic triangle 1->2, 2->3, 3->1
+    assert table.sum() == sum(ng.motif_census(T, delta=3600).values())
+
+
+def test_readme_cli_temporal_line():
+    out = io.StringIO()
+    argv = "temporal --dataset collegemsg --motif temporal-triangle --delta 3600".split()
+    assert cli_main(argv, out=out) == 0
+    text = out.getvalue()
+    want = count_motifs(load_collegemsg(), [(0, 1), (1, 2), (2, 0)], delta=3600)
+    assert want == 1653
+    assert re.search(r"temporal-triangle\s+1,653\s", text), text

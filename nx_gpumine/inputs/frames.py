@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["frame_columns", "frame_namespace", "is_frame"]
+__all__ = ["frame_columns", "frame_namespace", "is_frame", "node_labels_from_columns"]
 
 
 def is_frame(obj: Any) -> bool:
@@ -83,3 +83,60 @@ def frame_columns(
             raise InputError(f"{what}: column {name!r} holds NaN value(s)")
         out.append(np.asarray(arr))
     return out
+
+
+def node_labels_from_columns(
+    frame: Any,
+    source: str,
+    target: str,
+    source_label: str | None = None,
+    target_label: str | None = None,
+    *,
+    what: str = "edge frame",
+) -> dict:
+    """Node key -> label, read from per-edge label columns of the source and target nodes.
+
+    Each row says "the source node has label ``row[source_label]``" and/or "the target node has
+    label ``row[target_label]``"; a node that appears on several rows must get the same label
+    on all of them. Nodes seen only in an unnamed role get no entry (unlabelled).
+
+    Parameters
+    ----------
+    frame : dataframe
+        The edge frame (pandas, polars, pyarrow, cuDF...).
+    source, target : str
+        Endpoint column names.
+    source_label, target_label : str, optional
+        Columns holding the label of the row's source / target node (at least one).
+    what : str
+        How to call the frame in error messages.
+
+    Returns
+    -------
+    dict
+        Node key -> label value.
+
+    Raises
+    ------
+    InputError
+        If no label column is named, a column is missing or holds nulls, or a node gets two
+        different labels.
+    """
+    if source_label is None and target_label is None:
+        raise InputError(f"{what}: name source_label and/or target_label to read node labels")
+    s, d, ls, ld = frame_columns(frame, [source, target, source_label, target_label], what=what)
+    labels: dict = {}
+    where: dict = {}
+    for keys, vals, col in ((s, ls, source_label), (d, ld, target_label)):
+        if vals is None or keys is None:
+            continue
+        for row, (k, v) in enumerate(zip(keys.tolist(), vals.tolist(), strict=True)):
+            old = labels.setdefault(k, v)
+            if old != v:
+                c0, r0 = where[k]
+                raise InputError(
+                    f"{what}: node {k!r} has two labels, {old!r} (column {c0!r}, row {r0}) "
+                    f"and {v!r} (column {col!r}, row {row})"
+                )
+            where.setdefault(k, (col, row))
+    return labels

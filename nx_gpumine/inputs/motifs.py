@@ -35,7 +35,13 @@ __all__ = [
     "EverestQuery",
     "TIE_POLICIES",
     "CENSUS_KEYS",
+    "CENSUS_AXIS",
+    "CENSUS_GRID",
+    "CENSUS_GRID_ROWS",
+    "CENSUS_GRID_COLS",
     "EVEREST_MOTIFS",
+    "MOTIF_ALIASES",
+    "census_grid_position",
     "census_motif",
     "motif_catalogue",
     "named_motif",
@@ -269,8 +275,40 @@ def _census_keys() -> list[str]:
 
 #: The 36 three-edge motifs on two or three nodes (nodes numbered by first appearance).
 CENSUS_KEYS: tuple[str, ...] = tuple(_census_keys())
-#: Row/column labels of the 6x6 census table: ``table[r, c]`` counts ``'01 R[r] R[c]'``.
+#: Axis of the key-ordered 6x6 arrangement (``layout="keys"`` of ``motif_census``, and the CLI
+#: table): ``table[r, c]`` counts ``'01 R[r] R[c]'`` with ``R = CENSUS_AXIS``.
 CENSUS_AXIS: tuple[str, ...] = ("01", "02", "10", "12", "20", "21")
+
+#: Second motif edge of each row of Paranjape et al.'s 6x6 grid ``M_{i,j}`` (row ``i = r + 1``).
+CENSUS_GRID_ROWS: tuple[str, ...] = ("21", "12", "20", "02", "10", "01")
+#: Third motif edge of each column of that grid (column ``j = c + 1``).
+CENSUS_GRID_COLS: tuple[str, ...] = ("01", "10", "02", "20", "12", "21")
+#: The ``M_{i,j}`` grid of Paranjape, Benson & Leskovec, "Motifs in Temporal Networks" (WSDM
+#: 2017), as SNAP's ``TempMotifCounter::Count3TEdge23Node`` fills it: ``CENSUS_GRID[r][c]`` is the
+#: key of ``M_{r+1,c+1}``; the first edge is always ``0 -> 1``, the second edge is fixed along a
+#: row, the third along a column. Derived from SNAP's source (snap-adv/temporalmotifs.cpp, cell
+#: ``M_{3,1}`` as fixed by SNAP pull request #137) with a line-by-line port of its counting code
+#: run beside a brute force on random tie-free graphs: every cell equals exactly one key.
+#: Two-node motifs: ``M_{5,1}, M_{5,2}, M_{6,1}, M_{6,2}``; triangles: ``M_{1..2,3..4}`` and
+#: ``M_{3..4,5..6}``; the 24 other cells are stars.
+CENSUS_GRID: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"01 {row} {col}" for col in CENSUS_GRID_COLS) for row in CENSUS_GRID_ROWS
+)
+
+
+def census_grid_position(key: str) -> tuple[int, int]:
+    """``(i, j)``, 1-based, of a census key in Paranjape et al.'s grid (``'01 12 20'`` -> (2, 4)).
+
+    Raises
+    ------
+    QueryError
+        If ``key`` is not one of the 36 census keys.
+    """
+    for r, row in enumerate(CENSUS_GRID):
+        if key in row:
+            return r + 1, row.index(key) + 1
+    raise QueryError(f"unknown census motif key {key!r}; keys look like '01 12 20'")
+
 
 #: Everest's M1-M13 and M4-A, 1-based as in its motif files (edge order = temporal order).
 EVEREST_MOTIFS: dict[str, tuple] = {
@@ -287,6 +325,24 @@ EVEREST_MOTIFS: dict[str, tuple] = {
     "M11": ((1, 2), (2, 3), (3, 4), (4, 5), (5, 1)),
     "M12": ((1, 2), (2, 3), (3, 4), (4, 5), (5, 2)),
     "M13": ((1, 2), (2, 3), (3, 4), (4, 2), (2, 5)),
+}
+
+
+#: Other names :func:`named_motif` accepts, and the motif each one is (0-based, temporal order).
+#: ``temporal-triangle`` / ``temporal-3-cycle``: ``0->1, 1->2, 2->0`` (census key ``'01 12 20'``,
+#: Paranjape's ``M_{2,4}``); ``temporal-4-cycle`` / ``fourcycle``: Everest M4 ``0->1, 1->2,
+#: 2->3, 3->0``; the Everest paper's Table 4 names ``3-path`` (M1 ``0->1, 1->2, 2->3``),
+#: ``tailed-tri`` (M3 ``0->1, 1->2, 2->3, 3->1``), ``diamonds`` (M10 ``0->1, 1->2, 2->0,
+#: 0->3, 3->2``).
+MOTIF_ALIASES: dict[str, str] = {
+    "temporal-triangle": "triangle",
+    "temporal-3-cycle": "triangle",
+    "temporal-4-cycle": "M4",
+    "fourcycle": "M4",
+    "3-path": "M1",
+    "tailed-tri": "M3",
+    "diamonds": "M10",
+    "diamond": "M10",
 }
 
 
@@ -310,10 +366,31 @@ def named_motif(name: str, delta: Any = None, tie: str = "strict", **kw: Any) ->
 
     Names: ``'M1'`` ... ``'M13'`` and ``'M4-A'`` (Everest; ``M4-A`` has the anti-edge
     ``3 -> 1`` (1-based) after edge 2 with ``within=None`` unless ``anti_within`` is given),
-    ``'triangle'`` (``0->1, 1->2, 2->0``), ``'cycle<k>'`` (temporal ``k``-cycle),
-    ``'path<l>'`` (temporal path of ``l`` edges), and any census key like ``'01 12 20'``.
+    ``'triangle'`` (``0->1, 1->2, 2->0``), ``'cycle<k>'`` / ``'temporal-<k>-cycle'``
+    (temporal ``k``-cycle ``0->1, ..., (k-1)->0``), ``'path<l>'`` (temporal path of ``l``
+    edges), any census key like ``'01 12 20'``, Paranjape et al.'s grid names ``'M_{i,j}'``
+    (also ``'Mi,j'``; see :data:`CENSUS_GRID`), and the aliases of :data:`MOTIF_ALIASES`
+    (``'temporal-triangle'``, ``'temporal-4-cycle'``, ``'fourcycle'``, ``'3-path'``,
+    ``'tailed-tri'``, ``'diamonds'``). The motif's ``name`` is the name given.
     Extra keyword arguments go to :class:`TemporalMotif` (``anti_within`` excepted).
+
+    Raises
+    ------
+    QueryError
+        For an unknown name (the message lists the known ones).
     """
+    if name in MOTIF_ALIASES:
+        return named_motif(MOTIF_ALIASES[name], delta, tie, **kw).with_(name=name)
+    m = re.fullmatch(r"M_\{(\d+),(\d+)\}|M(\d+),(\d+)", name)
+    if m:
+        i, j = (int(x) for x in (m.group(1, 2) if m.group(1) else m.group(3, 4)))
+        if not (1 <= i <= 6 and 1 <= j <= 6):
+            raise QueryError(f"motif {name!r}: Paranjape's grid has rows and columns 1..6")
+        key = CENSUS_GRID[i - 1][j - 1]
+        return named_motif(key, delta, tie, **kw).with_(name=name)
+    m = re.fullmatch(r"temporal-(\d+)-cycle", name)
+    if m and int(m.group(1)) >= 2:
+        return named_motif(f"cycle{m.group(1)}", delta, tie, **kw).with_(name=name)
     anti_within = kw.pop("anti_within", None)
     if name in CENSUS_KEYS:
         return census_motif(name, delta, tie).with_(**kw) if kw else census_motif(name, delta, tie)
@@ -337,28 +414,40 @@ def named_motif(name: str, delta: Any = None, tie: str = "strict", **kw: Any) ->
         return TemporalMotif(edges, delta=delta, tie=tie, name=name, **kw)
     raise QueryError(
         f"unknown motif name {name!r}; known: M1..M13, M4-A, triangle, cycle<k>, path<l>, "
-        "or a census key like '01 12 20'"
+        f"temporal-<k>-cycle, {', '.join(MOTIF_ALIASES)}, a census key like '01 12 20' or "
+        "a Paranjape grid name like 'M_{2,4}'"
     )
 
 
 def motif_catalogue() -> list[str]:
-    """Names :func:`named_motif` knows (census keys, Everest motifs, triangle, cycle3/4)."""
-    return [*CENSUS_KEYS, *EVEREST_MOTIFS, "M4-A", "triangle", "cycle3", "cycle4"]
+    """Names :func:`named_motif` knows (census keys, Everest, triangle, cycle3/4, aliases)."""
+    return [*CENSUS_KEYS, *EVEREST_MOTIFS, "M4-A", "triangle", "cycle3", "cycle4", *MOTIF_ALIASES]
 
 
 # ====================================================================== Everest text
 def parse_motif_edges(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     """Parse an Everest motif file: one ``src dst [order]`` line per listed edge.
 
-    Lines are sorted by ``order`` when present (else kept). Node ids may be 0- or 1-based (or
-    any integers); they are renumbered to ``0..k-1`` in sorted order.
+    Everest's files (``inputs/motifs/M*.txt``) are 1-based in both node ids and orders
+    (``1 2 1`` / ``2 3 2`` / ...). Node ids may be any contiguous integers (0-based, 1-based...);
+    they are renumbered to ``0..k-1`` in sorted order. The order column is optional, but then
+    absent on every line (lines are listed in temporal order). When given, the ``l`` order
+    values must be exactly ``1..l`` (1-based, as Everest writes them) or ``0..l-1`` (0-based:
+    the smallest order is 0), in any line order; lines are sorted by it.
 
     Returns
     -------
     (edges, orders)
-        Renumbered edges in temporal order and the order values.
+        Renumbered edges in temporal order and the order values (``1..l`` when absent).
+
+    Raises
+    ------
+    QueryError
+        For a malformed line, no edges, a mix of lines with and without an order, order values
+        that repeat, are negative, or are not contiguous from 0 or 1, or non-contiguous node ids.
     """
     rows = []
+    with_order: list[int] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
@@ -370,12 +459,28 @@ def parse_motif_edges(text: str) -> tuple[list[tuple[int, int]], list[int]]:
             vals = [int(p) for p in parts]
         except ValueError as exc:
             raise QueryError(f"motif line {lineno}: non-integer value in {line!r}") from exc
+        if len(vals) == 3:
+            with_order.append(lineno)
         rows.append((vals[2] if len(vals) == 3 else len(rows) + 1, vals[0], vals[1]))
     if not rows:
         raise QueryError("the motif text holds no edges")
+    if with_order and len(with_order) != len(rows):
+        raise QueryError(
+            f"motif lines mix 'src dst order' and 'src dst': {len(with_order)} of {len(rows)} "
+            "lines give an order; give it on every line or on none"
+        )
     orders = [r[0] for r in rows]
     if len(set(orders)) != len(orders):
         raise QueryError(f"motif order values repeat: {orders}")
+    if min(orders) < 0:
+        raise QueryError(f"motif order values must not be negative, got {orders}")
+    base = min(orders)
+    l_ = len(orders)
+    if base > 1 or sorted(orders) != list(range(base, base + l_)):
+        raise QueryError(
+            f"non-contiguous motif order: {l_} edges need the orders 1..{l_} (or 0..{l_ - 1}), "
+            f"got {orders}"
+        )
     rows.sort()
     nodes = sorted({x for r in rows for x in r[1:]})
     if nodes != list(range(nodes[0], nodes[0] + len(nodes))):

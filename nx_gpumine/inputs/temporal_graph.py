@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UnsupportedGraphError
-from .frames import frame_columns, is_frame
+from .frames import frame_columns, is_frame, node_labels_from_columns
 
 __all__ = [
     "TemporalGraph",
@@ -84,6 +84,63 @@ class TemporalGraph:
     edge_vocab: dict = field(default_factory=dict)
     _key_to_id: dict | None = field(default=None, repr=False)
     _device_cache: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_edgelist(
+        cls,
+        frame: Any,
+        source: str = "source",
+        target: str = "target",
+        time: str = "time",
+        *,
+        edge_label: str | None = None,
+        node_labels: Mapping | None = None,
+        nodes: Sequence | None = None,
+        source_label: str | None = None,
+        target_label: str | None = None,
+    ) -> TemporalGraph:
+        """Build from an edge frame (pandas, polars, pyarrow, cuDF...): one row per edge.
+
+        The parameters of :func:`temporal_from_frame`, plus node labels read from columns.
+
+        Parameters
+        ----------
+        frame : dataframe
+            One row per temporal edge.
+        source, target, time : str
+            Column names of the endpoints and the time.
+        edge_label : str, optional
+            Column holding an edge label.
+        node_labels : mapping, optional
+            Node key -> label value.
+        nodes : sequence, optional
+            All node keys in dense-id order.
+        source_label, target_label : str, optional
+            Columns holding the label of each row's source / target node (instead of
+            ``node_labels``); a node must get the same label on every row it appears in.
+
+        Returns
+        -------
+        TemporalGraph
+
+        Raises
+        ------
+        InputError
+            For missing columns, null/NaN/non-numeric times, a node given two labels, or
+            ``node_labels`` together with label columns.
+        """
+        if source_label is not None or target_label is not None:
+            if node_labels is not None:
+                raise InputError(
+                    "edge frame: give node labels either as node_labels or as "
+                    "source_label/target_label columns, not both"
+                )
+            node_labels = node_labels_from_columns(
+                frame, source, target, source_label, target_label
+            )
+        return temporal_from_frame(
+            frame, source, target, time, edge_label=edge_label, node_labels=node_labels, nodes=nodes
+        )
 
     @property
     def n(self) -> int:

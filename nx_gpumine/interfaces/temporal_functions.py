@@ -19,6 +19,7 @@ from ..execution.temporal import run_census, run_temporal
 from ..inputs.frames import frame_namespace, is_frame
 from ..inputs.motifs import (
     CENSUS_AXIS,
+    CENSUS_GRID,
     CENSUS_KEYS,
     EverestQuery,
     TemporalMotif,
@@ -227,6 +228,7 @@ def motif_census(
     *,
     tie: str = "strict",
     as_table: bool = False,
+    layout: str = "snap",
     engine: str = "auto",
     source: str = "source",
     target: str = "target",
@@ -243,16 +245,30 @@ def motif_census(
     tie : {"strict", "input_order"}
         Tie policy.
     as_table : bool
-        Return the 6x6 table ``T[r, c]`` = count of ``'01 R[r] R[c]'`` with
-        ``R = CENSUS_AXIS = ('01', '02', '10', '12', '20', '21')`` instead of a dict.
+        Return a 6x6 int64 table instead of a dict (arrangement chosen by ``layout``).
+    layout : {"snap", "keys"}
+        ``"snap"``: Paranjape et al.'s grid, as SNAP's ``Count3TEdge23Node`` writes it:
+        ``T[i - 1, j - 1]`` counts motif ``M_{i,j}`` = key ``CENSUS_GRID[i - 1][j - 1]``
+        (row: second edge ``CENSUS_GRID_ROWS``, column: third edge ``CENSUS_GRID_COLS``).
+        ``"keys"``: ``T[r, c]`` counts ``'01 R[r] R[c]'`` with ``R = CENSUS_AXIS =
+        ('01', '02', '10', '12', '20', '21')`` (the CLI's table).
     engine : {"auto", "cpu", "cuda"}
         Engine (one without a census kernel falls back to the CPU engine).
+    source, target, time : str
+        Column names when ``G`` is a frame.
 
     Returns
     -------
     dict or numpy.ndarray
         ``{key: count}`` in ``CENSUS_KEYS`` order, or the (6, 6) int64 table.
+
+    Raises
+    ------
+    QueryError
+        For an unknown tie policy or layout.
     """
+    if layout not in ("snap", "keys"):
+        raise QueryError(f"layout must be 'snap' or 'keys', got {layout!r}")
     graph: TemporalGraph = as_temporal_graph(G, source=source, target=target, time=time)
     if tie not in ("strict", "input_order"):
         raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
@@ -260,6 +276,8 @@ def motif_census(
     out = {k: int(c) for k, c in zip(CENSUS_KEYS, counts.tolist(), strict=True)}
     if not as_table:
         return out
+    if layout == "snap":
+        return np.array([[out[key] for key in row] for row in CENSUS_GRID], dtype=np.int64)
     table = np.zeros((6, 6), dtype=np.int64)
     for r, a in enumerate(CENSUS_AXIS):
         for c, b in enumerate(CENSUS_AXIS):
