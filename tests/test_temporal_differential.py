@@ -13,6 +13,7 @@ import itertools
 import operator
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -205,3 +206,160 @@ def test_root_ranges_partition_the_matches(case, data):
     b = cpu.enumerate_matches(g, plan, cut, g.m)
     assert (a[:, 0] < cut).all() and (b[:, 0] >= cut).all()
     assert len(a) + len(b) == total
+
+
+# ---------------------------------------------------------------------------------------------
+# Every constraint kind alone, and all of them together, under both tie policies (explicitly
+# parametrized, so each combination is exercised on every run, not only when drawn at random).
+KINDS = ("order", "delta", "gaps", "anti", "nlab", "elab", "where")
+TIES = ("strict", "input_order")
+KIND_SETTINGS = settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@st.composite
+def kind_cases(draw, kinds: frozenset, tie: str):
+    """A random graph (heavy ties) and motif edges from :func:`cases`, with exactly ``kinds``.
+
+    ``"order"`` alone is the bare ordered motif (no window, gap, anti-edge or label); every other
+    kind is always present (non-empty) when named. Most draws pick a *witness*: a match of
+    the bare ordered motif, and the window, gaps, labels and node conditions are drawn so that
+    the witness satisfies them (often exactly at the limit), so combined constraints still leave
+    matches to find (anti-edges the witness passes are preferred); the other draws pick every
+    limit and label blindly.
+    """
+    l_min = 2 if "gaps" in kinds else 1
+    edges, n_lab, e_lab, n_val, base = draw(cases(m_min=6, l_min=l_min))
+    k, l_ = base.k, base.num_edges
+    bare = sorted(brute_force(edges, TemporalMotif(base.edges, tie=tie)))
+    witness = draw(st.sampled_from(bare)) if bare and draw(st.integers(0, 3)) else None
+    f: dict = {}
+    if witness is not None:
+        for (a, b), row in zip(base.edges, witness, strict=True):
+            f[a], f[b] = edges[row][0], edges[row][1]
+        ts = [edges[row][2] for row in witness]
+    kw: dict = {"tie": tie}
+    if "delta" in kinds:
+        lo = 0 if witness is None else ts[-1] - ts[0]
+        kw["delta"] = lo + draw(st.integers(0, 5 if witness is None else 2))
+    if "gaps" in kinds:
+        gaps = []
+        for j in range(l_ - 1):
+            lo = 0 if witness is None else ts[j + 1] - ts[j]
+            gaps.append(draw(st.one_of(st.none(), st.integers(lo, lo + 3))))
+        if all(g is None for g in gaps):
+            j = draw(st.integers(0, l_ - 2))
+            gaps[j] = 0 if witness is None else ts[j + 1] - ts[j]
+        kw["gaps"] = gaps
+    if "anti" in kinds:
+        antis = []
+        for _ in range(draw(st.integers(1, 2))):
+            for _attempt in range(4):  # with a witness, prefer anti-edges it passes
+                a = draw(st.integers(0, k - 1))
+                b = draw(st.integers(0, k - 1).filter(lambda x, a=a: x != a))
+                after = draw(st.integers(0, l_ - 1))
+                within = draw(st.one_of(st.none(), st.integers(0, 4)))
+                if witness is None:
+                    break
+                lo = ts[after]
+                hi = lo + within if within is not None else ts[0] + kw.get("delta", 10**9)
+                if not any((u, v) == (f[a], f[b]) and lo < t <= hi for u, v, t in edges):
+                    break
+            antis.append(AntiEdge(a, b, after, within))
+        kw["anti_edges"] = antis
+    if "nlab" in kinds:
+        nodes = draw(st.sets(st.integers(0, k - 1), min_size=1, max_size=2))
+        kw["node_labels"] = {
+            a: draw(st.integers(0, 1)) if witness is None else n_lab[f[a]] for a in nodes
+        }
+    if "elab" in kinds:
+        idx = draw(st.sets(st.integers(0, l_ - 1), min_size=1, max_size=2))
+        kw["edge_labels"] = {
+            i: draw(st.integers(0, 1)) if witness is None else e_lab[witness[i]] for i in idx
+        }
+    if "where" in kinds:
+        conds = []
+        for _ in range(draw(st.integers(1, 2))):
+            a, op = draw(st.integers(0, k - 1)), draw(st.sampled_from(list(OPS)))
+            if witness is None:
+                val = draw(st.integers(0, 3))
+            else:  # a value the witness passes, at the boundary or one step inside
+                step = draw(st.integers(0, 1)) + (1 if op in ("<", ">") else 0)
+                val = n_val[f[a]] + (step if op in ("<", "<=") else -step)
+            conds.append((a, op, val))
+        kw["node_where"] = conds
+    return edges, n_lab, e_lab, n_val, TemporalMotif(base.edges, **kw)
+
+
+def _check_all_modes(engine, case):
+    edges, n_lab, e_lab, n_val, motif = case
+    g = _graph(edges, n_lab, e_lab, n_val, with_labels=True)
+    plan = build_temporal_plan(motif, g)
+    expected = brute_force(edges, motif, n_lab, e_lab, n_val)
+    got = run_temporal(g, plan, "enumerate", engine=engine)
+    rows = [tuple(int(x) for x in g.rows[r]) for r in got]
+    assert len(rows) == len(set(rows)), "duplicate matches"
+    assert set(rows) == expected
+    assert run_temporal(g, plan, "count", engine=engine) == len(expected)
+    assert run_temporal(g, plan, "exists", engine=engine) == bool(expected)
+
+
+_KIND_PARAMS = [
+    *[pytest.param(frozenset({kind}), tie, id=f"{kind}-{tie}") for kind in KINDS for tie in TIES],
+    *[pytest.param(frozenset(KINDS) - {"order"}, tie, id=f"combined-{tie}") for tie in TIES],
+]
+
+
+@pytest.mark.parametrize("kinds,tie", _KIND_PARAMS)
+@KIND_SETTINGS
+@given(data=st.data())
+def test_each_constraint_kind_and_tie_policy(engine, kinds, tie, data):
+    """Each kind alone (order only, window, gaps, anti-edges, node labels, edge labels, numeric
+    node conditions) and all together, under each tie policy, against the brute force."""
+    case = data.draw(kind_cases(kinds, tie))
+    motif = case[4]
+    assert motif.tie == tie
+    assert ("delta" in kinds) == (motif.delta is not None)
+    assert ("gaps" in kinds) == (motif.gaps is not None)
+    assert ("anti" in kinds) == bool(motif.anti_edges)
+    assert ("nlab" in kinds) == bool(motif.node_labels)
+    assert ("elab" in kinds) == bool(motif.edge_labels)
+    assert ("where" in kinds) == bool(motif.node_where)
+    _check_all_modes(engine, case)
+
+
+def test_constraint_kinds_hand_checked(engine):
+    """A fixed graph where each kind changes the answer; expected numbers counted by hand."""
+    # input rows 0..5 as (u, v, t); ties at t=1 (rows 0, 1) and at t=3 (rows 3, 4)
+    edges = [(0, 1, 1), (0, 1, 1), (1, 2, 2), (1, 2, 3), (2, 0, 3), (2, 0, 9)]
+    n_lab, e_lab, n_val = [0, 1, 0], [0, 1, 0, 1, 0, 1], [5, 1, 3]
+    g = _graph(edges, n_lab, e_lab, n_val, with_labels=True)
+
+    def count(m):
+        return run_temporal(g, build_temporal_plan(m, g), "count", engine=engine)
+
+    path = TemporalMotif([(0, 1), (1, 2)])
+    # 0->1->2: rows {0,1} x {2,3} = 4; 1->2->0: (2,4) (2,5) (3,5), and (3,4) only with ties
+    assert count(path) == 7
+    assert count(path.with_(tie="input_order")) == 8
+    tri = TemporalMotif([(0, 1), (1, 2), (2, 0)])
+    # order: {0,1} x (row 2 -> rows {4,5}; row 3 (t=3) -> row 5 only) = 6; ties: + row 3 -> 4
+    assert count(tri) == 6
+    assert count(tri.with_(tie="input_order")) == 8
+    assert count(tri.with_(delta=2)) == 2  # t3 <= 3: (0,2,4) (1,2,4)
+    assert count(tri.with_(gaps=[1, None])) == 4  # t2 - t1 <= 1: row 2 only
+    assert count(tri.with_(gaps=[None, 1])) == 2  # t3 - t2 <= 1: (., 2, 4)
+    assert count(tri.with_(edge_labels={0: 1})) == 3  # only row 1 (label 1) starts
+    assert count(tri.with_(node_labels={1: 0})) == 0  # motif node 1 -> graph node 1 (label 1)
+    assert count(tri.with_(node_labels={1: 1, 2: 0})) == 6
+    assert count(tri.with_(node_where=[(0, ">", 4)])) == 6  # graph node 0 has value 5
+    assert count(tri.with_(node_where=[(2, "<", 3)])) == 0  # graph node 2 has value 3
+    # no 0 -> 1 after t = 1: nothing forbidden (row 1 has the same time, not after)
+    assert count(tri.with_(anti_edges=[(0, 1, 0, 5)])) == 6
+    # no 2 -> 0 in (t_2, t_2 + 1]: row 4 (t=3) kills e_2 = row 2 (t=2), row 3 (t=3) survives
+    assert count(tri.with_(anti_edges=[(2, 0, 1, 1)])) == 2
+    # no 2 -> 0 in (t_2, t_2 + 10]: the match's own closing edge is such an edge
+    assert count(tri.with_(anti_edges=[(2, 0, 1, 10)])) == 0
