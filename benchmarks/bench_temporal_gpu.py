@@ -6,11 +6,14 @@ usage: python3 benchmarks/bench_temporal_gpu.py OUT_DIR [--graphs collegemsg,sk1
 Inputs: CollegeMsg (bundled, real), and seeded skewed temporal graphs from
 ``nx_gpumine.inputs.generators.skewed_temporal_graph``: sk10m (1M nodes, 10M edges, mean gap
 30 s: ~9.5 years, like wiki-talk) and sk50m (5M nodes, 50M edges, mean gap 5 s: ~7.9 years,
-like stackoverflow), plus seeded random edge labels (4 kinds) and node labels (2 kinds).
+like stackoverflow), and burst (1M skewed edges, then a last-hour burst: a hub sends 30,000
+messages and its contacts 30,000 among themselves; the burst's roots, handed out last, own huge
+search trees: the tail load balancing is for); all with seeded random edge labels (4 kinds) and
+node labels (2 kinds).
 Queries: temporal triangle (feed-forward ``01 12 02``), temporal 3-cycle (``01 12 20``), temporal
 4-cycle (Everest M4), each with delta = 1 h and 1 day; and a labelled Everest M4-A (4-cycle with
 gaps 900/1800/900 s, anti-edge 2->0 within 1800 s after edge 1, node 0 labelled, edge 0 labelled)
-with delta = 1 day.
+with delta = 1 day; and two stars from one sender, ``01 02`` and ``01 02 21`` (delta = 1 h).
 
 CUDA: kernel time by CUDA events (all launches of a call, tail relaunches included), median of
 ``--repeat`` after a warm-up call; NVRTC compile time from the first call with a cold CuPy cache
@@ -45,6 +48,7 @@ GRAPHS = {
     "sk10m": {"n": 1_000_000, "m": 10_000_000, "seed": 7, "mean_gap": 30.0},
     "sk50m": {"n": 5_000_000, "m": 50_000_000, "seed": 7, "mean_gap": 5.0},
 }
+BURST = {"n": 100_000, "m": 1_000_000, "seed": 7, "mean_gap": 30.0, "burst": 30_000}
 SWITCHES = {
     "steal+tail": {"steal": True, "tail_ms": 10.0},
     "steal only": {"steal": True, "tail_ms": 0.0},
@@ -69,6 +73,8 @@ def queries() -> list[tuple[str, TemporalMotif]]:
         name="M4-A labelled",
     )
     out.append(("M4-A labels+gaps+anti d=1d", m4a))
+    out.append(("out-star 01 02 d=1h", TemporalMotif([(0, 1), (0, 2)], delta=HOUR)))
+    out.append(("star-closed 01 02 21 d=1h", TemporalMotif([(0, 1), (0, 2), (2, 1)], delta=HOUR)))
     return out
 
 
@@ -85,10 +91,25 @@ def labelled(g: TemporalGraph, seed: int = 1) -> TemporalGraph:
     )
 
 
+def burst_graph(n: int, m: int, seed: int, mean_gap: float, burst: int) -> TemporalGraph:
+    """``skewed_temporal_graph(n, m, seed=seed, mean_gap=mean_gap)`` then, in the hour after its
+    last edge, ``burst`` messages from vertex 0 to random vertices of 1..999 and ``burst``
+    messages among those vertices (seeded)."""
+    g = skewed_temporal_graph(n=n, m=m, seed=seed, mean_gap=mean_gap)
+    rng = np.random.default_rng(seed + 1)
+    t1 = int(g.time[-1]) + 1
+    src = np.concatenate([g.src, np.zeros(burst, np.int64), rng.integers(1, 1000, burst)])
+    dst = np.concatenate([g.dst, rng.integers(1, 1000, burst), rng.integers(1, 1000, burst)])
+    t = np.concatenate([g.time, t1 + rng.integers(0, HOUR, 2 * burst)])
+    return temporal_from_arrays(src.astype(np.int64), dst.astype(np.int64), t, nodes=range(n))
+
+
 def load(name: str) -> tuple[TemporalGraph, str]:
     if name == "collegemsg":
         g = load_collegemsg()
         return labelled(g), "nx_gpumine/data/collegemsg.txt (SNAP CollegeMsg) + seeded labels"
+    if name == "burst":
+        return labelled(burst_graph(**BURST)), f"burst_graph({BURST}) + seeded labels"
     kw = GRAPHS[name]
     g = skewed_temporal_graph(**kw)
     return labelled(g), f"skewed_temporal_graph({kw}) + seeded labels"
@@ -118,11 +139,11 @@ def time_cuda(graph, plan, repeat: int, **kw) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
-    ap.add_argument("--graphs", default="collegemsg,sk10m,sk50m")
+    ap.add_argument("--graphs", default="collegemsg,burst,sk10m,sk50m")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cpu-budget", type=float, default=120.0)
     ap.add_argument("--deadline", type=float, default=520.0, help="seconds; later work skipped")
-    ap.add_argument("--switch-graphs", default="sk10m")
+    ap.add_argument("--switch-graphs", default="burst,sk10m")
     args = ap.parse_args()
     t_start = time.perf_counter()
     out = Path(args.out)

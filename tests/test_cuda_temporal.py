@@ -64,15 +64,21 @@ def labelled(skewed):
 
 @pytest.fixture(scope="module")
 def hub():
-    """A hub sending 30,000 messages in an hour, each answered, plus background traffic: a few
-    root edges own huge search trees (the tail the load balancing must spread)."""
+    """Background traffic, then a last-hour burst: a hub sends 20,000 messages and leaves
+    message each other. The burst's early roots own huge search trees and are handed out last
+    (roots go in time order): the tail the load balancing must spread."""
     rng = np.random.default_rng(11)
-    k = 30_000
-    leaves = rng.integers(1, 3000, k)
-    t = np.sort(rng.integers(0, 3600, k))
-    src = np.concatenate([np.zeros(k, np.int64), leaves, rng.integers(1, 3000, 50_000)])
-    dst = np.concatenate([leaves, np.zeros(k, np.int64), rng.integers(1, 3000, 50_000)])
-    time = np.concatenate([t, t + rng.integers(1, 60, k), rng.integers(0, 10**6, 50_000)])
+    k, bg, ll = 20_000, 50_000, 20_000
+    t0 = 10**6
+    src = np.concatenate(
+        [rng.integers(1, 3000, bg), np.zeros(k, np.int64), rng.integers(1, 3000, ll)]
+    )
+    dst = np.concatenate(
+        [rng.integers(1, 3000, bg), rng.integers(1, 3000, k), rng.integers(1, 3000, ll)]
+    )
+    time = np.concatenate(
+        [rng.integers(0, t0, bg), t0 + rng.integers(0, 3600, k), t0 + rng.integers(0, 3600, ll)]
+    )
     return temporal_from_arrays(src, dst, time, nodes=range(3000))
 
 
@@ -176,17 +182,22 @@ def test_single_edge_and_no_match(gpu, labelled):
     assert gpu.enumerate_matches(labelled, none).shape == (0, 2)
 
 
-def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub):
-    plan = _plan(hub, "01 10 01", 3600)
+@pytest.mark.parametrize(
+    "edges", [[(0, 1), (0, 2)], [(0, 1), (0, 2), (2, 1)]], ids=["out-star", "star-closed"]
+)
+def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
+    plan = build_temporal_plan(TemporalMotif(edges, delta=3600), hub)
     want = cpu.count(hub, plan)
-    assert want > 10**6
+    assert want > 10**5
     assert gpu.count(hub, plan, steal=True, tail_ms=0.05) == want
     assert gpu.last_run["tail_records"] > 0 and gpu.last_run["launches"] > 1
     assert gpu.last_run["steals"] > 0
+    assert gpu.count(hub, plan, steal=False, tail_ms=0.05) == want
     assert gpu.count(hub, plan, steal=False, tail_ms=0) == want
     assert gpu.last_run["launches"] == 1 and gpu.last_run["steals"] == 0
-    sub = gpu.enumerate_matches(hub, plan, 0, 2000, tail_ms=0.05)
-    assert np.array_equal(sub, cpu.enumerate_matches(hub, plan, 0, 2000))
+    lo = int(np.searchsorted(hub.time, 10**6))  # the burst's first 500 roots
+    sub = gpu.enumerate_matches(hub, plan, lo, lo + 500, tail_ms=0.05)
+    assert np.array_equal(sub, cpu.enumerate_matches(hub, plan, lo, lo + 500))
 
 
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
