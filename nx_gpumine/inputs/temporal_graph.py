@@ -200,6 +200,30 @@ class TemporalGraph:
         g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
         return g
 
+    def edge_slice(self, lo: int, hi: int) -> TemporalGraph:
+        """The graph of edge ids ``[lo, hi)`` (ids shifted by ``-lo``; vertices and labels kept).
+
+        A time partition of the edge list (see
+        :func:`~nx_gpumine.plan.temporal_plan.time_partitions`): every vertex keeps its dense
+        id, so matches found in the slice map back by adding ``lo`` to edge ids.
+        """
+        lo, hi = int(lo), int(hi)
+        if not 0 <= lo <= hi <= self.m:
+            raise ValueError(f"edge range [{lo}, {hi}) is outside [0, {self.m})")
+        lab = None if self.edge_label is None else self.edge_label[lo:hi]
+        g = _build(
+            self.src[lo:hi].astype(np.int64),
+            self.dst[lo:hi].astype(np.int64),
+            self.time[lo:hi],
+            self.rows[lo:hi],
+            self.keys,
+            edge_label=lab,
+        )
+        g.node_label, g.node_values = self.node_label, self.node_values
+        g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
+        g._key_to_id = self._key_to_id
+        return g
+
     def device_arrays(self) -> dict:
         """The arrays as CuPy arrays, uploaded once and cached on the graph."""
         if "arrays" not in self._device_cache:

@@ -993,19 +993,6 @@ def _connected_plan(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple |
     return graph, pattern, plan
 
 
-def _engine_for(k: int, engine: str) -> str:
-    """Resolve ``"auto"``: CUDA when a GPU is found and its kernels take ``k`` pattern nodes."""
-    if engine != "auto":
-        return engine
-    from ..engines import cuda_available
-
-    if not cuda_available():
-        return "cpu"
-    from ..engines.cuda.static import MAX_K
-
-    return "cuda" if k <= MAX_K else "cpu"
-
-
 def _first_connected(g1: GpumineGraph, g2: GpumineGraph, labels: dict, engine: str) -> dict | None:
     from ..execution.static import run_static
     from ..results.static import iter_mappings
@@ -1014,7 +1001,6 @@ def _first_connected(g1: GpumineGraph, g2: GpumineGraph, labels: dict, engine: s
     if prepared is None:
         return None
     graph, pattern, plan = prepared
-    engine = _engine_for(plan.k, engine)
     ids = run_static(graph, plan, "enumerate", engine=engine, limit=1)
     if len(ids) == 0:
         return None
@@ -1029,7 +1015,6 @@ def _iter_connected(g1: GpumineGraph, g2: GpumineGraph, labels: dict, engine: st
     if prepared is None:
         return iter(())
     graph, pattern, plan = prepared
-    engine = _engine_for(plan.k, engine)
     return iter_mappings(graph, pattern, iter_static_blocks(graph, plan, engine=engine))
 
 
