@@ -279,6 +279,15 @@ def _check_times(time: Any, what: str) -> np.ndarray:
 
 
 def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
+    arr = values if isinstance(values, np.ndarray) else None
+    if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iub" and not vocab:
+        # numeric labels: one vectorised pass, codes by first appearance as below
+        uniq, first, inv = np.unique(arr, return_index=True, return_inverse=True)
+        rank = np.empty(len(uniq), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(uniq))
+        for val, code in zip(uniq.tolist(), rank.tolist(), strict=True):
+            vocab[val] = code
+        return rank[inv].astype(np.int32)
     out = np.empty(len(values), dtype=np.int32)
     for i, v in enumerate(values):
         if v is None:
@@ -333,12 +342,36 @@ def _build(
     )
 
 
+def _numeric_ids(keys: list, src_keys: np.ndarray, dst_keys: np.ndarray) -> tuple | None:
+    """Vectorised key -> position lookup when keys and endpoints are all integers (else None)."""
+    if not (src_keys.dtype.kind in "iu" and dst_keys.dtype.kind in "iu"):
+        return None
+    if not all(type(k) is int for k in keys):
+        return None
+    karr = np.asarray(keys, dtype=np.int64)
+    order = np.argsort(karr, kind="stable")
+    sorted_keys = karr[order]
+    out = []
+    for ends in (src_keys, dst_keys):
+        ends = ends.astype(np.int64, copy=False)
+        pos = np.searchsorted(sorted_keys, ends)
+        pos_ok = np.minimum(pos, max(len(keys) - 1, 0))
+        bad = (pos >= len(keys)) | (sorted_keys[pos_ok] != ends) if len(keys) else ends == ends
+        if bad.any():
+            raise InputError(f"edge endpoint {ends[np.argmax(bad)]!r} is not in the node list")
+        out.append(order[pos].astype(np.int64))
+    return out[0], out[1]
+
+
 def _dense_ids(src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | None):
     if nodes is not None:
         keys = list(nodes)
         key_to_id = {k: i for i, k in enumerate(keys)}
         if len(key_to_id) != len(keys):
             raise InputError("nodes: the node list holds duplicate keys")
+        ids = _numeric_ids(keys, src_keys, dst_keys)
+        if ids is not None:
+            return (*ids, keys)
         try:
             s = np.fromiter((key_to_id[k] for k in src_keys.tolist()), np.int64, len(src_keys))
             d = np.fromiter((key_to_id[k] for k in dst_keys.tolist()), np.int64, len(dst_keys))
