@@ -16,9 +16,10 @@ gaps 900/1800/900 s, anti-edge 2->0 within 1800 s after edge 1, node 0 labelled,
 with delta = 1 day; and two stars from one sender, ``01 02`` and ``01 02 21`` (delta = 1 h).
 
 Graph construction, the device upload with the GPU walk index, and the CPU engine's walk index
-are timed apart from the queries. CUDA: kernel time by CUDA events (all launches of a call, tail relaunches included), median of
-``--repeat`` after a warm-up call; NVRTC compile time from the first call with a cold CuPy cache
-(CUPY_CACHE_DIR pointed at an empty folder by the caller). On sk10m every query is also timed
+are timed apart from the queries. CUDA: kernel time by CUDA events (all launches of a call, tail
+relaunches included), median of ``--repeat`` after a warm-up call; NVRTC compile time from the
+first call with a cold CuPy cache (CUPY_CACHE_DIR pointed at an empty folder by the caller), in
+the JSON's compile_log. On burst and sk10m every query is also timed
 with each load-balancing switch off (work stealing, tail redistribution, both). CPU engine:
 numba on every core, one timed run after a JIT warm-up; skipped when predicted (from the ratio
 seen on the previous graph) to exceed the budget left. Counts of both engines must agree (the
