@@ -638,8 +638,9 @@ def count(
         Root task range of union-CSR entries (default: all).
     strategy : {"auto", "dfs", "trie"}
         ``"dfs"``: T-DFS warp stacks from root edges; ``"trie"``: cuTS trie for the first BFS
-        levels, then DFS from its leaves (patterns of 4+ nodes). ``"auto"`` picks ``"dfs"``
-        (measured faster on the benchmark graphs, docs/cuda_static.md).
+        levels, then DFS from its leaves (patterns of 4+ nodes). ``"auto"`` picks ``"trie"``
+        for 4+ nodes and ``"dfs"`` for 3 (measured fastest on the benchmark graphs,
+        docs/cuda_static.md).
     timeout_ms : float
         T-DFS straggler timeout; 0 disables splitting.
     trie_budget : int
@@ -756,7 +757,7 @@ def _count_or_exists(
         last_run["symmetry"] = aut
         return res * aut
     prep = _prepare(graph, plan, page_log)
-    if strategy == "trie" and prep.k >= 4:
+    if strategy in ("trie", "auto") and prep.k >= 4:
         res = _count_trie(prep, mode, lo, hi, trie_budget, trie_depth, pool_pages)
         _finish_stats(prep, strategy="trie")
         return res
