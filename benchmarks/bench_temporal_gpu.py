@@ -172,7 +172,7 @@ def main() -> None:
         graph, source = load(gname)
         load_s = time.perf_counter() - t
         t = time.perf_counter()
-        gpu._walk_device(graph)  # device upload and walk index, reported apart
+        gpu.upload(graph)  # device upload and walk index, reported apart
         upload_s = time.perf_counter() - t
         t = time.perf_counter()
         cpu.walk_index(graph)  # the CPU engine's walk index, built once per graph, apart
