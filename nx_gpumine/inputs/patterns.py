@@ -193,6 +193,25 @@ class Pattern:
         return cls.from_networkx(make(), name=name)
 
     # ------------------------------------------------------------------ facts
+    def key(self) -> tuple:
+        """A hashable value equal for patterns with the same nodes, edges and labels.
+
+        Plans and other derived data are cached under it (two equal keys give equal plans).
+        """
+        if "key" not in self._cache:
+            el = None
+            if self.edge_labels is not None:
+                el = tuple(sorted(self.edge_labels.items(), key=lambda kv: kv[0]))
+            self._cache["key"] = (
+                self.nodes,
+                self.directed,
+                self.code.tobytes(),
+                self.loops.tobytes(),
+                self.node_labels,
+                el,
+            )
+        return self._cache["key"]
+
     @property
     def k(self) -> int:
         """Number of pattern nodes."""

@@ -17,7 +17,7 @@ kept here, so patterns are encoded with the same codes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +147,42 @@ class StaticGraph:
     edge_vocab: dict = field(default_factory=dict)
     _key_to_id: dict | None = field(default=None, repr=False)
     _device_cache: dict = field(default_factory=dict, repr=False)
+    _derived: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ derived data
+    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """A value computed from this graph (a plan, a device structure), built once and kept.
+
+        The graph's arrays never change after construction, so a derived value stays valid for
+        the graph's lifetime and is freed with it. Callers choose keys that name everything the
+        value depends on besides the graph (e.g. ``("static_plan", pattern.key(), induced)``).
+
+        Parameters
+        ----------
+        key : hashable
+            What the value is.
+        build : callable
+            Computes the value when it is not stored yet.
+
+        Returns
+        -------
+        object
+            The stored (or newly built) value.
+        """
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = build()
+            self._derived[key] = value
+            return value
+
+    def forget_derived(self, prefix: Hashable | None = None) -> None:
+        """Drop derived values (all, or those whose key is a tuple starting with ``prefix``)."""
+        if prefix is None:
+            self._derived.clear()
+            return
+        for k in [k for k in self._derived if isinstance(k, tuple) and k and k[0] == prefix]:
+            del self._derived[k]
 
     # ------------------------------------------------------------------ basic facts
     @property
