@@ -195,18 +195,14 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
           const int pos = t - e_r;
           const int row = base + rr;
           int j = -1;
-          i64 epos = -1;  // position in radj of the edge S[row] -> S[j]
+          i64 p = b0 + pos;  // position in radj of the edge S[row] -> S[j] (book support)
           if (sd == 0) {
-            const int xv = __ldg(radj + b0 + pos);
+            const int xv = __ldg(radj + p);
             if (xv <= smax) j = find_shared(S, d, xv);
-            epos = b0 + pos;
           } else {
             j = row + 1 + pos;
-            const i64 p = lower_bound_g(radj, b0, b1, S[j]);
-            if (p < b1 && __ldg(radj + p) == S[j])
-              epos = p;
-            else
-              j = -1;
+            p = lower_bound_g(radj, b0, b1, S[j]);
+            if (!(p < b1 && __ldg(radj + p) == S[j])) j = -1;
           }
           if (j >= 0) {
 #if KC == 3
@@ -214,10 +210,9 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
             if (sup) {  // book support: the triangle's three edges
               atomicAdd(sup + s0 + row, 1);
               atomicAdd(sup + s0 + j, 1);
-              atomicAdd(sup + epos, 1);
+              atomicAdd(sup + p, 1);
             }
 #else
-            (void)epos;
             atomicOr(rows + row * W + (j >> 5), 1u << (j & 31));
 #endif
           }
