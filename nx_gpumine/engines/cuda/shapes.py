@@ -28,7 +28,7 @@ import numpy as np
 
 from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
-from ._runtime import import_cupy, load_module
+from ._runtime import import_cupy, load_module, sm_count
 
 __all__ = [
     "rank_graph",
@@ -162,10 +162,8 @@ def _timed(stats: dict, launch: Any) -> None:
     stats["launches"] = stats.get("launches", 0) + 1
 
 
-def _persistent(kern: Any, threads: int, per_sm: int) -> int:
-    cp = import_cupy()
-    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-    return int(sms * per_sm)
+def _persistent(per_sm: int) -> int:
+    return sm_count() * per_sm
 
 
 def _triangle_pass(graph: StaticGraph, k: int, stats: dict, sup: Any = None) -> int:
@@ -182,7 +180,7 @@ def _triangle_pass(graph: StaticGraph, k: int, stats: dict, sup: Any = None) -> 
     if nverts:
         regs = max(int(kern.num_regs), 1)
         per_sm = max(1, min(32 // cwpb, 65536 // (regs * 32 * cwpb)))
-        grid = min(_persistent(kern, 32 * cwpb, per_sm), nverts)
+        grid = min(_persistent(per_sm), nverts)
         args = (
             rg["rptr"],
             rg["rsplit"],
@@ -250,7 +248,7 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
     if len(light):
         kern = mod.kernel("c4_light")
         ctl = _ctl()
-        grid = min(_persistent(kern, 128, 8), len(light))
+        grid = min(_persistent(8), len(light))
         args = (rg["rptr"], rg["rsplit"], rg["radj"], light, np.int64(len(light)), ctl)
         _timed(stats, lambda: kern((grid,), (128,), args))
         total += _check(ctl.get())
@@ -259,7 +257,7 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
         kern.max_dynamic_shared_size_bytes = C4_SMEM
         chunk = (C4_SMEM // 4) * (2 if pack16 else 1)
         ctl = _ctl()
-        grid = min(_persistent(kern, 1024, 2), len(heavy))
+        grid = min(_persistent(2), len(heavy))
         args = (
             rg["rptr"],
             rg["rsplit"],
