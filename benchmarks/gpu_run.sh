@@ -19,7 +19,7 @@ python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v "ro
 STAGE_S=${STAGE_S:-540}
 case "$stage" in
   tests)
-    timeout "$STAGE_S" python3 -m pytest -m gpu -q -rfE --no-header -p no:cacheprovider -x \
+    timeout "$STAGE_S" python3 -m pytest -m gpu -q -rfE --no-header -p no:cacheprovider \
       --durations=12 --maxfail=25 "$@" 2>&1 | tee "$OUT/pytest_gpu_$(date +%H%M%S).txt" | tail -60
     ;;
   static)

@@ -64,7 +64,8 @@ def rank_graph(xp: Any, indptr: Any, indices: Any) -> dict:
     order = xp.argsort(deg * max(n, 1) + xp.arange(n, dtype=xp.int64), kind="stable")
     rank = xp.empty(n, dtype=xp.int64)
     rank[order] = xp.arange(n, dtype=xp.int64)
-    owner = xp.repeat(xp.arange(n, dtype=xp.int64), deg)
+    nnz = len(indices)
+    owner = xp.searchsorted(indptr, xp.arange(nnz, dtype=xp.int64), side="right") - 1
     ru = rank[owner]
     rv = rank[indices.astype(xp.int64)]
     keys = xp.sort(ru * n + rv)
