@@ -219,6 +219,9 @@ def main() -> None:
                         alts[label] = {"error": repr(exc)[:200]}
                 row["alternatives"] = alts
             rows.append(row)
+            (out / "static_peers.json").write_text(  # after every cell: a cut run keeps it
+                json.dumps({"machine": machine, "rows": rows}, indent=1, default=str)
+            )
             print(
                 f"{gname:9s} {pname:9s} count={r['count']} kernel={r['kernel_ms']:.3f}ms "
                 f"call={r['wall_ms']:.3f}ms strategy={r['stats'].get('strategy')} "

@@ -141,6 +141,22 @@ def _verts(rg: dict, key: tuple, mask: Any, weight: Any) -> Any:
     return hit
 
 
+def _row_batches(rg: dict, verts: Any) -> Any:
+    """Tasks ``(u, first row)`` covering each vertex's rows in batches of 32 (int32 pairs)."""
+    hit = rg["lists"].get("row_batches")
+    if hit is None:
+        cp = import_cupy()
+        nb = (rg["outdeg"][verts] + 31) // 32
+        end = cp.cumsum(nb)
+        total = int(end[-1]) if len(end) else 0
+        t = cp.arange(total, dtype=cp.int64)
+        owner = cp.searchsorted(end, t, side="right")
+        first = (t - (end[owner] - nb[owner])) * 32
+        hit = cp.stack([verts[owner].astype(cp.int64), first], axis=1).astype(cp.int32).ravel()
+        rg["lists"]["row_batches"] = hit
+    return hit
+
+
 def _ctl() -> Any:
     cp = import_cupy()
     return cp.zeros(16, dtype=cp.uint64)
@@ -176,8 +192,10 @@ def _triangle_pass(graph: StaticGraph, k: int, stats: dict, sup: Any = None) -> 
     kern = mod.kernel("clique_count")
     od = rg["outdeg"]
     verts = _verts(rg, ("clique", k), od >= k - 1, od)
+    if k == 3:
+        verts = _row_batches(rg, verts)
     ctl = _ctl()
-    nverts = len(verts)
+    nverts = len(verts) // 2 if k == 3 else len(verts)
     if nverts:
         regs = max(int(kern.num_regs), 1)
         per_sm = max(1, min(32 // cwpb, 65536 // (regs * 32 * cwpb)))

@@ -131,10 +131,11 @@ __device__ __forceinline__ u64 count_chains(const unsigned* rows, const unsigned
   }
 }
 
-// verts: vertices (ranks) to process, each with KC-1 <= |N+(u)| <= ROWS, heaviest first.
-// ctl[C_TRIECUR] is the work cursor. sup != nullptr (KC == 3 only): also add, for every
-// triangle, 1 to the support of its three edges (indexed by position in radj of the edge's
-// lower-rank end), for book counting.
+// Tasks (heaviest first; ctl[C_TRIECUR] is the cursor): for KC > 3 a vertex (rank) u with
+// KC-1 <= |N+(u)| <= ROWS (verts[i]); for KC == 3 a vertex and a batch of 32 of its rows
+// (verts[2i], verts[2i+1] = first row), so one heavy vertex is spread over several warps.
+// sup != nullptr (KC == 3 only): also add, for every triangle, 1 to the support of its three
+// edges (indexed by the edge's position in radj from its lower-rank end), for book counting.
 extern "C" __global__ void __launch_bounds__(CWPB * 32)
     clique_count(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
                  const int* __restrict__ radj, const int* __restrict__ verts, i64 nverts,
@@ -152,7 +153,13 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
     if (lane == 0) vi = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
     vi = __shfl_sync(FULLMASK, vi, 0);
     if (vi >= nverts) break;
+#if KC == 3
+    const int u = __ldg(verts + 2 * vi);
+    const int row0 = __ldg(verts + 2 * vi + 1);
+#else
     const int u = __ldg(verts + vi);
+    const int row0 = 0;
+#endif
     const i64 s0 = __ldg(rsplit + u);
     const int d = (int)(__ldg(rptr + u + 1) - s0);
     for (int i = lane; i < d; i += 32) S[i] = __ldg(radj + s0 + i);
@@ -164,7 +171,12 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
     const int smax = S[d - 1];
     // rows in batches of 32: row r's items are either the elements of N+(S[r]) (searched in S,
     // shared) or the elements S[r+1..d) (searched in N+(S[r]), global), whichever is shorter
-    for (int base = 0; base < d; base += 32) {
+#if KC == 3
+    const int row1 = min(d, row0 + 32);
+#else
+    const int row1 = d;
+#endif
+    for (int base = row0; base < row1; base += 32) {
       const int r = base + lane;
       int len = 0, wv = 0, side = 0;
       i64 a0 = 0, a1 = 0;
