@@ -95,6 +95,8 @@ def test_counts_equal_cpu_with_every_switch(gpu, skewed, name, delta, tie):
     assert gpu.count(skewed, plan, steal=False, tail_ms=0) == want
     assert gpu.count(skewed, plan, steal=True, tail_ms=0) == want
     assert gpu.count(skewed, plan, steal=False, tail_ms=0.01) == want
+    assert gpu.count(skewed, plan, expand=False) == want
+    assert gpu.exists(skewed, plan, expand=False) == (want > 0)
     assert gpu.exists(skewed, plan) == (want > 0)
     m = skewed.m
     assert gpu.count(skewed, plan, m // 3, m // 2) == cpu.count(skewed, plan, m // 3, m // 2)

@@ -12,7 +12,7 @@ map injectively, so a motif edge ``a -> b`` (``a != b``) or an anti-edge never m
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +84,20 @@ class TemporalGraph:
     edge_vocab: dict = field(default_factory=dict)
     _key_to_id: dict | None = field(default=None, repr=False)
     _device_cache: dict = field(default_factory=dict, repr=False)
+    _derived: dict = field(default_factory=dict, repr=False)
+
+    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """A value computed from this graph (a plan, an index), built once and kept with it.
+
+        The graph's arrays never change after construction, so a derived value stays valid for
+        the graph's lifetime. Keys name everything the value depends on besides the graph.
+        """
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = build()
+            self._derived[key] = value
+            return value
 
     @classmethod
     def from_edgelist(

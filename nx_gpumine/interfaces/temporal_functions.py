@@ -27,7 +27,7 @@ from ..inputs.motifs import (
     parse_everest_query,
 )
 from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
-from ..plan.temporal_plan import build_temporal_plan
+from ..plan.temporal_plan import temporal_plan
 
 __all__ = ["count_motifs", "find_motifs", "has_motif", "motif_census", "as_motif"]
 
@@ -72,7 +72,7 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
 def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping) -> tuple:
     graph = as_temporal_graph(G, **graph_kw)
     m = as_motif(motif, delta, tie)
-    return graph, m, build_temporal_plan(m, graph)
+    return graph, m, temporal_plan(m, graph)
 
 
 def count_motifs(
