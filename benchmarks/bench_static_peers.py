@@ -110,7 +110,7 @@ def time_call(g, pat: Pattern, repeat: int) -> dict:
     first = time.perf_counter() - t
     first_stats = dict(gpu.last_run)
     if first > 1.0:
-        repeat = min(repeat, 2)
+        repeat = min(repeat, 2 if first < 3.0 else 1)
     walls, kms, counts = [], [], []
     for _ in range(repeat):
         t = time.perf_counter()

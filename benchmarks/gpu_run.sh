@@ -20,7 +20,8 @@ STAGE_S=${STAGE_S:-540}
 case "$stage" in
   tests)
     timeout "$STAGE_S" python3 -m pytest -m gpu -q -rfE --no-header -p no:cacheprovider \
-      --durations=12 --maxfail=25 "$@" 2>&1 | tee "$OUT/pytest_gpu_$(date +%H%M%S).txt" | tail -60
+      --durations=12 --maxfail=25 --junitxml="$OUT/pytest_gpu.xml" "$@" 2>&1 \
+      | tee "$OUT/pytest_gpu_$(date +%H%M%S).txt" | tail -60
     ;;
   static)
     # cold NVRTC cache: compile times are real

@@ -1,13 +1,13 @@
 """Straggler splitting of the CUDA static DFS, modelled on the CPU.
 
-The kernel (engines/cuda/kernels/static_dfs.cu: ``run_dfs`` / ``dump_task``) walks a task from
-level L with per-level candidate lists ``cand[j]`` and iterators ``it[j]``; when the task runs
-too long, about to take candidate ``it[lev]`` of level ``lev``, it writes records (a path
-prefix each) for candidates ``it[lev]..`` of level ``lev`` and ``it[j]+1..`` of every level
-``L <= j < lev``, and stops; the host relaunches over the records, which may be split again.
-This model runs the same rule at random points (and with a buffer that may be full, in which
-case the task keeps its work) and checks the counts equal an uninterrupted walk: nothing lost,
-nothing counted twice.
+The kernel (engines/cuda/kernels/static_dfs.cu: ``run_dfs`` / ``split_task``) walks a task
+from level L with per-level candidate lists ``cand[j]`` and iterators ``it[j]``; once the task
+has run too long, about to take candidate ``it[lev]`` of level ``lev``, it writes a record (a
+path prefix of depth L + 1) for every candidate of level L it has not started (``it[L]..`` if
+``lev == L``, else ``it[L]+1..``), cuts level L there and finishes the branch it is in; the host
+relaunches over the records, which may split again. This model runs the same rule at random
+points, once per task (and with a buffer that may be full, in which case the task keeps its
+work), and checks the counts equal an uninterrupted walk: nothing lost, nothing counted twice.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ class Model:
         cand = {L: self.cands(L, path)}
         it = {L: 0}
         lev = L
+        may_split = True
         while True:
             if it[lev] >= len(cand[lev]):
                 if lev == L:
@@ -56,8 +57,10 @@ class Model:
                 lev -= 1
                 it[lev] += 1
                 continue
-            if self.rng.random() < self.p_dump and self.dump(L, lev, path, cand, it):
-                return
+            if may_split and self.rng.random() < self.p_dump:
+                may_split = False
+                if self.split(L, lev, path, cand, it) and lev == L:
+                    return
             path[lev] = cand[lev][it[lev]]
             if lev + 1 == k - 1:
                 self.count += len(self.cands(k - 1, path))
@@ -67,14 +70,13 @@ class Model:
             cand[lev] = self.cands(lev, path)
             it[lev] = 0
 
-    def dump(self, L, lev, path, cand, it) -> bool:
-        recs = []
-        for j in range(L, lev + 1):
-            p0 = it[j] if j == lev else it[j] + 1
-            recs += [path[:j] + [c] for c in cand[j][p0:]]
-        if len(self.out) + len(recs) > self.cap:
-            return False  # buffer full: keep the work
+    def split(self, L, lev, path, cand, it) -> bool:
+        p0 = it[L] if lev == L else it[L] + 1
+        recs = [path[:L] + [c] for c in cand[L][p0:]]
+        if not recs or len(self.out) + len(recs) > self.cap:
+            return False  # nothing to give, or the buffer is full: keep the work
         self.out += recs
+        cand[L] = cand[L][:p0]
         return True
 
 

@@ -274,6 +274,7 @@ def _plan_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
     The twins go last only when at least two of them are left for the tail.
     """
     k = pattern.k
+    default = _matching_order(pattern, freq)
     classes = twin_classes(pattern)
     if classes:
         cls = max(classes, key=len)
@@ -281,11 +282,22 @@ def _plan_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
         rest = list(cls)
         if len(core) < 2 or not _connected(pattern, core):
             core = sorted(core + [rest.pop(0)])
-        # a tail of one level gains nothing over the last level, and forcing the class last
-        # can leave a poorly connected node early (T-DFS's P4: 5x slower), so only 2+
+        # a tail of one level gains nothing over the last level; and forcing the class last
+        # must not add levels that expand a whole neighbour list (one backward neighbour):
+        # those cost a factor of the degree each (T-DFS's P4 and P5 on power-law graphs)
         if len(rest) >= 2 and len(core) >= 2 and _connected(pattern, core):
-            return _matching_order(pattern, freq, core) + rest
-    return _matching_order(pattern, freq)
+            twins_last = _matching_order(pattern, freq, core) + rest
+            if _free_levels(pattern, twins_last, len(core)) <= _free_levels(
+                pattern, default, k - 1
+            ):
+                return twins_last
+    return default
+
+
+def _free_levels(pattern: Pattern, order: list[int], upto: int) -> int:
+    """Levels 2 .. upto-1 of ``order`` with a single backward neighbour (list expansions)."""
+    adj = pattern.code != 0
+    return sum(1 for i in range(2, upto) if int(adj[order[i], order[:i]].sum()) == 1)
 
 
 def _count_tail(

@@ -344,6 +344,7 @@ def _run(
     out: Any = None,
     outcap: int = 0,
     expand: bool = True,
+    count_last: bool = True,
 ) -> np.ndarray:
     """Run the DFS kernel over roots ``[lo, hi)`` and every redistributed tail; return ctl.
 
@@ -414,6 +415,7 @@ def _run(
             np.int32(mode),
             np.int32(1 if steal else 0),
             np.int64(tail_ns),
+            np.int32(1 if count_last else 0),
         ]
         start, end = cp.cuda.Event(), cp.cuda.Event()
         start.record()
@@ -468,6 +470,7 @@ def count(
     steal: bool = True,
     tail_ms: float = 10.0,
     expand: bool = True,
+    count_last: bool = True,
 ) -> int:
     """Count matches whose root edge id is in ``[lo, hi)``.
 
@@ -487,6 +490,9 @@ def count(
     expand : bool
         With at most ``EXPAND_ROOTS`` roots, list each root's level-1 candidates first and give
         the DFS one (root, candidate) pair per work item (more parallelism on small graphs).
+    count_last : bool
+        Count the last level's matches from its candidate range and the pair index instead of
+        walking them, where the level has no labels, node conditions or anti-edges to check.
 
     Returns
     -------
@@ -503,7 +509,16 @@ def count(
         last_run.clear()
         return 0
     prep = _prepare(graph, plan)
-    h = _run(prep, MODES["count"], lo, hi, steal=steal, tail_ms=tail_ms, expand=expand)
+    h = _run(
+        prep,
+        MODES["count"],
+        lo,
+        hi,
+        steal=steal,
+        tail_ms=tail_ms,
+        expand=expand,
+        count_last=count_last,
+    )
     total = int(h[C_COUNT])
     if total > _INT64_MAX:
         raise CapacityError(f"match count {total} overflows a 64-bit integer")
@@ -520,6 +535,7 @@ def exists(
     steal: bool = True,
     tail_ms: float = 10.0,
     expand: bool = True,
+    count_last: bool = True,
 ) -> bool:
     """Whether some match has its root edge id in ``[lo, hi)`` (every warp stops at the first).
 
@@ -530,7 +546,16 @@ def exists(
         last_run.clear()
         return False
     prep = _prepare(graph, plan)
-    h = _run(prep, MODES["exists"], lo, hi, steal=steal, tail_ms=tail_ms, expand=expand)
+    h = _run(
+        prep,
+        MODES["exists"],
+        lo,
+        hi,
+        steal=steal,
+        tail_ms=tail_ms,
+        expand=expand,
+        count_last=count_last,
+    )
     _finish(prep, mode="exists")
     return bool(int(h[C_FLAGS]) & F_FOUND)
 

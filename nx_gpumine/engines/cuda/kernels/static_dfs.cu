@@ -321,14 +321,16 @@ __device__ __forceinline__ bool leaf(Ctx& x) {
 }
 
 // ------------------------------------------------------------------ straggler splitting
-// Write the unexplored work of a task started at level L, now about to take candidate it[lev]
-// of level lev, as records (depth, path prefix): candidates it[lev].. of level lev and it[j]+1..
-// of every level L <= j < lev (the candidate it[j] is on the path; its rest is deeper). All
-// records or none (buffer full: the warp keeps the work and goes on).
-__device__ bool dump_task(Ctx& x, int L, int lev) {
-  i64 n = 0;
-  for (int j = L; j <= lev; ++j) n += x.sz[j] - (j == lev ? x.it[j] : x.it[j] + 1);
-  if (n <= 0) return true;
+// A task started at level L that runs longer than tau gives away the candidates of level L it
+// has not started (T-DFS splits the same way): records (depth L + 1, path prefix) for the host
+// to relaunch, and level L is cut there; the warp finishes the branch it is in. Only level L
+// is split, so each record carries a whole subtree (deeper records would each recompute the
+// reused raw sets of their prefix for little work). All records or none (buffer full: the
+// warp keeps the work). Returns true if it split.
+__device__ bool split_task(Ctx& x, int L, int lev) {
+  const i64 p0 = (lev == L) ? x.it[L] : x.it[L] + 1;
+  const i64 n = x.sz[L] - p0;
+  if (n <= 0) return false;
   int ok = 0;
   i64 base = 0;
   if (x.lane == 0) {
@@ -347,28 +349,25 @@ __device__ bool dump_task(Ctx& x, int L, int lev) {
   ok = __shfl_sync(FULLMASK, ok, 0);
   base = __shfl_sync(FULLMASK, base, 0);
   if (!ok) return false;
-  for (int j = L; j <= lev; ++j) {
-    const i64 p0 = (j == lev ? x.it[j] : x.it[j] + 1);
-    const i64 cnt = x.sz[j] - p0;
-    for (i64 q = x.lane; q < cnt; q += 32) {
-      int* r = x.dump + (base + q) * RECW;
-      r[0] = j + 1;
-      for (int a = 0; a < j; ++a) r[1 + a] = x.path[a];
-      r[1 + j] = pget(x.ptw, x.pool, x.maxpg, 2 * j, p0 + q);
-    }
-    base += cnt > 0 ? cnt : 0;
+  for (i64 q = x.lane; q < n; q += 32) {
+    int* r = x.dump + (base + q) * RECW;
+    r[0] = L + 1;
+    for (int a = 0; a < L; ++a) r[1 + a] = x.path[a];
+    r[1 + L] = pget(x.ptw, x.pool, x.maxpg, 2 * L, p0 + q);
   }
   __syncwarp();
+  x.sz[L] = (int)p0;
   return true;
 }
 
-// Depth-first search from level L (levels < L already in path). 0 done, 1 dumped, -1 abort.
+// Depth-first search from level L (levels < L already in path). 0 done, -1 abort.
 __device__ int run_dfs(Ctx& x, int L) {
   if (L >= LEAF) return leaf(x) ? 0 : -1;
   if (!extend(x, L, true)) return -1;
   x.it[L] = 0;
   int lev = L;
   unsigned tick = 0;
+  bool may_split = x.tau > 0;
   while (true) {
     if (x.it[lev] >= x.sz[lev]) {
       if (lev == L) return 0;
@@ -378,9 +377,9 @@ __device__ int run_dfs(Ctx& x, int L) {
     }
     if ((++tick & 15u) == 0) {
       if (warp_flags(x.ctl) & STOP_BITS) return -1;
-      if (x.tau > 0 && (i64)(warp_now() - x.t0) > x.tau) {
-        if (dump_task(x, L, lev)) return 1;
-        x.t0 = warp_now();  // buffer full: keep the work
+      if (may_split && (i64)(warp_now() - x.t0) > x.tau) {
+        may_split = false;  // once per task: what is left of it is one branch
+        if (split_task(x, L, lev) && lev == L) return 0;
       }
     }
     x.path[lev] = pget(x.ptw, x.pool, x.maxpg, 2 * lev, x.it[lev]);

@@ -132,6 +132,7 @@ __host__ __device__ constexpr bool last_countable() {
 struct Env {
   TGraph g;
   int mode;  // MODE_COUNT, MODE_EXISTS or MODE_ENUMERATE (uniform: a run-time branch is free)
+  int lastc;  // count the last level instead of walking it (count / exists, when LASTC)
   const int* plab;
   const tm_t* tlim;
   tm_t delta;
@@ -359,6 +360,11 @@ __device__ __forceinline__ idx_t mapped_pairs(const Ctx& c, const Env& v, idx_t 
   }
 }
 
+// Short ranges are walked (a few register compares per candidate); long ones are counted as
+// the range's length minus the pair-index counts of the mapped endpoints (a few binary searches
+// per mapped node, whatever the length).
+#define WALK_MAX 24
+
 template <int I>
 __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   const TGraph& g = v.g;
@@ -371,11 +377,26 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   const tm_t tp = g.time[prev];
   constexpr bool gon = gap_on(I);
   const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
+  enter<I>(c, v);  // the candidate range; it is never walked by the DFS (lvl stays below I)
+  const idx_t n = c.end[I] - c.pos[I];
+  if (n <= WALK_MAX) {
+    u64 k = 0;
+    for (idx_t p = c.pos[I]; p < c.end[I]; ++p) {
+      const idx_t e = candidate<I>(c, v, p);
+      if constexpr (source(I) == SRC_BOTH) {
+        k += (g.src[e] == c.fm[esrc(I)] && g.dst[e] == c.fm[edst(I)]);
+      } else if constexpr (source(I) == SRC_OUT) {
+        k += !mapped_before<I>(c, g.dst[e]);
+      } else {
+        k += !mapped_before<I>(c, g.src[e]);
+      }
+    }
+    return k;
+  }
   if constexpr (source(I) == SRC_BOTH) {
     return (u64)count_pair(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap);
   } else {
-    enter<I>(c, v);  // the candidate range; it is never walked (lvl stays below I)
-    return (u64)(c.end[I] - c.pos[I]) - (u64)mapped_pairs<I>(c, v, lo_id, tp, gon, gap);
+    return (u64)n - (u64)mapped_pairs<I>(c, v, lo_id, tp, gon, gap);
   }
 }
 
@@ -404,7 +425,7 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
   if constexpr (I == L - 1) {
     emit(c, v);
   } else if constexpr (I == L - 2 && LASTC) {
-    if (v.mode != MODE_ENUMERATE) {
+    if (v.mode != MODE_ENUMERATE && v.lastc) {
       add_counted(c, v, count_last<L - 1>(c, v));
     } else {
       c.lvl = I + 1;
@@ -458,7 +479,7 @@ __device__ __forceinline__ bool start_root(Ctx& c, const Env& v, idx_t e0) {
     emit(c, v);
     return false;
   } else if constexpr (L == 2 && LASTC) {
-    if (v.mode != MODE_ENUMERATE) {
+    if (v.mode != MODE_ENUMERATE && v.lastc) {
       add_counted(c, v, count_last<1>(c, v));
       return false;
     }
@@ -616,9 +637,10 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                  const int* pair_dst, int n, i64 m, const int* plab, const tm_t* tlim,
                  i64 lo, i64 hi, const i64* rec, const i64* rec_pref, i64 nrec, u64* ctl,
                  i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
-                 i64 tail_ns) {
+                 i64 tail_ns, int lastc) {
   Env v;
   v.mode = mode;
+  v.lastc = lastc;
   v.g.src = src;
   v.g.dst = dst;
   v.g.time = time;
@@ -745,6 +767,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                     i64 hi, u64* ctl, i64* recs) {
   Env v;
   v.mode = MODE_ENUMERATE;  // start_root must not count anything here
+  v.lastc = 0;
   v.g.src = src;
   v.g.dst = dst;
   v.g.time = time;
