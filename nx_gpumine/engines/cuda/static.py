@@ -693,6 +693,16 @@ def _check_total(total: int) -> None:
         raise CapacityError(f"match count {total} overflows a 64-bit integer")
 
 
+def _auto_trie(plan: Any, tail: bool) -> bool:
+    """Strategy choice for plans without a shape kernel (docs/cuda_static.md).
+
+    The DFS alone finishes a match with the count tail, so it takes every plan whose tail
+    spans 2+ levels; the cuTS trie takes the other plans of 4+ nodes (measured faster there:
+    its breadth-first levels give every warp the same amount of work per leaf).
+    """
+    return int(plan.k) >= 4 and not (tail and int(plan.k) - int(plan.tail_start) >= 2)
+
+
 def _count_dfs(
     prep: _Prep, lo: int, hi: int, timeout_ms: float, pool_pages: int | None, dump_capacity: int
 ) -> int:
@@ -772,8 +782,9 @@ def count(
         ``"shape"``: the plan's shape kernel (cliques, books, 4-cycles; whole range only);
         ``"dfs"``: T-DFS warp stacks from root edges with the count tail; ``"trie"``: cuTS
         trie for the first BFS levels, then DFS from its leaves (patterns of 4+ nodes).
-        ``"auto"`` picks the shape kernel when the plan has a shape the graph allows (see
-        ``docs/cuda_static.md``, "Strategy choice"), else ``"dfs"``.
+        ``"auto"`` picks the shape kernel when the plan has a shape the graph allows, else
+        ``"dfs"`` for plans whose count tail spans 2+ levels (and 3-node plans), else
+        ``"trie"`` (see ``docs/cuda_static.md``, "Strategy choice").
     timeout_ms : float
         Straggler timeout of the DFS: a task running longer dumps its unexplored work for the
         next launch; 0 disables splitting.
@@ -834,12 +845,13 @@ def count(
             raise EngineUnavailableError(reason)
     elif strategy == "shape":
         raise EngineUnavailableError("shape counting covers the whole root range of a plan")
-    if strategy == "trie" and plan.k >= 4:
-        prep = _prepare(graph, plan, page_log, tail=False)
-        res = _count_trie(prep, 0, lo, hi, trie_budget, trie_depth, pool_pages)
-        _check_total(res)
-        _finish_stats(prep, strategy="trie")
-        return res
+    if strategy == "trie" or (strategy == "auto" and _auto_trie(plan, tail)):
+        if plan.k >= 4:
+            prep = _prepare(graph, plan, page_log, tail=False)
+            res = _count_trie(prep, 0, lo, hi, trie_budget, trie_depth, pool_pages)
+            _check_total(res)
+            _finish_stats(prep, strategy="trie")
+            return res
     prep = _prepare(graph, plan, page_log, tail=tail)
     return _count_dfs(prep, lo, hi, timeout_ms, pool_pages, dump_capacity)
 

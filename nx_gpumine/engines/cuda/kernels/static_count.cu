@@ -184,9 +184,15 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
         wv = S[r];
         a0 = __ldg(rsplit + wv);
         a1 = __ldg(rptr + wv + 1);
-        const int lenN = (int)(a1 - a0);
+        // N+(S[r]) beyond max(S) cannot meet S: cut it there (one search per row)
+        const i64 cut = (a1 > a0 && __ldg(radj + a1 - 1) > smax)
+                            ? lower_bound_g(radj, a0, a1, smax + 1)
+                            : a1;
+        const int lenN = (int)(cut - a0);
         const int lenS = d - r - 1;
-        if (lenN <= lenS) {
+        // walking N+(S[r]) costs a coalesced read and a shared-memory search per element;
+        // walking S costs a chain of global loads per element: prefer the former
+        if (lenN <= 8 * lenS + 32) {
           len = lenN;
         } else {
           len = lenS;
@@ -209,8 +215,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
           int j = -1;
           i64 p = b0 + pos;  // position in radj of the edge S[row] -> S[j] (book support)
           if (sd == 0) {
-            const int xv = __ldg(radj + p);
-            if (xv <= smax) j = find_shared(S, d, xv);
+            j = find_shared(S, d, __ldg(radj + p));
           } else {
             j = row + 1 + pos;
             p = lower_bound_g(radj, b0, b1, S[j]);
