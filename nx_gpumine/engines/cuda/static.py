@@ -662,6 +662,9 @@ def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
         return "the pattern has no shape with a dedicated counting kernel"
     if graph.directed:
         return "shape counting needs an undirected graph"
+    if plan.induced and graph.derived(("has_loops",), lambda: bool(np.asarray(graph.loop).any())):
+        # an induced match maps no node onto a self-loop; the shape kernels ignore loops
+        return "induced shape counting needs a graph without self-loops"
     if shape == "clique":
         return shapes.clique_supported(graph, int(plan.shape_arg))
     if shape == "book":
