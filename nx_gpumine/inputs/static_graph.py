@@ -176,6 +176,10 @@ class StaticGraph:
             self._derived[key] = value
             return value
 
+    def has_derived(self, key: Hashable) -> bool:
+        """Whether a derived value is stored under ``key``."""
+        return key in self._derived
+
     def forget_derived(self, prefix: Hashable | None = None) -> None:
         """Drop derived values (all, or those whose key is a tuple starting with ``prefix``)."""
         if prefix is None:

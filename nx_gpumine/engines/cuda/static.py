@@ -676,7 +676,7 @@ def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
 
 def _count_shape(graph: StaticGraph, plan: Any) -> int:
     stats: dict = {}
-    had = ("cuda_rank_graph",) in graph._derived
+    had = graph.has_derived(("cuda_rank_graph",))
     if plan.shape == "clique":
         distinct = shapes.count_clique(graph, int(plan.shape_arg), stats)
     elif plan.shape == "book":
