@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import QueryError
-from .times import TimeSpec, as_duration, is_duration, limit_in_units
+from .times import TimeSpec, as_duration, format_duration, is_duration, limit_in_units
 
 __all__ = [
     "AntiEdge",
@@ -282,7 +282,7 @@ class TemporalMotif:
         return TemporalMotif(**kw)
 
     def __repr__(self) -> str:
-        parts = [f"edges={list(self.edges)}", f"delta={self.delta}"]
+        parts = [f"edges={list(self.edges)}", f"delta={format_duration(self.delta)}"]
         if self.gaps is not None:
             parts.append(f"gaps={list(self.gaps)}")
         if self.anti_edges:

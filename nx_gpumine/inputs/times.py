@@ -37,6 +37,7 @@ __all__ = [
     "normalise_times",
     "limit_in_units",
     "times_for_output",
+    "format_duration",
 ]
 
 #: Units kept as they are; coarser datetime64 units are converted to seconds.
@@ -313,3 +314,18 @@ def times_for_output(values: np.ndarray, spec: TimeSpec) -> np.ndarray:
     if dtype is None:
         return values
     return np.asarray(values, dtype=np.int64).view(dtype)
+
+
+def format_duration(x: Any) -> str:
+    """A duration in its largest exact unit (``1h``, ``90min``, ``1500ms``); other values as
+    ``str``."""
+    if not is_duration(x):
+        return str(x)
+    ns = int(as_duration(x).astype(np.int64))
+    for unit, size in (("d", 86_400 * 10**9), ("h", 3_600 * 10**9), ("min", 60 * 10**9)):
+        if ns and ns % size == 0:
+            return f"{ns // size}{unit}"
+    for unit, size in (("s", 10**9), ("ms", 10**6), ("us", 10**3)):
+        if ns % size == 0:
+            return f"{ns // size}{unit}"
+    return f"{ns}ns"
