@@ -183,10 +183,12 @@ def _first_lines(data: bytes, n: int = 50) -> list[str]:
     return lines
 
 
-def _delimiter(first: str) -> str:
-    if "," in first:
+def _delimiter(lines: list[str]) -> str:
+    """Comma, tab or whitespace, from the data lines (the first one may be a header)."""
+    sample = lines[1:20] or lines[:1]
+    if all("," in s for s in sample):
         return ","
-    if "\t" in first and not re.search(r" {2,}| \t|\t ", first.strip()):
+    if all("\t" in s and not re.search(r" {2,}| \t|\t ", s.strip()) for s in sample):
         return "\t"
     return " "
 
@@ -359,7 +361,7 @@ def read_columns(
     lines = _first_lines(data)
     if not lines:
         raise _fail(name, what, "holds no rows")
-    delim = _delimiter(lines[0])
+    delim = _delimiter(lines)
     if delim == "," and b'"' not in data:
         data = re.sub(rb"[ \t]*,[ \t]*", b",", data)  # "1, 2" -> "1,2" (nothing is quoted)
         lines = _first_lines(data)
@@ -367,7 +369,10 @@ def read_columns(
         data = re.sub(rb"[ \t]+", b" ", data)
         data = re.sub(rb"(?m)^ | (?=\r?$)", b"", data)
         lines = _first_lines(data)
-    rows = [_split(s, delim) for s in lines]
+    first_delim = delim if delim in lines[0] else " "
+    rows = [_split(lines[0], first_delim)] + [_split(s, delim) for s in lines[1:]]
+    if first_delim == " ":
+        rows[0] = lines[0].split()
     picks = [int(v) for v in roles.values() if isinstance(v, int) or str(v).isdigit()]
     named = any(not (isinstance(v, int) or str(v).isdigit()) for v in roles.values())
     if header is None:

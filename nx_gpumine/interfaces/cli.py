@@ -86,9 +86,11 @@ class Columns:
         )
 
 
-def _col(value: str | None, default: Any) -> Any:
+def _col(value: str | int | None, default: Any) -> Any:
     if value is None:
         return default
+    if isinstance(value, int):
+        return value
     return int(value) if re.fullmatch(r"\d+", value) else value
 
 
