@@ -167,8 +167,17 @@ def _as_text(data: bytes, name: str, what: str) -> bytes:
 
 
 def _strip_comments(data: bytes) -> bytes:
-    if re.search(rb"(?m)^[ \t]*[#%]", data):
+    if (b"#" in data or b"%" in data) and re.search(rb"(?m)^[ \t]*[#%]", data):
         data = re.sub(rb"(?m)^[ \t]*[#%][^\n]*(\n|$)", b"", data)
+    return data
+
+
+def _collapse_whitespace(data: bytes) -> bytes:
+    """Runs of spaces and tabs -> one space; none at line starts or ends (only when needed)."""
+    if b"\t" in data or b"  " in data:
+        data = re.sub(rb"[ \t]{2,}|\t", b" ", data)
+    if data.startswith(b" ") or b"\n " in data or b" \n" in data or b" \r" in data:
+        data = re.sub(rb"(?m)^ | (?=\r?$)", b"", data)
     return data
 
 
@@ -362,12 +371,11 @@ def read_columns(
     if not lines:
         raise _fail(name, what, "holds no rows")
     delim = _delimiter(lines)
-    if delim == "," and b'"' not in data:
+    if delim == "," and b'"' not in data and (b" ," in data or b", " in data or b"\t" in data):
         data = re.sub(rb"[ \t]*,[ \t]*", b",", data)  # "1, 2" -> "1,2" (nothing is quoted)
         lines = _first_lines(data)
     if delim == " ":
-        data = re.sub(rb"[ \t]+", b" ", data)
-        data = re.sub(rb"(?m)^ | (?=\r?$)", b"", data)
+        data = _collapse_whitespace(data)
         lines = _first_lines(data)
     first_delim = delim if delim in lines[0] else " "
     rows = [_split(lines[0], first_delim)] + [_split(s, delim) for s in lines[1:]]
