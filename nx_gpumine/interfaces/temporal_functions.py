@@ -183,6 +183,9 @@ def find_motifs(
 ) -> Any:
     """List matches.
 
+    ``G``, ``motif``, ``delta``, ``tie``, ``engine``, ``progress`` and the column / label
+    parameters are those of :func:`count_motifs`.
+
     Parameters
     ----------
     limit : int, optional
@@ -193,7 +196,6 @@ def find_motifs(
         and time zone) and ``node_a`` (node key of motif node ``a``), in the library of ``G``
         when ``G`` is a frame, else pandas. ``"numpy"``: ``(n, l)`` int64 input rows.
         ``"edge_ids"``: ``(n, l)`` int64 edge ids (positions after the stable time sort).
-    Other parameters as :func:`count_motifs`.
 
     Returns
     -------
