@@ -427,10 +427,15 @@ def networkx_count(G: Any, P: Any, *, induced: bool, distinct: bool, labels: dic
 
 
 # ====================================================================== warm-up
-def _tiny_static_graph(directed: bool, labels: bool) -> Any:
+def _tiny_static_graph(directed: bool, labels: bool, big: bool = False) -> Any:
+    """A small warm-up graph; ``big``: enough root entries (12,000) that engines take their
+    parallel path, as they do on real graphs (tiny inputs may run a serial one)."""
     import networkx as nx
 
-    G = nx.complete_graph(6, create_using=nx.DiGraph if directed else nx.Graph)
+    if big:
+        G = nx.gnm_random_graph(1500, 6000, seed=1, directed=directed)
+    else:
+        G = nx.complete_graph(6, create_using=nx.DiGraph if directed else nx.Graph)
     if labels:
         nx.set_node_attributes(G, {v: v % 2 for v in G}, "label")
         nx.set_edge_attributes(G, 0, "label")
@@ -443,13 +448,14 @@ def warm_static(engine: str) -> None:
 
     from .functions import count_subgraphs, find_subgraphs, has_subgraph
 
-    for directed in (False, True):
-        G = _tiny_static_graph(directed, labels=False)
+    for directed, big in ((False, False), (True, False), (False, True), (True, True)):
+        G = _tiny_static_graph(directed, labels=False, big=big)
         P = nx.DiGraph([(0, 1), (1, 2), (0, 2)]) if directed else "triangle"
         for kind in ("mappings", "subgraphs"):
             for induced in (False, True):
                 count_subgraphs(G, P, count=kind, induced=induced, engine=engine)
         find_subgraphs(G, P, engine=engine, limit=5)
+        find_subgraphs(G, P, engine=engine)
         has_subgraph(G, P, engine=engine)
     count_subgraphs(_tiny_static_graph(False, False), "4-cycle", count="subgraphs", engine=engine)
     GL = _tiny_static_graph(False, labels=True)
@@ -892,9 +898,13 @@ def _demo_startup(engine: str, tengine: str) -> dict[str, float]:
     from .functions import count_subgraphs
     from .temporal_functions import motif_census
 
-    tiny = _tiny_static_graph(False, labels=False)
+    graphs = [_tiny_static_graph(False, False), _tiny_static_graph(False, False, big=True)]
     _, s_static = _timed(
-        lambda: [count_subgraphs(tiny, p, count="subgraphs", engine=engine) for p in DEMO_PATTERNS]
+        lambda: [
+            count_subgraphs(g, p, count="subgraphs", engine=engine)
+            for g in graphs
+            for p in DEMO_PATTERNS
+        ]
     )
     g = temporal_from_arrays([0, 1, 2, 0], [1, 2, 0, 2], np.arange(4, dtype=np.int64))
     _, s_temporal = _timed(lambda: motif_census(g, 3, engine=tengine))
