@@ -423,7 +423,7 @@ def _alive_with_marker(marker: str) -> list[int]:
     "argv, sig, code",
     [
         (
-            ["count", "facebook", "5-clique", "4-cycle", "--induced", "--engine", "cpu"],
+            ["count", "facebook", "5-clique", "5-cycle", "--induced", "--engine", "cpu"],
             signal.SIGINT,
             130,
         ),
@@ -433,7 +433,7 @@ def _alive_with_marker(marker: str) -> list[int]:
             130,
         ),
         (
-            ["count", "facebook", "5-clique", "4-cycle", "--induced", "--engine", "cpu"],
+            ["count", "facebook", "5-clique", "5-cycle", "--induced", "--engine", "cpu"],
             signal.SIGTERM,
             143,
         ),
