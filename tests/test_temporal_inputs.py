@@ -114,11 +114,11 @@ def test_big_ints_and_datetimes():
         temporal_from_arrays([0], [1], np.array([2**70], dtype=object))
     g = temporal_from_arrays([0, 1], [1, 0], np.array([2**60, 1], dtype=object))
     assert g.integer_times and g.time.tolist() == [1, 2**60]
-    ts = pd.to_datetime(["2024-01-01 00:00:10", "2024-01-01 00:00:00"])
+    ts = pd.to_datetime(["2024-01-01 00:00:10", "2024-01-01 00:00:00"]).astype("datetime64[ns]")
     g = temporal_from_frame(pd.DataFrame({"source": [1, 0], "target": [2, 1], "time": ts}))
-    assert g.integer_times and int(g.time[1] - g.time[0]) == 10 * 10**9
-    assert count_motifs(g, [(0, 1), (1, 2)], delta=10 * 10**9) == 1
-    assert count_motifs(g, [(0, 1), (1, 2)], delta=9 * 10**9) == 0
+    assert g.integer_times and int(g.time[1] - g.time[0]) == 10 * 10**9  # the column's unit
+    assert count_motifs(g, [(0, 1), (1, 2)], delta=pd.Timedelta(seconds=10)) == 1
+    assert count_motifs(g, [(0, 1), (1, 2)], delta=pd.Timedelta(seconds=9)) == 0
     with pytest.raises(InputError, match="NaT"):
         temporal_from_arrays([0], [1], np.array(["NaT"], dtype="datetime64[ns]"))
 

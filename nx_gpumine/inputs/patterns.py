@@ -19,7 +19,10 @@ import numpy as np
 from ..errors import InputError, QueryError, UnsupportedGraphError
 from .static_graph import _MISSING, LabelSpec
 
-__all__ = ["Pattern", "CATALOGUE", "pattern_names", "as_pattern"]
+__all__ = ["Pattern", "CATALOGUE", "MAX_PATTERN_NODES", "pattern_names", "as_pattern"]
+
+#: Largest pattern accepted, checked before its ``(k, k)`` code matrix is allocated.
+MAX_PATTERN_NODES = 64
 
 
 def _diamond() -> nx.Graph:
@@ -135,6 +138,11 @@ class Pattern:
             raise UnsupportedGraphError(
                 f"pattern is a {type(P).__name__}; patterns must be simple graphs (Graph or "
                 "DiGraph)"
+            )
+        if P.number_of_nodes() > MAX_PATTERN_NODES:
+            raise QueryError(
+                f"the pattern has {P.number_of_nodes()} nodes; at most {MAX_PATTERN_NODES} are "
+                "supported (a pattern is a small query graph matched node by node)"
             )
         nodes = tuple(P.nodes())
         k = len(nodes)
