@@ -108,6 +108,44 @@ def ref_cycle4(rg: dict) -> int:
     return total
 
 
+def ref_pair_edge(rg: dict, t: int) -> int:
+    """Mirror of apex lists + pair_edge: mappings of the pair-edge shape with t pole neighbours."""
+    lists, up = _lists(rg), _up(rg)
+    apex: dict = {}
+    for u in range(rg["n"]):
+        S = set(up[u])
+        for w in up[u]:
+            for x in up[w]:
+                if x in S:
+                    apex.setdefault((u, w), []).append(x)
+                    apex.setdefault((u, x), []).append(w)
+                    apex.setdefault((w, x), []).append(u)
+    total = 0
+    for a in range(rg["n"]):
+        cnt: Counter = Counter()
+        for m in lists[a]:
+            for b in lists[m]:
+                if b >= a:
+                    break
+                cnt[b] += 1
+        for x in lists[a]:
+            for y in apex.get((min(a, x), max(a, x)), []):
+                if y > x:
+                    total += sum(math.perm(cnt[b] - 2, t - 2) for b in apex[(x, y)] if b < a)
+    return 4 * total
+
+
+def _pair_edge(t: int) -> nx.Graph:
+    P = nx.Graph([(2, 3)])
+    for i in range(t):
+        P.add_edges_from([(0, 2 + i), (1, 2 + i)])
+    return P
+
+
+def _mappings(G: nx.Graph, P: nx.Graph) -> int:
+    return sum(1 for _ in iso.GraphMatcher(G, P).subgraph_monomorphisms_iter())
+
+
 def _distinct(G: nx.Graph, P: nx.Graph) -> int:
     m = sum(1 for _ in iso.GraphMatcher(G, P).subgraph_monomorphisms_iter())
     return m // Pattern.from_networkx(P).num_automorphisms()
@@ -157,6 +195,32 @@ def test_reference_algorithms_equal_networkx(n, p, seed, hub):
     assert ref_books(rg, 2) == _distinct(G, _book(2))
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    n=st.integers(5, 30), p=st.floats(0.1, 0.7), seed=st.integers(0, 9999), hub=st.integers(0, 25)
+)
+def test_reference_pair_edge_equals_networkx(n, p, seed, hub):
+    G = _graph(n, p, seed, hub)
+    rg = _rank(G)
+    for t in (3, 4):
+        assert ref_pair_edge(rg, t) == _mappings(G, _pair_edge(t))
+
+
+def test_pair_edge_shape_is_recognised():
+    from nx_gpumine.plan.static_plan import pattern_shape
+
+    p4 = nx.Graph([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 4), (3, 4)])  # T-DFS's P4
+    assert pattern_shape(Pattern.from_networkx(p4), False) == ("pair_edge", 3)
+    assert pattern_shape(Pattern.from_networkx(_pair_edge(4)), False) == ("pair_edge", 4)
+    assert pattern_shape(Pattern.from_networkx(p4), True) == (None, 0)  # induced: no shape
+    both = _pair_edge(3)
+    both.add_edge(0, 1)  # poles adjacent: not the shape
+    assert pattern_shape(Pattern.from_networkx(both), False)[0] != "pair_edge"
+    two = _pair_edge(4)
+    two.add_edge(4, 5)  # two edges among the others: not the shape
+    assert pattern_shape(Pattern.from_networkx(two), False)[0] != "pair_edge"
+
+
 def test_reference_larger_cliques_and_books():
     G = _graph(28, 0.5, seed=2, hub=20)
     rg = _rank(G)
@@ -166,7 +230,7 @@ def test_reference_larger_cliques_and_books():
 
 
 # ---------------------------------------------------------------------- GPU
-GPU_PATTERNS = ["triangle", "4-clique", "5-clique", "diamond", "4-cycle"]
+GPU_PATTERNS = ["triangle", "4-clique", "5-clique", "diamond", "4-cycle", _pair_edge(3)]
 
 
 def _cuda_vs_cpu(G: nx.Graph, P, *, distinct: bool) -> tuple[int, int]:
@@ -187,7 +251,7 @@ def test_gpu_shapes_equal_cpu(name, seed):
     for distinct in (True, False):
         got, want, strategy = _cuda_vs_cpu(G, name, distinct=distinct)
         assert got == want, (name, distinct, strategy)
-    assert strategy in ("clique", "book", "cycle4")
+    assert strategy in ("clique", "book", "cycle4", "pair_edge")
 
 
 @pytest.mark.gpu
@@ -214,7 +278,7 @@ def test_gpu_wide_bitmaps_and_heavy_cycles():
         from nx_gpumine.engines.cuda.shapes import device_rank_graph
 
         assert device_rank_graph(g)["max_out"] > 32
-        for name in ("triangle", "4-clique", "diamond", "4-cycle"):
+        for name in ("triangle", "4-clique", "diamond", "4-cycle", _pair_edge(3)):
             got, want, _ = _cuda_vs_cpu(G, name, distinct=True)
             assert got == want, (n, name)
 
@@ -222,6 +286,21 @@ def test_gpu_wide_bitmaps_and_heavy_cycles():
 @pytest.mark.gpu
 def test_gpu_books_of_three_and_six_cliques():
     G = _graph(120, 0.3, seed=5, hub=100)
-    for P in (_book(3), nx.complete_graph(6)):
+    for P in (_book(3), nx.complete_graph(6), _pair_edge(4)):
         got, want, strategy = _cuda_vs_cpu(G, P, distinct=True)
-        assert got == want and strategy in ("book", "clique")
+        assert got == want and strategy in ("book", "clique", "pair_edge")
+
+
+@pytest.mark.gpu
+def test_gpu_pair_edge_equals_networkx_and_reference():
+    for seed in (1, 2):
+        G = _graph(60, 0.25, seed=seed, hub=50)
+        g = ng.from_networkx(G)
+        rg = _rank(G)
+        for t in (3, 4):
+            P = _pair_edge(t)
+            got = ng.count_subgraphs(g, P, engine="cuda")
+            assert got == _mappings(G, P) == ref_pair_edge(rg, t)
+            from nx_gpumine.engines.cuda import static as gpu
+
+            assert gpu.last_run.get("strategy") == "pair_edge"

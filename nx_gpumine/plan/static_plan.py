@@ -95,8 +95,9 @@ class StaticPlan:
         A whole-pattern structure with a dedicated counting algorithm (unlabeled, undirected,
         no self-loops): ``"clique"`` (shape_arg = k), ``"book"`` (an edge plus ``shape_arg``
         >= 2 non-adjacent nodes joined to both ends; the diamond is the book of 2),
-        ``"cycle4"`` (non-induced 4-cycle); None otherwise. Engines that lack the algorithm
-        walk the plan as usual.
+        ``"cycle4"`` (non-induced 4-cycle), ``"pair_edge"`` (two non-adjacent *poles* joined to
+        all ``shape_arg = k - 2 >= 3`` other nodes, exactly one edge among those: T-DFS's P4
+        for k = 5); None otherwise. Engines that lack the algorithm walk the plan as usual.
     """
 
     k: int
@@ -362,6 +363,18 @@ def pattern_shape(pattern: Pattern, induced: bool) -> tuple[str | None, int]:
         others = [a for a in range(k) if a not in spine]
         if all(deg[a] == 2 for a in others):
             return "book", k - 2
+    if k >= 5:  # pair-edge: non-adjacent poles joined to all k - 2 others, one edge among those
+        poles = np.flatnonzero(deg == k - 2)
+        for i, a in enumerate(poles):
+            for b in poles[i + 1 :]:
+                rest = [v for v in range(k) if v != a and v != b]
+                if (
+                    not adj[a, b]
+                    and adj[a, rest].all()
+                    and adj[b, rest].all()
+                    and int(adj[np.ix_(rest, rest)].sum()) == 2
+                ):
+                    return "pair_edge", k - 2
     return None, 0
 
 

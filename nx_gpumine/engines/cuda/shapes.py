@@ -1,7 +1,8 @@
 """Counting whole-pattern shapes on the GPU without enumerating (kernels/static_count.cu).
 
-The plan names the shape (``StaticPlan.shape``: ``"clique"``, ``"book"``, ``"cycle4"``); these
-functions return the number of **distinct** occurrences in an undirected graph:
+The plan names the shape (``StaticPlan.shape``: ``"clique"``, ``"book"``, ``"cycle4"``,
+``"pair_edge"``); these functions return the number of **distinct** occurrences in an
+undirected graph (``count_pair_edge`` returns mappings: see there):
 
 * **k-cliques** (G2Miner's orientation + bitmaps): each vertex ``u`` of the degree-ordered DAG
   takes its out-neighbourhood ``S = N+(u)`` into shared memory, builds the DAG adjacency among
@@ -10,6 +11,12 @@ functions return the number of **distinct** occurrences in an undirected graph:
 * **books** (an edge with ``t`` nodes joined to both ends; ``t = 2`` is the diamond): the
   triangle pass above also adds 1 to the *support* of each triangle's three edges; the count is
   ``sum over edges of C(support, t)``.
+* **pair-edge shapes** (two non-adjacent poles joined to ``t >= 3`` nodes with one edge among
+  them; ``t = 3`` is T-DFS's P4): *apex lists* (each edge's triangle apexes, filled by the
+  triangle pass) are built once per graph; at each pole ``a`` a block counts
+  ``cnt[b] = |N(a) & N(b)|`` for every ``b`` below ``a`` by its wedges, then walks the triangles
+  ``(a, x, y)`` and each apex ``b < a`` of ``(x, y)``, adding ``(cnt[b] - 2)_(t - 2)``: the pole
+  pairs, edges and further common neighbours, counted without enumerating them.
 * **4-cycles** (ranked wedges, Chiba-Nishizeki): each cycle is counted once at its highest-rank
   vertex ``a``: for ``b`` in ``N-(a)`` and ``c`` in ``N(b)`` below ``a``, ``cnt[c] += 1``; the
   cycles at ``a`` are ``sum C(cnt[c], 2)``. Light vertices use a warp-level hash table in shared
@@ -37,6 +44,7 @@ __all__ = [
     "count_clique",
     "count_book",
     "count_cycle4",
+    "count_pair_edge",
     "MAX_CLIQUE",
     "MAX_ROWS",
 ]
@@ -47,6 +55,7 @@ MAX_CLIQUE = 10
 MAX_ROWS = 512
 C4_LIGHT_BOUND = 512  # wedge upper bound for the warp-level hash table (1024 slots)
 C4_SMEM = 96 * 1024  # dynamic shared memory of a heavy 4-cycle block
+PAIR_COUNTER_BYTES = 2 << 30  # most device memory the pair-edge blocks' counter rows may take
 C_COUNT, C_FLAGS, C_TRIECUR = 0, 1, 11
 F_OVERFLOW = 2
 
@@ -183,7 +192,9 @@ def _persistent(per_sm: int) -> int:
     return sm_count() * per_sm
 
 
-def _triangle_pass(graph: StaticGraph, k: int, stats: dict, sup: Any = None) -> int:
+def _triangle_pass(
+    graph: StaticGraph, k: int, stats: dict, sup: Any = None, apex: tuple | None = None
+) -> int:
     rg = device_rank_graph(graph)
     w = _words(max(rg["max_out"], 1))
     cwpb = max(1, min(8, 48 * 1024 // (128 * w * w + 128 * w)))
@@ -208,6 +219,8 @@ def _triangle_pass(graph: StaticGraph, k: int, stats: dict, sup: Any = None) -> 
             np.int64(nverts),
             ctl,
             sup if sup is not None else np.uint64(0),
+            apex[0] if apex is not None else np.uint64(0),
+            apex[1] if apex is not None else np.uint64(0),
         )
         _timed(stats, lambda: kern((grid,), (32 * cwpb,), args))
     stats.update(strategy="clique" if sup is None else "book", words=w, warps_per_block=cwpb)
@@ -292,3 +305,91 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
         raise CapacityError("match count overflows 64 bits")
     stats.update(strategy="cycle4", light=int(len(light)), heavy=int(len(heavy)))
     return total
+
+
+def apex_lists(graph: StaticGraph, stats: dict) -> tuple:
+    """``(tptr, tl)``: each forward rank-graph edge's triangle apexes (built once per graph).
+
+    ``tl[tptr[p] : tptr[p + 1]]`` are the third vertices of the triangles on the edge at radj
+    position ``p`` (a position in its lower-rank end's ``N+`` list); ``3 * triangles`` entries.
+    Its build time (two triangle passes) is added to ``stats["preprocess_seconds"]`` the first
+    time, as the rank graph's is.
+    """
+    cp = import_cupy()
+    rg = device_rank_graph(graph)
+    hit = rg["lists"].get("apex")
+    if hit is None:
+        t = time.perf_counter()
+        sup = cp.zeros(max(rg["nnz"], 1), dtype=cp.int32)
+        sub: dict = {}
+        _triangle_pass(graph, 3, sub, sup=sup)
+        tptr = cp.zeros(len(sup) + 1, dtype=cp.int64)
+        cp.cumsum(sup, out=tptr[1:])
+        tl = cp.empty(max(int(tptr[-1]), 1), dtype=cp.int32)
+        sup.fill(0)
+        _triangle_pass(graph, 3, sub, sup=sup, apex=(tptr, tl))
+        cp.cuda.Device().synchronize()
+        hit = (tptr, tl)
+        rg["lists"]["apex"] = hit
+        stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + sub.get(
+            "compile_seconds", 0.0
+        )
+        stats["preprocess_seconds"] = stats.get("preprocess_seconds", 0.0) + (
+            time.perf_counter() - t
+        )
+    return hit
+
+
+def count_pair_edge(graph: StaticGraph, t: int, stats: dict) -> int:
+    """**Mappings** of the pair-edge shape with ``t >= 3`` common neighbours of its poles.
+
+    The shape: poles ``a``, ``b`` (not adjacent in the pattern), each joined to ``t`` further
+    nodes, exactly one edge among those. Per unordered host pair ``{a, b}`` with
+    ``c = |N(a) & N(b)|`` and ``e`` edges inside ``N(a) & N(b)`` the mappings are
+    ``4 e (c - 2)_(t - 2)`` (poles ordered, the edge's ends ordered, the other nodes a falling
+    factorial), so this returns ``4 U`` with ``U`` the kernel's sum; divide by the pattern's
+    automorphisms for distinct occurrences.
+    """
+    cp = import_cupy()
+    if graph.directed:
+        raise ValueError("pair-edge counting needs an undirected graph")
+    if t < 3:
+        raise ValueError("pair-edge counting needs t >= 3 (t = 2 is the diamond: a book)")
+    rg = device_rank_graph(graph)
+    n = rg["n"]
+    tptr, tl = apex_lists(graph, stats)
+    if "pair_work" not in rg:
+        deg = (rg["rptr"][1:] - rg["rptr"][:-1]).astype(cp.int64)
+        wdeg = cp.zeros(rg["nnz"] + 1, dtype=cp.int64)
+        wdeg[1:] = cp.cumsum(deg[rg["radj"]])
+        rg["pair_work"] = wdeg[rg["rptr"][1:]] - wdeg[rg["rptr"][:-1]]  # wedges at each pole
+    deg = rg["rptr"][1:] - rg["rptr"][:-1]
+    verts = _verts(rg, ("pair_edge", t), deg >= t, rg["pair_work"])
+    mod = load_module("static_count.cu", {"TPAIR": int(t)})
+    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
+    ctl = _ctl()
+    if len(verts) and n:
+        kern = mod.kernel("pair_edge")
+        free = int(cp.cuda.Device().mem_info[0])
+        rows = max(
+            1, min(_persistent(4), len(verts), min(PAIR_COUNTER_BYTES, free // 4) // (4 * n))
+        )
+        cnt = cp.zeros(rows * n, dtype=cp.int32)
+        args = (
+            rg["rptr"],
+            rg["rsplit"],
+            rg["radj"],
+            tptr,
+            tl,
+            verts,
+            np.int64(len(verts)),
+            np.int64(n),
+            cnt,
+            ctl,
+        )
+        _timed(stats, lambda: kern((rows,), (256,), args))
+        stats["counter_bytes"] = int(cnt.nbytes)
+        del cnt
+    stats["strategy"] = "pair_edge"
+    u = _check(ctl.get())
+    return 4 * u

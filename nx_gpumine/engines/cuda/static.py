@@ -671,6 +671,8 @@ def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
         return shapes.clique_supported(graph, 3)
     if shape == "cycle4":
         return None
+    if shape == "pair_edge":
+        return shapes.clique_supported(graph, 3)
     return f"unknown shape {shape!r}"  # pragma: no cover - plan and engine disagree
 
 
@@ -681,10 +683,18 @@ def _count_shape(graph: StaticGraph, plan: Any) -> int:
         distinct = shapes.count_clique(graph, int(plan.shape_arg), stats)
     elif plan.shape == "book":
         distinct = shapes.count_book(graph, int(plan.shape_arg), stats)
+    elif plan.shape == "pair_edge":
+        mappings = shapes.count_pair_edge(graph, int(plan.shape_arg), stats)
+        distinct, rest = divmod(mappings, int(plan.num_automorphisms))
+        if rest:  # pragma: no cover - a pair-edge pattern's automorphisms divide its mappings
+            raise AssertionError("pair-edge mappings not a multiple of the automorphisms")
     else:
         distinct = shapes.count_cycle4(graph, stats)
     if not had:
-        stats["preprocess_seconds"] = shapes.device_rank_graph(graph)["build_seconds"]
+        stats["preprocess_seconds"] = (
+            stats.get("preprocess_seconds", 0.0)
+            + (shapes.device_rank_graph(graph)["build_seconds"])
+        )
     res = distinct if plan.distinct else distinct * int(plan.num_automorphisms)
     _check_total(res)
     _finish_stats(None, **stats)

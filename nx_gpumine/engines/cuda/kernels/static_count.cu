@@ -11,6 +11,7 @@
 //   CWPB    warps per block of clique_count (its shared memory grows with W)
 //   TBOOK   twins of the book                                       [book_sum]
 //   PACK16  1: 4-cycle counters packed two per 32-bit word (max degree < 65535) [c4_heavy]
+//   TPAIR   nodes joined to both poles of a pair-edge shape (>= 3)  [pair_edge]
 #include "static_common.cuh"
 
 #ifndef KC
@@ -28,8 +29,12 @@
 #ifndef PACK16
 #define PACK16 1
 #endif
+#ifndef TPAIR
+#define TPAIR 3
+#endif
 
 #define ROWS (32 * W)
+#define TBITS 4096  // triangle membership bitmap: S's rank range up to this many ids
 #define C4WPB 4  // warps per block of c4_light (8 KB of hash table each)
 
 // ------------------------------------------------------------------ shared helpers
@@ -136,13 +141,18 @@ __device__ __forceinline__ u64 count_chains(const unsigned* rows, const unsigned
 // (verts[2i], verts[2i+1] = first row), so one heavy vertex is spread over several warps.
 // sup != nullptr (KC == 3 only): also add, for every triangle, 1 to the support of its three
 // edges (indexed by the edge's position in radj from its lower-rank end), for book counting.
+// tptr != nullptr as well (apex lists): sup is a fill cursor per edge and each triangle writes
+// its third vertex into the list of each of its edges, tl[tptr[p] ...] (pair_edge's input).
+// KC == 3 without sup: membership in S is a bit test when S's rank range spans <= TBITS ids.
 extern "C" __global__ void __launch_bounds__(CWPB * 32)
     clique_count(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
                  const int* __restrict__ radj, const int* __restrict__ verts, i64 nverts,
-                 u64* ctl, int* sup) {
+                 u64* ctl, int* sup, const i64* __restrict__ tptr, int* tl) {
   __shared__ int sS[CWPB][ROWS];
 #if KC > 3
   __shared__ unsigned sRows[CWPB][ROWS * W];
+#else
+  __shared__ unsigned sBits[CWPB][TBITS / 32];
 #endif
   const int lane = threadIdx.x & 31;
   const int wib = threadIdx.x >> 5;
@@ -169,6 +179,22 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
 #endif
     __syncwarp();
     const int smax = S[d - 1];
+#if KC == 3
+    // a bitmap of S over [S[0], smax] when it is narrow enough (counting only: books need j)
+    const int sbase = S[0];
+    const bool bits = (sup == nullptr) && (smax - sbase < TBITS);
+    unsigned* B = sBits[wib];
+    if (bits) {
+      const int nw = ((smax - sbase) >> 5) + 1;
+      for (int i = lane; i < nw; i += 32) B[i] = 0u;
+      __syncwarp();
+      for (int i = lane; i < d; i += 32) {
+        const int o = S[i] - sbase;
+        atomicOr(B + (o >> 5), 1u << (o & 31));
+      }
+      __syncwarp();
+    }
+#endif
     // rows in batches of 32: row r's items are either the elements of N+(S[r]) (searched in S,
     // shared) or the elements S[r+1..d) (searched in N+(S[r]), global), whichever is shorter
 #if KC == 3
@@ -215,7 +241,16 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
           int j = -1;
           i64 p = b0 + pos;  // position in radj of the edge S[row] -> S[j] (book support)
           if (sd == 0) {
+#if KC == 3
+            if (bits) {
+              const int o = __ldg(radj + p) - sbase;  // > S[row] - sbase >= 0, <= smax - sbase
+              j = (B[o >> 5] >> (o & 31)) & 1u ? 0 : -1;
+            } else {
+              j = find_shared(S, d, __ldg(radj + p));
+            }
+#else
             j = find_shared(S, d, __ldg(radj + p));
+#endif
           } else {
             j = row + 1 + pos;
             p = lower_bound_g(radj, b0, b1, S[j]);
@@ -224,7 +259,11 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
           if (j >= 0) {
 #if KC == 3
             cnt++;
-            if (sup) {  // book support: the triangle's three edges
+            if (tptr) {  // apex lists: each edge of the triangle gets its third vertex
+              tl[__ldg(tptr + s0 + row) + atomicAdd(sup + s0 + row, 1)] = S[j];
+              tl[__ldg(tptr + s0 + j) + atomicAdd(sup + s0 + j, 1)] = S[row];
+              tl[__ldg(tptr + p) + atomicAdd(sup + p, 1)] = u;
+            } else if (sup) {  // book support: the triangle's three edges
               atomicAdd(sup + s0 + row, 1);
               atomicAdd(sup + s0 + j, 1);
               atomicAdd(sup + p, 1);
@@ -437,4 +476,115 @@ extern "C" __global__ void __launch_bounds__(1024)
   }
   acc = warp_sum(acc);
   if ((threadIdx.x & 31) == 0) add_count(ctl, acc);
+}
+
+// ------------------------------------------------------------------ pair-edge shapes
+// Two non-adjacent poles joined to TPAIR >= 3 further nodes, one edge among those (TPAIR = 3:
+// T-DFS's P4). With c_ab = |N(a) & N(b)| and e_ab the edges inside N(a) & N(b), the number of
+// unordered pole pairs with an edge and TPAIR - 2 further common neighbours, summed, is
+//   U = sum over pairs {a, b} of e_ab * (c_ab - 2)_(TPAIR - 2)     (falling factorial)
+// and the pattern's mappings are 4 U. At the higher-rank pole a (a block each): cnt[b] = c_ab for
+// every b < a by walking the wedges a - m - b; then every triangle (a, x, y), x < y, is an edge of
+// N(a) and each apex b < a of the edge (x, y) (its list in the apex lists tl) is a pole pair
+// holding it: U += (cnt[b] - 2)_(TPAIR - 2). cnt is the block's own row of n counters in global
+// memory, zeroed again by a second wedge walk.
+__device__ __forceinline__ u64 falling_u64(u64 n, int t, bool* ovf) {
+  u64 r = 1;
+  for (int i = 0; i < t; ++i) {
+    const u64 m = n - (u64)i;
+    if (__umul64hi(r, m)) *ovf = true;
+    r *= m;
+  }
+  return r;
+}
+
+// Position of the edge {x, y} (x < y in rank) in x's N+ list (it exists).
+__device__ __forceinline__ i64 fwd_pos(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
+                                       const int* __restrict__ radj, int x, int y) {
+  return lower_bound_g(radj, __ldg(rsplit + x), __ldg(rptr + x + 1), y);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    pair_edge(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
+              const int* __restrict__ radj, const i64* __restrict__ tptr,
+              const int* __restrict__ tl, const int* __restrict__ verts, i64 nverts, i64 n,
+              int* cnt_all, u64* ctl) {
+  __shared__ int s_vi;
+  const int lane = threadIdx.x & 31;
+  const int wib = threadIdx.x >> 5;
+  const int nw = blockDim.x >> 5;
+  int* cnt = cnt_all + (i64)blockIdx.x * n;
+  u64 acc = 0;
+  bool ovf = false;
+  while (true) {
+    __syncthreads();
+    if (threadIdx.x == 0) s_vi = (int)atomicAdd(ctl + C_TRIECUR, 1ull);
+    __syncthreads();
+    const i64 vi = s_vi;
+    if (vi >= nverts) break;
+    const int a = __ldg(verts + vi);
+    const i64 p0 = __ldg(rptr + a), p1 = __ldg(rptr + a + 1), ps = __ldg(rsplit + a);
+    // wedges a - m - b, b < a: a warp per m, lanes over m's list below a
+    for (i64 q = p0 + wib; q < p1; q += nw) {
+      const int m = __ldg(radj + q);
+      const i64 m0 = __ldg(rptr + m);
+      const i64 m1 = lower_bound_g(radj, m0, __ldg(rptr + m + 1), a);
+      for (i64 r = m0 + lane; r < m1; r += 32) atomicAdd(cnt + __ldg(radj + r), 1);
+    }
+    __syncthreads();
+    // triangles (a, x, y) with x < y: a warp per x; batches of 32 apexes y of the edge {a, x},
+    // whose edges {x, y} have apex lists walked by the whole warp
+    for (i64 q = p0 + wib; q < p1; q += nw) {
+      const int x = __ldg(radj + q);
+      const i64 ax = q >= ps ? q : fwd_pos(rptr, rsplit, radj, x, a);
+      const i64 t0 = __ldg(tptr + ax), t1 = __ldg(tptr + ax + 1);
+      for (i64 base = t0; base < t1; base += 32) {
+        const i64 ti = base + lane;
+        int len = 0;
+        i64 l0 = 0;
+        if (ti < t1) {
+          const int y = __ldg(tl + ti);
+          if (y > x) {
+            const i64 xy = fwd_pos(rptr, rsplit, radj, x, y);
+            l0 = __ldg(tptr + xy);
+            len = (int)(__ldg(tptr + xy + 1) - l0);
+          }
+        }
+        int tot;
+        const int excl = warp_excl_scan(len, lane, &tot);
+        const int nrows = (int)min((i64)32, t1 - base);
+        for (int u0 = 0; u0 < tot; u0 += 32) {
+          const int t = u0 + lane;
+          const int rr = row_of_item(excl, nrows, t < tot ? t : tot - 1);
+          const int e_r = __shfl_sync(FULLMASK, excl, rr);
+          const i64 ll = __shfl_sync(FULLMASK, l0, rr);
+          if (t < tot) {
+            const int b = __ldg(tl + ll + (t - e_r));
+            if (b < a) {
+              const int c = cnt[b];  // >= 2: x and y
+              const u64 v = falling_u64((u64)(c - 2), TPAIR - 2, &ovf);
+              const u64 na = acc + v;
+              if (na < acc) ovf = true;
+              acc = na;
+            }
+          }
+        }
+      }
+    }
+    __syncthreads();
+    for (i64 q = p0 + wib; q < p1; q += nw) {  // zero the counters this pole touched
+      const int m = __ldg(radj + q);
+      const i64 m0 = __ldg(rptr + m);
+      const i64 m1 = lower_bound_g(radj, m0, __ldg(rptr + m + 1), a);
+      for (i64 r = m0 + lane; r < m1; r += 32) cnt[__ldg(radj + r)] = 0;
+    }
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {  // warp sum, overflow checked
+    const u64 o = __shfl_down_sync(FULLMASK, acc, off);
+    if (acc + o < acc) ovf = true;
+    acc += o;
+  }
+  if (ovf) set_flag(ctl, F_OVERFLOW);
+  if (lane == 0) add_count(ctl, acc);
 }
