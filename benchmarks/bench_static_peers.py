@@ -78,7 +78,7 @@ def load_graph(name: str):
         src = "nx_gpumine/data/facebook_combined.txt"
     else:
         n, m, gam, cap, seed = GEN[name]
-        a, b = generate(n, m, gam, cap, seed)
+        a, b = generate(n, m, gam, cap, seed, device=m >= 50_000_000)
         src = f"powerlaw_graph.py {n} {m} {gam} {cap} {seed}"
     t_gen = time.perf_counter() - t
     t = time.perf_counter()
