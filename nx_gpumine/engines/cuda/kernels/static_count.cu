@@ -210,15 +210,22 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
         wv = S[r];
         a0 = __ldg(rsplit + wv);
         a1 = __ldg(rptr + wv + 1);
+#if KC == 3
+        // with the bitmap, walk all of N+(S[r]) (<= ROWS entries: W covers the DAG's largest
+        // out-degree) and reject what lies beyond max(S) by the bit test's range check
+        const bool nocut = bits;
+#else
+        const bool nocut = false;
+#endif
         // N+(S[r]) beyond max(S) cannot meet S: cut it there (one search per row)
-        const i64 cut = (a1 > a0 && __ldg(radj + a1 - 1) > smax)
+        const i64 cut = (!nocut && a1 > a0 && __ldg(radj + a1 - 1) > smax)
                             ? lower_bound_g(radj, a0, a1, smax + 1)
                             : a1;
         const int lenN = (int)(cut - a0);
         const int lenS = d - r - 1;
         // walking N+(S[r]) costs a coalesced read and a shared-memory search per element;
         // walking S costs a chain of global loads per element: prefer the former
-        if (lenN <= 8 * lenS + 32) {
+        if (nocut || lenN <= 8 * lenS + 32) {
           len = lenN;
         } else {
           len = lenS;
@@ -243,8 +250,8 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
           if (sd == 0) {
 #if KC == 3
             if (bits) {
-              const int o = __ldg(radj + p) - sbase;  // > S[row] - sbase >= 0, <= smax - sbase
-              j = (B[o >> 5] >> (o & 31)) & 1u ? 0 : -1;
+              const int o = __ldg(radj + p) - sbase;  // > S[row] - sbase >= 0
+              j = (o <= smax - sbase && ((B[o >> 5] >> (o & 31)) & 1u)) ? 0 : -1;
             } else {
               j = find_shared(S, d, __ldg(radj + p));
             }
