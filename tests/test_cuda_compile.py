@@ -80,7 +80,7 @@ VARIANTS = [
         (f"static_count.cu-{i}", "static_count.cu", d)
         for i, d in enumerate(
             [
-                {"KC": 3, "W": 1, "CWPB": 8, "TBOOK": 2, "PACK16": 1, "TPAIR": 3},
+                {"KC": 3, "W": 1, "CWPB": 8, "TBOOK": 2, "PACK16": 1, "TPAIR": 3, "TRB": 8},
                 {"KC": 5, "W": 4, "CWPB": 8, "TBOOK": 3, "PACK16": 0, "TPAIR": 5},
                 {"KC": 10, "W": 16, "CWPB": 1, "TBOOK": 7, "PACK16": 1},
             ]

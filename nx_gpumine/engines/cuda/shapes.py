@@ -150,19 +150,30 @@ def _verts(rg: dict, key: tuple, mask: Any, weight: Any) -> Any:
     return hit
 
 
-def _row_batches(rg: dict, verts: Any) -> Any:
-    """Tasks ``(u, first row)`` covering each vertex's rows in batches of 32 (int32 pairs)."""
-    hit = rg["lists"].get("row_batches")
+def _rows_per_task(rg: dict, verts: Any) -> int:
+    """Rows of ``S`` per triangle task: 32, or 8 when 32-row tasks are too few to keep every
+    resident warp busy (small graphs: the longest task would be the kernel's critical path)."""
+    hit = rg["lists"].get("rows_per_task")
+    if hit is None:
+        tasks32 = int(((rg["outdeg"][verts] + 31) // 32).sum()) if len(verts) else 0
+        hit = 8 if tasks32 < 4 * sm_count() * 32 else 32
+        rg["lists"]["rows_per_task"] = hit
+    return hit
+
+
+def _row_batches(rg: dict, verts: Any, rb: int) -> Any:
+    """Tasks ``(u, first row)`` covering each vertex's rows in batches of ``rb`` (int32 pairs)."""
+    hit = rg["lists"].get(("row_batches", rb))
     if hit is None:
         cp = import_cupy()
-        nb = (rg["outdeg"][verts] + 31) // 32
+        nb = (rg["outdeg"][verts] + rb - 1) // rb
         end = cp.cumsum(nb)
         total = int(end[-1]) if len(end) else 0
         t = cp.arange(total, dtype=cp.int64)
         owner = cp.searchsorted(end, t, side="right")
-        first = (t - (end[owner] - nb[owner])) * 32
+        first = (t - (end[owner] - nb[owner])) * rb
         hit = cp.stack([verts[owner].astype(cp.int64), first], axis=1).astype(cp.int32).ravel()
-        rg["lists"]["row_batches"] = hit
+        rg["lists"][("row_batches", rb)] = hit
     return hit
 
 
@@ -198,13 +209,14 @@ def _triangle_pass(
     rg = device_rank_graph(graph)
     w = _words(max(rg["max_out"], 1))
     cwpb = max(1, min(8, 48 * 1024 // (128 * w * w + 128 * w)))
-    mod = load_module("static_count.cu", {"KC": k, "W": w, "CWPB": cwpb})
-    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
-    kern = mod.kernel("clique_count")
     od = rg["outdeg"]
     verts = _verts(rg, ("clique", k), od >= k - 1, od)
+    rb = _rows_per_task(rg, verts) if k == 3 else 32
+    mod = load_module("static_count.cu", {"KC": k, "W": w, "CWPB": cwpb, "TRB": rb})
+    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
+    kern = mod.kernel("clique_count")
     if k == 3:
-        verts = _row_batches(rg, verts)
+        verts = _row_batches(rg, verts, rb)
     ctl = _ctl()
     nverts = len(verts) // 2 if k == 3 else len(verts)
     if nverts:
@@ -223,7 +235,9 @@ def _triangle_pass(
             apex[1] if apex is not None else np.uint64(0),
         )
         _timed(stats, lambda: kern((grid,), (32 * cwpb,), args))
-    stats.update(strategy="clique" if sup is None else "book", words=w, warps_per_block=cwpb)
+    stats.update(
+        strategy="clique" if sup is None else "book", words=w, warps_per_block=cwpb, rows=rb
+    )
     return _check(ctl.get())
 
 

@@ -11,6 +11,7 @@
 //   CWPB    warps per block of clique_count (its shared memory grows with W)
 //   TBOOK   twins of the book                                       [book_sum]
 //   PACK16  1: 4-cycle counters packed two per 32-bit word (max degree < 65535) [c4_heavy]
+//   TRB     rows of S per triangle task, 1..32 (fewer: shorter tasks on small graphs) [KC 3]
 //   TPAIR   nodes joined to both poles of a pair-edge shape (>= 3)  [pair_edge]
 #include "static_common.cuh"
 
@@ -31,6 +32,9 @@
 #endif
 #ifndef TPAIR
 #define TPAIR 3
+#endif
+#ifndef TRB
+#define TRB 32  // rows per triangle task (KC == 3): 1..32
 #endif
 
 #define ROWS (32 * W)
@@ -137,7 +141,7 @@ __device__ __forceinline__ u64 count_chains(const unsigned* rows, const unsigned
 }
 
 // Tasks (heaviest first; ctl[C_TRIECUR] is the cursor): for KC > 3 a vertex (rank) u with
-// KC-1 <= |N+(u)| <= ROWS (verts[i]); for KC == 3 a vertex and a batch of 32 of its rows
+// KC-1 <= |N+(u)| <= ROWS (verts[i]); for KC == 3 a vertex and a batch of TRB of its rows
 // (verts[2i], verts[2i+1] = first row), so one heavy vertex is spread over several warps.
 // sup != nullptr (KC == 3 only): also add, for every triangle, 1 to the support of its three
 // edges (indexed by the edge's position in radj from its lower-rank end), for book counting.
@@ -198,7 +202,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
     // rows in batches of 32: row r's items are either the elements of N+(S[r]) (searched in S,
     // shared) or the elements S[r+1..d) (searched in N+(S[r]), global), whichever is shorter
 #if KC == 3
-    const int row1 = min(d, row0 + 32);
+    const int row1 = min(d, row0 + TRB);
 #else
     const int row1 = d;
 #endif
@@ -206,7 +210,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
       const int r = base + lane;
       int len = 0, wv = 0, side = 0;
       i64 a0 = 0, a1 = 0;
-      if (r < d) {
+      if (r < row1) {
         wv = S[r];
         a0 = __ldg(rsplit + wv);
         a1 = __ldg(rptr + wv + 1);
@@ -234,7 +238,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
       }
       int tot;
       const int excl = warp_excl_scan(len, lane, &tot);
-      const int nrows = min(32, d - base);
+      const int nrows = min(32, row1 - base);
       for (int t0 = 0; t0 < tot; t0 += 32) {
         const int t = t0 + lane;
         const int rr = row_of_item(excl, nrows, t < tot ? t : tot - 1);
