@@ -3,6 +3,8 @@
 # usage (on the lent GPU machine, from the repo root):
 #   bash benchmarks/gpu_run.sh tests [pytest args]      every gpu-marked test (or those named)
 #   bash benchmarks/gpu_run.sh static [bench args]      benchmarks/bench_static_gpu.py
+#   bash benchmarks/gpu_run.sh peers-static [args]      benchmarks/bench_static_peers.py (reads
+#                                                       the peer kit's TSVs from $OUT if present)
 #   bash benchmarks/gpu_run.sh temporal [bench args]    benchmarks/bench_temporal_gpu.py
 # Stage time limits (seconds) come from STAGE_S (default 540).
 set -uo pipefail
@@ -18,12 +20,17 @@ STAGE_S=${STAGE_S:-540}
 case "$stage" in
   tests)
     timeout "$STAGE_S" python3 -m pytest -m gpu -q -rfE --no-header -p no:cacheprovider \
-      --durations=12 --maxfail=25 "$@" 2>&1 | tee "$OUT/pytest_gpu_$(date +%H%M%S).txt" | tail -60
+      --durations=12 --maxfail=25 --junitxml="$OUT/pytest_gpu.xml" "$@" 2>&1 \
+      | tee "$OUT/pytest_gpu_$(date +%H%M%S).txt" | tail -60
     ;;
   static)
     # cold NVRTC cache: compile times are real
     CUPY_CACHE_DIR=$(mktemp -d) timeout "$STAGE_S" python3 benchmarks/bench_static_gpu.py "$OUT" \
       "$@" 2>&1 | tee "$OUT/bench_static.txt" | tail -40
+    ;;
+  peers-static)
+    CUPY_CACHE_DIR=$(mktemp -d) timeout "$STAGE_S" python3 benchmarks/bench_static_peers.py \
+      "$OUT" "$@" 2>&1 | tee "$OUT/bench_static_peers.txt" | tail -60
     ;;
   temporal)
     CUPY_CACHE_DIR=$(mktemp -d) timeout "$STAGE_S" python3 benchmarks/bench_temporal_gpu.py \

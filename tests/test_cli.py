@@ -229,7 +229,9 @@ def test_bad_file_content(tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2\n3\n")
     assert cli.main(["count", str(bad), "triangle"], out=io.StringIO()) == 2
-    assert "expected at least 2 columns" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "line 2: expected 2 fields like the first line, got 1: '3'" in err
+    assert str(bad) in err
 
 
 def test_argparse_errors_exit_2():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -71,6 +70,19 @@ VARIANTS = [
                 {"K": 3, "MODE": 0, "NLAB": 0, "ELAB": 0, "ECHK": 0},
                 {"K": 5, "MODE": 1, "NLAB": 1, "ELAB": 1, "ECHK": 1},
                 {"K": 7, "MODE": 2, "NLAB": 0, "ELAB": 1, "ECHK": 1, "LOGP": 5},
+                {"K": 4, "MODE": 0, "NLAB": 0, "ELAB": 0, "ECHK": 0, "TAILT": 2, "TAILKIND": 2},
+                {"K": 5, "MODE": 0, "NLAB": 1, "ELAB": 0, "ECHK": 1, "TAILT": 3, "TAILKIND": 3},
+                {"K": 12, "MODE": 0, "NLAB": 0, "ELAB": 0, "ECHK": 0, "TAILT": 2, "TAILKIND": 1},
+            ]
+        )
+    ],
+    *[
+        (f"static_count.cu-{i}", "static_count.cu", d)
+        for i, d in enumerate(
+            [
+                {"KC": 3, "W": 1, "CWPB": 8, "TBOOK": 2, "PACK16": 1},
+                {"KC": 5, "W": 4, "CWPB": 8, "TBOOK": 3, "PACK16": 0},
+                {"KC": 10, "W": 16, "CWPB": 1, "TBOOK": 7, "PACK16": 1},
             ]
         )
     ],
@@ -191,23 +203,6 @@ def test_resume_tasks_bookkeeping():
     assert ent.tolist() == [101, 10, 12, 13]
     assert sk.tolist() == [7, 0, 0, 0]
     assert lo == 16  # range entries 16.. = tasks 8..
-
-
-@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not on PATH")
-def test_queue_protocol_model(tmp_path):
-    """The queue/termination protocol of the DFS kernel, modelled with threads, loses nothing."""
-    src = Path(__file__).with_name("cuda_queue_model.cpp")
-    exe = tmp_path / "queue_model"
-    proc = subprocess.run(
-        ["g++", "-O2", "-pthread", "-o", str(exe), str(src)], capture_output=True, text=True
-    )
-    assert proc.returncode == 0, proc.stderr
-    for cap, threads in [(1, 4), (3, 8), (7, 8), (64, 16), (100000, 4)]:
-        run = subprocess.run(
-            [str(exe), str(cap), str(threads)], capture_output=True, text=True, timeout=120
-        )
-        assert run.returncode == 0, run.stdout + run.stderr
-        assert "checksum_ok=1" in run.stdout
 
 
 def test_walk_index_bulk_build_equals_cpu_engine():

@@ -3,7 +3,8 @@
 Every answer is compared with the numba CPU engine (itself checked against NetworkX and
 igraph in other tests) or with closed forms; the rare paths are forced with tuning knobs:
 tiny stack pages and page pool (paging, pool exhaustion and re-run), a vertex of degree far
-above 4096, a tiny timeout and a tiny queue (splitting, queue full), a tiny trie budget
+above 4096, a tiny timeout and a tiny record buffer (straggler records, buffer full), the count
+tail against the full walk, a tiny trie budget
 (chunked cuTS trie, depths 2 and 3), and a tiny output buffer (enumeration resume) and limit.
 """
 
@@ -21,6 +22,12 @@ from nx_gpumine.plan.static_plan import build_static_plan
 pytestmark = pytest.mark.gpu
 
 PATTERNS = ["triangle", "4-cycle", "diamond", "4-clique", "house", "5-clique", "tailed-triangle"]
+T_DFS = {
+    "P3": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3)],
+    "P4": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 4), (3, 4)],
+    "P5": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 4), (2, 3), (3, 4)],
+    "P6": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (3, 4)],
+}
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +72,9 @@ def _rows(a):
 def test_counts_all_paths_equal_cpu(gpu, rand_graph, name, induced, distinct):
     plan = _plan(rand_graph, name, induced=induced, distinct=distinct)
     want = cpu.count(rand_graph, plan)
+    assert gpu.count(rand_graph, plan) == want
     assert gpu.count(rand_graph, plan, strategy="dfs") == want
+    assert gpu.count(rand_graph, plan, strategy="dfs", tail=False) == want
     assert gpu.count(rand_graph, plan, strategy="dfs", symmetry=False) == want
     assert gpu.count(rand_graph, plan, strategy="trie", symmetry=False) == want
     assert gpu.count(rand_graph, plan, strategy="trie") == want
@@ -124,23 +133,47 @@ def test_paging_and_pool_regrowth(gpu, hub_graph, rand_graph):
     for graph, name in [(hub_graph, "4-path"), (rand_graph, "house")]:
         plan = _plan(graph, name)
         want = cpu.count(graph, plan)
-        assert gpu.count(graph, plan, page_log=5, pool_pages=1) == want
+        # tail=False: every level is stored (4-path's tail would count from level 2)
+        got = gpu.count(graph, plan, page_log=5, pool_pages=1, tail=False, strategy="dfs")
+        assert got == want
         assert gpu.last_run["pool_retries"] >= 1
     plan = _plan(rand_graph, "diamond")
     want = _rows(cpu.enumerate_matches(rand_graph, plan))
     assert _rows(gpu.enumerate_matches(rand_graph, plan, page_log=5, pool_pages=1)) == want
 
 
-def test_timeout_splitting_and_full_queue(gpu, hub_graph, rand_graph):
+def test_straggler_records_and_full_dump_buffer(gpu, hub_graph, rand_graph):
     for graph, name in [(hub_graph, "4-path"), (rand_graph, "5-clique"), (rand_graph, "house")]:
         plan = _plan(graph, name)
         want = cpu.count(graph, plan)
-        got = gpu.count(graph, plan, timeout_ms=1e-4, symmetry=False)
-        assert got == want, name
-        assert gpu.last_run["splits"] > 0
-        assert gpu.last_run["dequeued"] == gpu.last_run["splits"]
-        # a queue of 3 tasks: most pushes fail and warps keep the work; nothing is dropped
-        assert gpu.count(graph, plan, timeout_ms=1e-4, queue_capacity=3) == want, name
+        kw = {"strategy": "dfs", "timeout_ms": 1e-4, "tail": False}
+        assert gpu.count(graph, plan, symmetry=False, **kw) == want, name
+        if graph is hub_graph:  # tasks poll the clock every 16 steps: only long ones split
+            assert gpu.last_run["records"] > 0 and gpu.last_run["rounds"] > 1
+        # a buffer of 3 records: most dumps fail and warps keep the work; nothing is dropped
+        assert gpu.count(graph, plan, dump_capacity=3, **kw) == want, name
+        # with the count tail too (levels before the tail are split)
+        assert gpu.count(graph, plan, strategy="dfs", timeout_ms=1e-4) == want, name
+
+
+@pytest.mark.parametrize("name", ["diamond", "4-path", "4-star", "house", "P3", "P4", "P5", "P6"])
+def test_count_tail_equals_full_walk(gpu, rand_graph, hub_graph, name):
+    pat = as_pattern(nx.Graph(T_DFS[name])) if name in T_DFS else as_pattern(name)
+    for graph in (rand_graph, hub_graph):
+        for distinct in (False, True):
+            plan = build_static_plan(pat, graph, induced=False, distinct=distinct)
+            want = cpu.count(graph, plan)
+            assert gpu.count(graph, plan, strategy="dfs", symmetry=False) == want
+            assert gpu.count(graph, plan, strategy="dfs", symmetry=False, tail=False) == want
+            assert gpu.count(graph, plan, strategy="dfs", timeout_ms=1e-4) == want
+
+
+def test_star_tail_is_fast(gpu):
+    import math
+
+    G = from_networkx(nx.star_graph(40))
+    plan = build_static_plan(as_pattern(nx.star_graph(30)), G, induced=False, distinct=True)
+    assert gpu.count(G, plan) == math.comb(40, 30)  # 31 nodes: within the kernels' 32
 
 
 def test_symmetry_shortcut_exact(gpu, rand_graph):

@@ -95,6 +95,10 @@ def test_counts_equal_cpu_with_every_switch(gpu, skewed, name, delta, tie):
     assert gpu.count(skewed, plan, steal=False, tail_ms=0) == want
     assert gpu.count(skewed, plan, steal=True, tail_ms=0) == want
     assert gpu.count(skewed, plan, steal=False, tail_ms=0.01) == want
+    assert gpu.count(skewed, plan, expand=False) == want
+    assert gpu.count(skewed, plan, count_last=False) == want
+    assert gpu.count(skewed, plan, expand=False, count_last=False, tail_ms=0) == want
+    assert gpu.exists(skewed, plan, expand=False) == (want > 0)
     assert gpu.exists(skewed, plan) == (want > 0)
     m = skewed.m
     assert gpu.count(skewed, plan, m // 3, m // 2) == cpu.count(skewed, plan, m // 3, m // 2)
@@ -189,11 +193,14 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
     plan = build_temporal_plan(TemporalMotif(edges, delta=3600), hub)
     want = cpu.count(hub, plan)
     assert want > 10**5
-    assert gpu.count(hub, plan, steal=True, tail_ms=0.05) == want
+    assert gpu.count(hub, plan) == want  # defaults: last level counted, level 1 expanded
+    # the walk as Everest does it, one root per thread, to force the load-balancing paths
+    walk = {"expand": False, "count_last": False}
+    assert gpu.count(hub, plan, steal=True, tail_ms=0.05, **walk) == want
     assert gpu.last_run["tail_records"] > 0 and gpu.last_run["launches"] > 1
     assert gpu.last_run["steals"] > 0
-    assert gpu.count(hub, plan, steal=False, tail_ms=0.05) == want
-    assert gpu.count(hub, plan, steal=False, tail_ms=0) == want
+    assert gpu.count(hub, plan, steal=False, tail_ms=0.05, **walk) == want
+    assert gpu.count(hub, plan, steal=False, tail_ms=0, **walk) == want
     assert gpu.last_run["launches"] == 1 and gpu.last_run["steals"] == 0
     lo = int(np.searchsorted(hub.time, 10**6))  # the burst's first 500 roots
     sub = gpu.enumerate_matches(hub, plan, lo, lo + 500, tail_ms=0.05)

@@ -9,7 +9,14 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["frame_columns", "frame_namespace", "is_frame", "node_labels_from_columns"]
+__all__ = [
+    "frame_columns",
+    "frame_namespace",
+    "frame_time_zone",
+    "is_frame",
+    "node_labels_from_columns",
+    "series_to_numpy",
+]
 
 
 def is_frame(obj: Any) -> bool:
@@ -83,6 +90,45 @@ def frame_columns(
             raise InputError(f"{what}: column {name!r} holds NaN value(s)")
         out.append(np.asarray(arr))
     return out
+
+
+def series_to_numpy(values: Any) -> tuple[np.ndarray, str | None]:
+    """A column-like object as a host numpy array, and its time zone when it is tz-aware.
+
+    pandas / polars Series and pyarrow arrays go through narwhals (a tz-aware datetime series
+    becomes ``datetime64`` in UTC, its zone returned beside it); CuPy arrays are copied to the
+    host; anything else goes through ``numpy.asarray``.
+    """
+    if hasattr(values, "get") and type(values).__module__.startswith("cupy"):
+        return np.asarray(values.get()), None
+    if isinstance(values, np.ndarray | list | tuple):
+        return np.asarray(values), None
+    import narwhals as nw
+
+    try:
+        series = nw.from_native(values, series_only=True)
+    except TypeError:
+        return np.asarray(values), None
+    dtype = series.dtype
+    tz = dtype.time_zone if isinstance(dtype, nw.Datetime) else None
+    return np.asarray(series.to_numpy()), tz
+
+
+def frame_time_zone(frame: Any, column: str) -> str | None:
+    """Time zone of a tz-aware datetime column (``None`` for naive datetimes or other types).
+
+    :func:`frame_columns` gives such a column as ``datetime64`` in UTC; this says which zone
+    the values were shown in, so results can be converted back.
+    """
+    import narwhals as nw
+
+    df = nw.from_native(frame, eager_only=True)
+    if column not in df.columns:
+        return None
+    dtype = df.schema[column]
+    if isinstance(dtype, nw.Datetime):
+        return dtype.time_zone
+    return None
 
 
 def node_labels_from_columns(

@@ -27,13 +27,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..errors import QueryError
+from .times import TimeSpec, as_duration, format_duration, is_duration, limit_in_units
 
 __all__ = [
     "AntiEdge",
     "TemporalMotif",
     "EverestQuery",
     "TIE_POLICIES",
+    "MAX_MOTIF_EDGES",
     "CENSUS_KEYS",
     "CENSUS_AXIS",
     "CENSUS_GRID",
@@ -47,9 +51,14 @@ __all__ = [
     "named_motif",
     "parse_motif_edges",
     "parse_everest_query",
+    "motif_in_units",
 ]
 
 TIE_POLICIES = ("strict", "input_order")
+#: Largest motif accepted (edges, anti-edges included, and nodes): a cap checked where a motif
+#: is parsed or built, before anything of that size is allocated (``cycle999999999`` is refused
+#: at once instead of growing memory).
+MAX_MOTIF_EDGES = 64
 _OPS = ("<", "<=", ">", ">=", "==", "!=")
 
 
@@ -64,14 +73,17 @@ class AntiEdge:
     a: int
     b: int
     after: int
-    within: float | int | None = None
+    within: float | int | np.timedelta64 | None = None
 
 
-def _num(x: Any, what: str, *, allow_none: bool = True) -> float | int | None:
+def _num(x: Any, what: str, *, allow_none: bool = True) -> float | int | np.timedelta64 | None:
+    """A limit: None, a number >= 0 (inf -> None), or a duration (-> ``timedelta64[ns]``)."""
     if x is None:
         if allow_none:
             return None
         raise QueryError(f"{what} must be given")
+    if is_duration(x):
+        return as_duration(x, what)
     if isinstance(x, bool) or not isinstance(x, int | float) and not hasattr(x, "__float__"):
         raise QueryError(f"{what} must be a number, got {x!r}")
     if isinstance(x, float) or not isinstance(x, int):
@@ -87,6 +99,31 @@ def _num(x: Any, what: str, *, allow_none: bool = True) -> float | int | None:
     if x < 0:
         raise QueryError(f"{what} must be >= 0, got {x}")
     return x
+
+
+def _check_size(items: Any, what: str) -> None:
+    try:
+        n = len(items)
+    except TypeError:
+        return  # an iterator: the tuple built from it is checked as "edges" below
+    if n > MAX_MOTIF_EDGES:
+        raise QueryError(
+            f"motif {what}: {n} given, at most {MAX_MOTIF_EDGES} are supported (a temporal motif "
+            "is a small pattern; its matches are tuples of that many edges)"
+        )
+
+
+def _size_from_name(text: str, name: str) -> int:
+    """The size in a catalogue name such as ``cycle12``, checked against the cap."""
+    if len(text) > 9:
+        raise QueryError(
+            f"motif {name[:20]!r}...: {len(text)}-digit size, at most {MAX_MOTIF_EDGES} edges "
+            "are supported"
+        )
+    n = int(text)
+    if n > MAX_MOTIF_EDGES:
+        raise QueryError(f"motif {name!r}: {n} edges, at most {MAX_MOTIF_EDGES} are supported")
+    return n
 
 
 @dataclass(frozen=True)
@@ -132,6 +169,8 @@ class TemporalMotif:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
+        _check_size(self.edges, "edges")
+        _check_size(self.anti_edges, "anti_edges")
         try:
             edges = tuple((int(a), int(b)) for a, b in self.edges)
         except (TypeError, ValueError) as exc:
@@ -243,7 +282,7 @@ class TemporalMotif:
         return TemporalMotif(**kw)
 
     def __repr__(self) -> str:
-        parts = [f"edges={list(self.edges)}", f"delta={self.delta}"]
+        parts = [f"edges={list(self.edges)}", f"delta={format_duration(self.delta)}"]
         if self.gaps is not None:
             parts.append(f"gaps={list(self.gaps)}")
         if self.anti_edges:
@@ -257,6 +296,32 @@ class TemporalMotif:
         parts.append(f"tie={self.tie!r}")
         name = f"{self.name!r}, " if self.name else ""
         return f"TemporalMotif({name}{', '.join(parts)})"
+
+
+def motif_in_units(motif: TemporalMotif, spec: TimeSpec) -> TemporalMotif:
+    """The motif with every limit (window, gaps, anti-edge intervals) as a number in the unit
+    of a graph's times (durations converted, numbers checked against the time kind).
+
+    Raises
+    ------
+    QueryError
+        A plain number against datetime / duration times (the message names the unit), or a
+        duration against plain-number times.
+    """
+    delta = limit_in_units(motif.delta, spec, "delta")
+    changed = delta is not motif.delta
+    gaps = motif.gaps
+    if gaps is not None:
+        gaps = tuple(limit_in_units(g, spec, f"gaps[{i}]") for i, g in enumerate(motif.gaps))
+        changed |= any(a is not b for a, b in zip(gaps, motif.gaps, strict=True))
+    antis = []
+    for j, ae in enumerate(motif.anti_edges):
+        w = limit_in_units(ae.within, spec, f"anti_edges[{j}].within")
+        changed |= w is not ae.within
+        antis.append(AntiEdge(ae.a, ae.b, ae.after, w))
+    if not changed:
+        return motif
+    return motif.with_(delta=delta, gaps=gaps, anti_edges=antis)
 
 
 # ====================================================================== catalogue
@@ -389,7 +454,7 @@ def named_motif(name: str, delta: Any = None, tie: str = "strict", **kw: Any) ->
         key = CENSUS_GRID[i - 1][j - 1]
         return named_motif(key, delta, tie, **kw).with_(name=name)
     m = re.fullmatch(r"temporal-(\d+)-cycle", name)
-    if m and int(m.group(1)) >= 2:
+    if m and _size_from_name(m.group(1), name) >= 2:
         return named_motif(f"cycle{m.group(1)}", delta, tie, **kw).with_(name=name)
     anti_within = kw.pop("anti_within", None)
     if name in CENSUS_KEYS:
@@ -404,12 +469,12 @@ def named_motif(name: str, delta: Any = None, tie: str = "strict", **kw: Any) ->
     if name == "triangle":
         return TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=delta, tie=tie, name=name, **kw)
     m = re.fullmatch(r"cycle(\d+)", name)
-    if m and int(m.group(1)) >= 2:
+    if m and _size_from_name(m.group(1), name) >= 2:
         c = int(m.group(1))
         edges = [(i, (i + 1) % c) for i in range(c)]
         return TemporalMotif(edges, delta=delta, tie=tie, name=name, **kw)
     m = re.fullmatch(r"path(\d+)", name)
-    if m and int(m.group(1)) >= 1:
+    if m and _size_from_name(m.group(1), name) >= 1:
         edges = [(i, i + 1) for i in range(int(m.group(1)))]
         return TemporalMotif(edges, delta=delta, tie=tie, name=name, **kw)
     raise QueryError(
@@ -462,6 +527,7 @@ def parse_motif_edges(text: str) -> tuple[list[tuple[int, int]], list[int]]:
         if len(vals) == 3:
             with_order.append(lineno)
         rows.append((vals[2] if len(vals) == 3 else len(rows) + 1, vals[0], vals[1]))
+        _check_size(rows, "lines")
     if not rows:
         raise QueryError("the motif text holds no edges")
     if with_order and len(with_order) != len(rows):

@@ -19,7 +19,10 @@ import numpy as np
 from ..errors import InputError, QueryError, UnsupportedGraphError
 from .static_graph import _MISSING, LabelSpec
 
-__all__ = ["Pattern", "CATALOGUE", "pattern_names", "as_pattern"]
+__all__ = ["Pattern", "CATALOGUE", "MAX_PATTERN_NODES", "pattern_names", "as_pattern"]
+
+#: Largest pattern accepted, checked before its ``(k, k)`` code matrix is allocated.
+MAX_PATTERN_NODES = 64
 
 
 def _diamond() -> nx.Graph:
@@ -136,6 +139,11 @@ class Pattern:
                 f"pattern is a {type(P).__name__}; patterns must be simple graphs (Graph or "
                 "DiGraph)"
             )
+        if P.number_of_nodes() > MAX_PATTERN_NODES:
+            raise QueryError(
+                f"the pattern has {P.number_of_nodes()} nodes; at most {MAX_PATTERN_NODES} are "
+                "supported (a pattern is a small query graph matched node by node)"
+            )
         nodes = tuple(P.nodes())
         k = len(nodes)
         if k == 0:
@@ -193,6 +201,25 @@ class Pattern:
         return cls.from_networkx(make(), name=name)
 
     # ------------------------------------------------------------------ facts
+    def key(self) -> tuple:
+        """A hashable value equal for patterns with the same nodes, edges and labels.
+
+        Plans and other derived data are cached under it (two equal keys give equal plans).
+        """
+        if "key" not in self._cache:
+            el = None
+            if self.edge_labels is not None:
+                el = tuple(sorted(self.edge_labels.items(), key=lambda kv: kv[0]))
+            self._cache["key"] = (
+                self.nodes,
+                self.directed,
+                self.code.tobytes(),
+                self.loops.tobytes(),
+                self.node_labels,
+                el,
+            )
+        return self._cache["key"]
+
     @property
     def k(self) -> int:
         """Number of pattern nodes."""

@@ -17,7 +17,7 @@ kept here, so patterns are encoded with the same codes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,6 +147,46 @@ class StaticGraph:
     edge_vocab: dict = field(default_factory=dict)
     _key_to_id: dict | None = field(default=None, repr=False)
     _device_cache: dict = field(default_factory=dict, repr=False)
+    _derived: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ derived data
+    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """A value computed from this graph (a plan, a device structure), built once and kept.
+
+        The graph's arrays never change after construction, so a derived value stays valid for
+        the graph's lifetime and is freed with it. Callers choose keys that name everything the
+        value depends on besides the graph (e.g. ``("static_plan", pattern.key(), induced)``).
+
+        Parameters
+        ----------
+        key : hashable
+            What the value is.
+        build : callable
+            Computes the value when it is not stored yet.
+
+        Returns
+        -------
+        object
+            The stored (or newly built) value.
+        """
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = build()
+            self._derived[key] = value
+            return value
+
+    def has_derived(self, key: Hashable) -> bool:
+        """Whether a derived value is stored under ``key``."""
+        return key in self._derived
+
+    def forget_derived(self, prefix: Hashable | None = None) -> None:
+        """Drop derived values (all, or those whose key is a tuple starting with ``prefix``)."""
+        if prefix is None:
+            self._derived.clear()
+            return
+        for k in [k for k in self._derived if isinstance(k, tuple) and k and k[0] == prefix]:
+            del self._derived[k]
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -417,7 +457,10 @@ def from_networkx(
     node_label_default, edge_label_default : optional
         Value used where the attribute is missing; without one a missing value is an error.
     cache : bool
-        Store the conversion in ``G.__networkx_cache__`` (NetworkX clears it on mutation).
+        Reuse and store the conversion in ``G.__networkx_cache__["nx_gpumine"]`` when
+        ``nx.config.cache_converted_graphs`` is on (NetworkX's switch). NetworkX clears that
+        cache on structural mutation; label values changed in place are detected on reuse (one
+        pass over the label attributes), so a cached conversion is never stale.
 
     Returns
     -------
@@ -441,15 +484,15 @@ def from_networkx(
         )
     nspec = LabelSpec.of(node_label, node_label_default)
     espec = LabelSpec.of(edge_label, edge_label_default)
-    ckey = ("nx_gpumine.StaticGraph", nspec, espec)
-    store = getattr(G, "__networkx_cache__", None) if cache else None
+    store = _cache_store(G) if cache else None
+    ckey = (nspec, espec)
     if store is not None:
         try:
             hit = store.get(ckey)
         except TypeError:  # unhashable default
             store, hit = None, None
-        if hit is not None:
-            return hit
+        if hit is not None and _cache_entry_valid(G, hit, nspec, espec):
+            return hit.graph
     keys = list(G)
     key_to_id = {k: i for i, k in enumerate(keys)}
     m = G.number_of_edges()
@@ -484,8 +527,64 @@ def from_networkx(
     )
     g._key_to_id = key_to_id
     if store is not None:
-        store[ckey] = g
+        store[ckey] = _CacheEntry(g, len(keys), m, ncodes, ecodes)
     return g
+
+
+#: Key of nx_gpumine's conversions inside ``G.__networkx_cache__`` (NetworkX clears the whole
+#: cache on structural mutation; ``nx.config.cache_converted_graphs`` turns caching off).
+CACHE_KEY = "nx_gpumine"
+
+
+@dataclass(frozen=True, eq=False)
+class _CacheEntry:
+    """A cached conversion and what it was built from (to detect changed attributes)."""
+
+    graph: StaticGraph
+    n: int
+    m: int
+    node_codes: np.ndarray | None
+    edge_codes: np.ndarray | None
+
+
+def _cache_store(G: nx.Graph) -> dict | None:
+    """nx_gpumine's part of ``G.__networkx_cache__``, or None when caching is off."""
+    if not nx.config.cache_converted_graphs:
+        return None
+    cache = getattr(G, "__networkx_cache__", None)
+    if not isinstance(cache, dict):
+        return None
+    return cache.setdefault(CACHE_KEY, {})
+
+
+def _cache_entry_valid(
+    G: nx.Graph, entry: _CacheEntry, nspec: LabelSpec | None, espec: LabelSpec | None
+) -> bool:
+    """True if ``entry`` still describes ``G``.
+
+    NetworkX clears ``__networkx_cache__`` when nodes or edges are added or removed through its
+    methods, but not when an attribute dict is changed in place (``G.nodes[v]["color"] = ...``).
+    So sizes are compared, and the label values a labelled conversion used are read again and
+    encoded with the cached vocabulary: any value that differs (or is new) makes the entry
+    stale. This pass reads each attribute once, without rebuilding the CSR arrays.
+    """
+    if len(G) != entry.n or G.number_of_edges() != entry.m:
+        return False
+    g = entry.graph
+    try:
+        if nspec is not None:
+            vocab = g.node_vocab
+            for i, (k, d) in enumerate(G.nodes(data=True)):
+                if vocab.get(nspec.value(d, f"node {k!r}"), -1) != entry.node_codes[i]:
+                    return False
+        if espec is not None:
+            vocab = g.edge_vocab
+            for j, (u, v, d) in enumerate(G.edges(data=True)):
+                if vocab.get(espec.value(d, f"edge ({u!r}, {v!r})"), -1) != entry.edge_codes[j]:
+                    return False
+    except InputError:
+        return False  # a label went missing: convert again (which raises the error)
+    return True
 
 
 def _dense_ids(

@@ -12,7 +12,7 @@ map injectively, so a motif edge ``a -> b`` (``a != b``) or an anti-edge never m
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UnsupportedGraphError
-from .frames import frame_columns, is_frame, node_labels_from_columns
+from .frames import (
+    frame_columns,
+    frame_time_zone,
+    is_frame,
+    node_labels_from_columns,
+    series_to_numpy,
+)
+from .times import NUMBER_TIMES, TimeSpec, normalise_times, times_for_output
 
 __all__ = [
     "TemporalGraph",
@@ -46,7 +53,8 @@ class TemporalGraph:
     src, dst : numpy.ndarray
         int32 dense endpoint ids per edge id (edge id = position after the stable time sort).
     time : numpy.ndarray
-        int64 or float64 times, non-decreasing.
+        int64 or float64 times, non-decreasing (datetimes and durations as int64 counts of
+        ``time_spec.unit``; see :mod:`nx_gpumine.inputs.times`).
     rows : numpy.ndarray
         int64: input row of each edge id.
     next_id : numpy.ndarray
@@ -65,6 +73,9 @@ class TemporalGraph:
         comparisons (``node0: f > 5``).
     node_vocab, edge_vocab : dict
         Label value -> code.
+    time_spec : TimeSpec
+        What the times stand for: plain numbers, or datetimes / durations with their unit and
+        time zone (limits are then given as durations).
     """
 
     src: np.ndarray
@@ -82,8 +93,23 @@ class TemporalGraph:
     node_values: np.ndarray | None = None
     node_vocab: dict = field(default_factory=dict)
     edge_vocab: dict = field(default_factory=dict)
+    time_spec: TimeSpec = NUMBER_TIMES
     _key_to_id: dict | None = field(default=None, repr=False)
     _device_cache: dict = field(default_factory=dict, repr=False)
+    _derived: dict = field(default_factory=dict, repr=False)
+
+    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """A value computed from this graph (a plan, an index), built once and kept with it.
+
+        The graph's arrays never change after construction, so a derived value stays valid for
+        the graph's lifetime. Keys name everything the value depends on besides the graph.
+        """
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = build()
+            self._derived[key] = value
+            return value
 
     @classmethod
     def from_edgelist(
@@ -173,8 +199,16 @@ class TemporalGraph:
         return self.n
 
     def __repr__(self) -> str:
-        kind = "int" if self.integer_times else "float"
+        if self.time_spec.kind != "number":
+            kind = self.time_spec.describe()
+        else:
+            kind = "int" if self.integer_times else "float"
         return f"TemporalGraph({self.n} nodes, {self.m} edges, {kind} times)"
+
+    def times_as_input(self, edge_ids: Any) -> np.ndarray:
+        """Times of ``edge_ids`` in the input's numpy type (``datetime64[unit]`` in UTC,
+        ``timedelta64[unit]``, or the numbers themselves)."""
+        return times_for_output(self.time[np.asarray(edge_ids, dtype=np.int64)], self.time_spec)
 
     def encode_node_label(self, value: Hashable) -> int:
         """Code of a node label value, ``IMPOSSIBLE_LABEL`` if no vertex carries it."""
@@ -198,6 +232,7 @@ class TemporalGraph:
         )
         g.node_label, g.node_values = self.node_label, self.node_values
         g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
+        g.time_spec = self.time_spec
         return g
 
     def edge_slice(self, lo: int, hi: int) -> TemporalGraph:
@@ -221,6 +256,7 @@ class TemporalGraph:
         )
         g.node_label, g.node_values = self.node_label, self.node_values
         g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
+        g.time_spec = self.time_spec
         g._key_to_id = self._key_to_id
         return g
 
@@ -239,45 +275,6 @@ class TemporalGraph:
 
 
 # ====================================================================== building
-def _check_times(time: Any, what: str) -> np.ndarray:
-    """Validate times: int64 (ints, datetimes as ns since epoch) or float64; refuse the rest."""
-    t = np.asarray(time)
-    if t.ndim != 1:
-        raise InputError(f"{what}: times must be one-dimensional, got shape {t.shape}")
-    if t.dtype == object:
-        vals = t.tolist()
-        if any(isinstance(x, bool | np.bool_) for x in vals):
-            raise InputError(f"{what}: times must be numeric, got booleans")
-        if vals and all(isinstance(x, int | np.integer) for x in vals):
-            try:
-                return np.array(vals, dtype=np.int64)
-            except OverflowError as exc:
-                raise InputError(f"{what}: integer times exceed the int64 range") from exc
-        try:
-            t = t.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"{what}: times must be numeric ({exc})") from exc
-    if t.dtype.kind in "mM":
-        unit = "datetime64[ns]" if t.dtype.kind == "M" else "timedelta64[ns]"
-        t = t.astype(unit)
-        if np.isnat(t).any():
-            raise InputError(f"{what}: times hold {int(np.isnat(t).sum())} NaT value(s)")
-        return t.view(np.int64).copy()
-    if t.dtype.kind == "b" or t.dtype.kind not in "iuf":
-        raise InputError(f"{what}: times must be numeric, got dtype {t.dtype}")
-    if t.dtype.kind == "f":
-        bad = ~np.isfinite(t)
-        if bad.any():
-            raise InputError(
-                f"{what}: times hold {int(bad.sum())} NaN/inf value(s) (first at row "
-                f"{int(np.flatnonzero(bad)[0])})"
-            )
-        return t.astype(np.float64)
-    if t.dtype.kind == "u" and len(t) and int(t.max()) > np.iinfo(np.int64).max:
-        raise InputError(f"{what}: times exceed the int64 range")
-    return t.astype(np.int64)
-
-
 def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
     arr = values if isinstance(values, np.ndarray) else None
     if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iub" and not vocab:
@@ -382,7 +379,11 @@ def _dense_ids(src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | Non
     try:
         uniq, inv = np.unique(both, return_inverse=True)
     except TypeError as exc:
-        raise InputError("node keys of mixed, unorderable types; pass nodes= explicitly") from exc
+        kinds = sorted({type(k).__name__ for k in both.tolist()})
+        raise InputError(
+            f"node keys of mixed, unorderable types ({', '.join(kinds)}); make them one type, "
+            "or pass nodes= to give their order"
+        ) from exc
     keys = uniq.tolist()
     return inv[: len(src_keys)].astype(np.int64), inv[len(src_keys) :].astype(np.int64), keys
 
@@ -414,6 +415,7 @@ def temporal_from_arrays(
     node_labels: Mapping | Sequence | None = None,
     nodes: Sequence | None = None,
     what: str = "edge arrays",
+    time_zone: str | None = None,
 ) -> TemporalGraph:
     """Build a :class:`TemporalGraph` from endpoint and time arrays (one entry per edge).
 
@@ -422,7 +424,10 @@ def temporal_from_arrays(
     src, dst : array-like
         Endpoint keys (any orderable hashable values) per edge.
     time : array-like
-        Numeric times (int or float; NaN, inf and non-numeric values are refused).
+        Times: numbers (int or float), ``datetime64`` / ``timedelta64`` of any unit, pandas /
+        polars / pyarrow datetime or duration series (tz-aware too), or Python ``datetime`` /
+        ``date`` / ``timedelta`` objects. NaN, NaT, inf, missing and non-numeric values are
+        refused. Against datetime or duration times, limits (``delta``, gaps) are durations.
     edge_label : array-like, optional
         One label value per edge.
     node_labels : mapping or sequence, optional
@@ -431,6 +436,9 @@ def temporal_from_arrays(
         All node keys, in dense-id order (default: sorted keys seen on edges).
     what : str
         How to call the input in error messages.
+    time_zone : str, optional
+        Time zone of ``time`` when it is a UTC ``datetime64`` array taken from a tz-aware
+        column (results are shown in that zone).
 
     Returns
     -------
@@ -443,7 +451,8 @@ def temporal_from_arrays(
     """
     s = _to_host(src)
     d = _to_host(dst)
-    t = _check_times(_to_host(time), what)
+    t_host, tz = series_to_numpy(time)
+    t, spec = normalise_times(t_host, what, tz=time_zone or tz)
     if not (len(s) == len(d) == len(t)):
         raise InputError(
             f"{what}: src, dst and time differ in length ({len(s)}, {len(d)}, {len(t)})"
@@ -463,6 +472,7 @@ def temporal_from_arrays(
         elab = _encode(lab, vocab, what)[order]
     g = _build(si[order], di[order], t[order], order, keys, edge_label=elab)
     g.edge_vocab = vocab
+    g.time_spec = spec
     _node_attrs(g, node_labels, what)
     return g
 
@@ -498,7 +508,14 @@ def temporal_from_frame(
     """
     s, d, t, lab = frame_columns(frame, [source, target, time, edge_label], what="edge frame")
     return temporal_from_arrays(
-        s, d, t, edge_label=lab, node_labels=node_labels, nodes=nodes, what="edge frame"
+        s,
+        d,
+        t,
+        edge_label=lab,
+        node_labels=node_labels,
+        nodes=nodes,
+        what="edge frame",
+        time_zone=frame_time_zone(frame, time),
     )
 
 
@@ -512,7 +529,8 @@ def temporal_from_networkx(
     """Build a :class:`TemporalGraph` from a NetworkX ``DiGraph`` / ``MultiDiGraph``.
 
     Every edge (each parallel edge of a multigraph) is one temporal edge with time
-    ``data[time]``; edge order is NetworkX's ``G.edges`` order (the input row).
+    ``data[time]`` (a number, or a ``datetime`` / ``date`` / ``timedelta``, tz-aware datetimes
+    included); edge order is NetworkX's ``G.edges`` order (the input row).
 
     Raises
     ------
@@ -552,7 +570,11 @@ def temporal_from_networkx(
     sk[:] = src
     dk = np.empty(len(dst), dtype=object)
     dk[:] = dst
-    tarr = np.asarray(t) if t else np.zeros(0, dtype=np.int64)
+    if t and any(not isinstance(x, int | float | np.integer | np.floating) for x in t):
+        tarr = np.empty(len(t), dtype=object)
+        tarr[:] = t
+    else:
+        tarr = np.asarray(t) if t else np.zeros(0, dtype=np.int64)
     return temporal_from_arrays(
         sk,
         dk,

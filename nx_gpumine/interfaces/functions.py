@@ -22,7 +22,7 @@ from ..errors import CapacityError
 from ..execution.static import iter_static_blocks, run_static
 from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import _MISSING, StaticGraph, as_static_graph
-from ..plan.static_plan import StaticPlan, build_static_plan
+from ..plan.static_plan import StaticPlan, static_plan
 from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
 
 __all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
@@ -56,7 +56,7 @@ def _prepare(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    plan = build_static_plan(pat, graph, induced=bool(induced), distinct=bool(distinct))
+    plan = static_plan(pat, graph, induced=bool(induced), distinct=bool(distinct))
     return graph, pat, plan
 
 

@@ -23,11 +23,13 @@ from ..inputs.motifs import (
     CENSUS_KEYS,
     EverestQuery,
     TemporalMotif,
+    motif_in_units,
     named_motif,
     parse_everest_query,
 )
 from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
-from ..plan.temporal_plan import build_temporal_plan
+from ..inputs.times import limit_in_units
+from ..plan.temporal_plan import temporal_plan
 from ..results.temporal import match_columns
 
 __all__ = ["count_motifs", "find_motifs", "has_motif", "motif_census", "as_motif"]
@@ -42,7 +44,7 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
     ----------
     motif : TemporalMotif, str, sequence of (int, int) or EverestQuery
         The query; a string is a catalogue name or Everest query text (holding ``pattern:``).
-    delta : number or None, optional
+    delta : number, duration or None, optional
         Replaces the motif's window when given (``None`` removes it).
     tie : {"strict", "input_order"}, optional
         Replaces the motif's tie policy when given.
@@ -72,8 +74,8 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
 
 def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping) -> tuple:
     graph = as_temporal_graph(G, **graph_kw)
-    m = as_motif(motif, delta, tie)
-    return graph, m, build_temporal_plan(m, graph)
+    m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
+    return graph, m, temporal_plan(m, graph)
 
 
 def count_motifs(
@@ -100,8 +102,9 @@ def count_motifs(
         The temporal graph.
     motif : TemporalMotif, str or sequence of edges
         The motif (see module docstring).
-    delta : number or None, optional
-        Overrides the motif window.
+    delta : number, duration or None, optional
+        Overrides the motif window: a number in the unit of numeric times, a duration
+        (``pd.Timedelta``, ``datetime.timedelta``, ``np.timedelta64``) for datetime times.
     tie : {"strict", "input_order"}, optional
         Overrides the tie policy.
     engine : {"auto", "cpu", "cuda", "dask"}
@@ -153,13 +156,20 @@ def has_motif(
     return bool(run_temporal(graph, plan, "exists", engine=engine, client=client))
 
 
-def _frame(data: dict, like: Any) -> Any:
+def _frame(data: dict, like: Any, tz: str | None = None, tz_columns: Sequence[str] = ()) -> Any:
+    """A frame of ``data`` in the library of ``like`` (pandas otherwise); the ``tz_columns``
+    (UTC ``datetime64``) are shown in time zone ``tz``."""
     import narwhals as nw
 
     backend = frame_namespace(like) if like is not None and is_frame(like) else "pandas"
     if backend not in ("pandas", "polars", "pyarrow", "cudf", "modin"):
         backend = "pandas"
-    return nw.from_dict(data, backend=backend).to_native()
+    df = nw.from_dict(data, backend=backend)
+    if tz and tz_columns:
+        df = df.with_columns(
+            nw.col(c).dt.replace_time_zone("UTC").dt.convert_time_zone(tz) for c in tz_columns
+        )
+    return df.to_native()
 
 
 def find_motifs(
@@ -182,14 +192,18 @@ def find_motifs(
 ) -> Any:
     """List matches.
 
+    ``G``, ``motif``, ``delta``, ``tie``, ``engine``, ``progress`` and the column / label
+    parameters are those of :func:`count_motifs`.
+
     Parameters
     ----------
     limit : int, optional
         Stop after this many matches (never truncated otherwise).
     output : {"frame", "numpy", "edge_ids", "dask"}
         ``"frame"``: one row per match with columns ``edge_i`` (input row of motif edge ``i``),
-        ``time_i`` and ``node_a`` (node key of motif node ``a``), in the library of ``G`` when
-        ``G`` is a frame, else pandas. ``"numpy"``: ``(n, l)`` int64 input rows.
+        ``time_i`` (in the input's type: numbers, or datetimes / durations of the input's unit
+        and time zone) and ``node_a`` (node key of motif node ``a``), in the library of ``G``
+        when ``G`` is a frame, else pandas. ``"numpy"``: ``(n, l)`` int64 input rows.
         ``"edge_ids"``: ``(n, l)`` int64 edge ids (positions after the stable time sort).
         ``"dask"`` (Dask engine only): the frame's columns as a dask DataFrame, one pandas
         partition per time partition, enumerated on the workers when computed (with
@@ -220,7 +234,9 @@ def find_motifs(
     if output == "numpy":
         return graph.rows[ids]
     data = match_columns(graph, m, ids)
-    return _frame(data, G)
+    spec = graph.time_spec
+    tz_cols = [f"time_{i}" for i in range(plan.l)] if spec.kind == "datetime" else []
+    return _frame(data, G, spec.tz, tz_cols)
 
 
 def motif_census(
@@ -243,8 +259,8 @@ def motif_census(
     ----------
     G : TemporalGraph, networkx.DiGraph, dataframe or array
         The temporal graph.
-    delta : number or None
-        Window ``t_3 - t_1 <= delta``.
+    delta : number, duration or None
+        Window ``t_3 - t_1 <= delta`` (a duration for datetime times).
     tie : {"strict", "input_order"}
         Tie policy.
     as_table : bool
@@ -280,6 +296,7 @@ def motif_census(
     graph: TemporalGraph = as_temporal_graph(G, source=source, target=target, time=time)
     if tie not in ("strict", "input_order"):
         raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    delta = limit_in_units(delta, graph.time_spec, "delta")
     counts = run_census(graph, delta, tie, engine=engine, client=client, progress=progress)
     out = {k: int(c) for k, c in zip(CENSUS_KEYS, counts.tolist(), strict=True)}
     if not as_table:

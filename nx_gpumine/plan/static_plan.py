@@ -25,9 +25,26 @@ from ..errors import QueryError
 from ..inputs.patterns import Pattern
 from ..inputs.static_graph import ABSENT_LABEL, IMPOSSIBLE_LABEL, StaticGraph
 
-__all__ = ["StaticPlan", "build_static_plan", "symmetry_conditions", "root_mask", "node_mask"]
+__all__ = [
+    "StaticPlan",
+    "build_static_plan",
+    "static_plan",
+    "symmetry_conditions",
+    "twin_classes",
+    "pattern_shape",
+    "root_mask",
+    "node_mask",
+    "TAIL_FALLING",
+    "TAIL_CHOOSE",
+    "TAIL_PAIR",
+]
 
 _I32 = np.int32
+
+#: Tail kinds (see :class:`StaticPlan`).
+TAIL_FALLING = 1
+TAIL_CHOOSE = 2
+TAIL_PAIR = 3
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +81,22 @@ class StaticPlan:
         The pattern the plan was built for.
     num_automorphisms : int
         ``|Aut(P)|`` (labels respected).
+    tail_start, tail_kind : int
+        How counting may finish a match without walking its last levels (``docs/static.md``,
+        "Counting without enumerating"). Levels ``tail_start .. k-1`` (the *tail*, ``t`` of them)
+        are pairwise non-adjacent, and each one's checks and symmetry conditions refer only to
+        levels before ``tail_start`` and to tail levels as stated by the kind, so once levels
+        ``< tail_start`` are mapped the tail's count follows from candidate-set sizes:
+        ``TAIL_FALLING``: the t levels share one candidate set of size n (t = 1: the last level
+        alone): n (n-1) ... (n-t+1) matches; ``TAIL_CHOOSE``: the same, with the symmetry
+        conditions ordering the tail levels: C(n, t); ``TAIL_PAIR``: two levels with candidate
+        sets A and B: |A| |B| - |A & B|. Enumeration walks every level and ignores the tail.
+    shape, shape_arg : str or None, int
+        A whole-pattern structure with a dedicated counting algorithm (unlabeled, undirected,
+        no self-loops): ``"clique"`` (shape_arg = k), ``"book"`` (an edge plus ``shape_arg``
+        >= 2 non-adjacent nodes joined to both ends; the diamond is the book of 2),
+        ``"cycle4"`` (non-induced 4-cycle); None otherwise. Engines that lack the algorithm
+        walk the plan as usual.
     """
 
     k: int
@@ -89,6 +122,15 @@ class StaticPlan:
     edge_checks: bool
     pattern: Pattern
     num_automorphisms: int
+    tail_start: int = -1
+    tail_kind: int = 0
+    shape: str | None = None
+    shape_arg: int = 0
+
+    @property
+    def tail_len(self) -> int:
+        """Number of tail levels counted combinatorially (``k - tail_start``)."""
+        return self.k - self.tail_start
 
     @property
     def impossible(self) -> bool:
@@ -131,19 +173,23 @@ class StaticPlan:
 
 
 # ---------------------------------------------------------------------- helpers
-def _matching_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
-    """Connected greedy order: most-constrained next (connections, degree, label rarity)."""
+def _matching_order(
+    pattern: Pattern, freq: np.ndarray, nodes: list[int] | None = None
+) -> list[int]:
+    """Connected greedy order of ``nodes`` (default: all): most-constrained next
+    (connections, degree, label rarity)."""
     k = pattern.k
+    nodes = list(range(k)) if nodes is None else sorted(nodes)
     adj = pattern.code != 0
     deg = pattern.degree()
-    first = max(range(k), key=lambda a: (deg[a], -freq[a], -a))
+    first = max(nodes, key=lambda a: (deg[a], -freq[a], -a))
     order = [first]
     placed = np.zeros(k, dtype=bool)
     placed[first] = True
-    while len(order) < k:
+    while len(order) < len(nodes):
         best = None
         best_key = None
-        for a in range(k):
+        for a in nodes:
             if placed[a]:
                 continue
             conn = int(adj[a, placed].sum())
@@ -157,6 +203,166 @@ def _matching_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
         order.append(best)
         placed[best] = True
     return order
+
+
+def twin_classes(pattern: Pattern) -> list[list[int]]:
+    """Classes (of 2+ nodes) of pairwise non-adjacent nodes with identical neighbourhoods.
+
+    Two nodes are *twins* when they are not adjacent and agree on every direction code to every
+    other node, on self-loops, on node labels and on the labels of corresponding edges. Any
+    permutation of a class is an automorphism fixing everything else, and once the rest of the
+    pattern is mapped the class's nodes all have the same candidates: that is what lets a
+    count finish them combinatorially (and keeps star-like patterns polynomial).
+    """
+    k = pattern.k
+    code = pattern.code
+    nl = pattern.node_labels
+    el = pattern.edge_labels
+
+    def twins(a: int, b: int) -> bool:
+        if code[a, b] or pattern.loops[a] != pattern.loops[b]:
+            return False
+        if nl is not None and nl[a] != nl[b]:
+            return False
+        for c in range(k):
+            if c in (a, b):
+                continue
+            if code[a, c] != code[b, c]:
+                return False
+            if el is not None:
+                if code[a, c] & 1 and el[(a, c)] != el[(b, c)]:
+                    return False
+                if code[a, c] & 2 and el[(c, a)] != el[(c, b)]:
+                    return False
+        if el is not None and pattern.loops[a] and el[(a, a)] != el[(b, b)]:
+            return False
+        return True
+
+    classes: list[list[int]] = []
+    seen = [False] * k
+    for a in range(k):
+        if seen[a]:
+            continue
+        cls = [a] + [b for b in range(a + 1, k) if not seen[b] and twins(a, b)]
+        for b in cls:
+            seen[b] = True
+        if len(cls) >= 2:
+            classes.append(cls)
+    return classes
+
+
+def _connected(pattern: Pattern, nodes: list[int]) -> bool:
+    if not nodes:
+        return False
+    allowed = set(nodes)
+    seen = {nodes[0]}
+    stack = [nodes[0]]
+    while stack:
+        a = stack.pop()
+        for b in np.flatnonzero(pattern.code[a]).tolist():
+            if b in allowed and b not in seen:
+                seen.add(b)
+                stack.append(b)
+    return len(seen) == len(nodes)
+
+
+def _plan_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
+    """Matching order: the core first, then the largest twin class (so it can be a tail).
+
+    The core is the pattern without that class; when it is not a connected graph of 2+ nodes
+    (a star's centre, the two ends of a 4-cycle's diagonal) one member of the class joins it.
+    The twins go last only when at least two of them are left for the tail.
+    """
+    k = pattern.k
+    default = _matching_order(pattern, freq)
+    classes = twin_classes(pattern)
+    if classes:
+        cls = max(classes, key=len)
+        core = [a for a in range(k) if a not in cls]
+        rest = list(cls)
+        if len(core) < 2 or not _connected(pattern, core):
+            core = sorted(core + [rest.pop(0)])
+        # a tail of one level gains nothing over the last level; and forcing the class last
+        # must not add levels that expand a whole neighbour list (one backward neighbour):
+        # those cost a factor of the degree each (T-DFS's P4 and P5 on power-law graphs)
+        if len(rest) >= 2 and len(core) >= 2 and _connected(pattern, core):
+            twins_last = _matching_order(pattern, freq, core) + rest
+            if _free_levels(pattern, twins_last, len(core)) <= _free_levels(
+                pattern, default, k - 1
+            ):
+                return twins_last
+    return default
+
+
+def _free_levels(pattern: Pattern, order: list[int], upto: int) -> int:
+    """Levels 2 .. upto-1 of ``order`` with a single backward neighbour (list expansions)."""
+    adj = pattern.code != 0
+    return sum(1 for i in range(2, upto) if int(adj[order[i], order[:i]].sum()) == 1)
+
+
+def _count_tail(
+    k: int,
+    induced: bool,
+    checks: list[list[tuple[int, int, int, int]]],
+    syms: list[list[int]],
+    filters: list[tuple],
+) -> tuple[int, int]:
+    """``(tail_start, tail_kind)`` of a plan (see :class:`StaticPlan`)."""
+    if k <= 2:
+        return k, TAIL_FALLING
+    if induced:  # non-adjacency inside the tail would have to be checked
+        return k - 1, TAIL_FALLING
+
+    def independent(lo: int) -> bool:
+        # no level of [lo, k) is checked against another level of [lo, k)
+        return all(c[0] < lo for i in range(lo, k) for c in checks[i])
+
+    for lo in range(2, k - 1):  # longest tail first
+        if not independent(lo):
+            continue
+        levels = range(lo, k)
+        first = lo
+        same = all(
+            checks[i] == checks[first]
+            and filters[i] == filters[first]
+            and [j for j in syms[i] if j < lo] == [j for j in syms[first] if j < lo]
+            for i in levels
+        )
+        inner = [[j for j in syms[i] if j >= lo] for i in levels]
+        if same and all(inner[i - lo] == list(range(lo, i)) for i in levels):
+            return lo, TAIL_CHOOSE
+        if same and all(not x for x in inner):
+            return lo, TAIL_FALLING
+        if k - lo == 2 and not inner[1]:
+            return lo, TAIL_PAIR
+    return k - 1, TAIL_FALLING
+
+
+def pattern_shape(pattern: Pattern, induced: bool) -> tuple[str | None, int]:
+    """``(shape, shape_arg)`` of a pattern (see :class:`StaticPlan`)."""
+    k = pattern.k
+    if (
+        pattern.directed
+        or pattern.node_labels is not None
+        or pattern.edge_labels is not None
+        or pattern.loops.any()
+        or k < 3
+    ):
+        return None, 0
+    adj = pattern.code != 0
+    deg = adj.sum(axis=1)
+    if (deg == k - 1).all():
+        return "clique", k
+    if induced:
+        return None, 0
+    if k == 4 and (deg == 2).all() and pattern.is_connected():
+        return "cycle4", 4
+    spine = np.flatnonzero(deg == k - 1)
+    if len(spine) == 2 and adj[spine[0], spine[1]]:
+        others = [a for a in range(k) if a not in spine]
+        if all(deg[a] == 2 for a in others):
+            return "book", k - 2
+    return None, 0
 
 
 def symmetry_conditions(pattern: Pattern, order: list[int]) -> list[tuple[int, int]]:
@@ -259,7 +465,7 @@ def build_static_plan(
             return ABSENT_LABEL
         return graph.encode_edge_label(el[(a, b)])
 
-    order = [0] if k == 1 else _matching_order(pattern, freq)
+    order = [0] if k == 1 else _plan_order(pattern, freq)
     level_of = {a: i for i, a in enumerate(order)}
     deg = pattern.degree()
     code = pattern.code
@@ -320,6 +526,10 @@ def build_static_plan(
         for s in syms:
             s.sort()
 
+    filters = [(node_label[i], loop_req[i], loop_label[i], min_degree[i]) for i in range(k)]
+    tail_start, tail_kind = _count_tail(k, induced, checks, syms, filters)
+    shape, shape_arg = pattern_shape(pattern, induced)
+
     chk_ptr, flat = _csr(checks)
     bn_ptr, bn_flat = _csr(bns)
     sym_ptr, sym_flat = _csr(syms)
@@ -348,6 +558,10 @@ def build_static_plan(
         edge_checks=edge_checks,
         pattern=pattern,
         num_automorphisms=pattern.num_automorphisms(),
+        tail_start=tail_start,
+        tail_kind=tail_kind,
+        shape=shape,
+        shape_arg=shape_arg,
     )
     plan = StaticPlan(root_ok=None, **plan_kwargs)
     if k == 1:
@@ -355,6 +569,20 @@ def build_static_plan(
     mask = root_mask(graph, plan)
     mask.setflags(write=False)
     return replace(plan, root_ok=mask)
+
+
+def static_plan(
+    pattern: Pattern, graph: StaticGraph, *, induced: bool, distinct: bool
+) -> StaticPlan:
+    """:func:`build_static_plan`, built once per (pattern, options) and kept with the graph.
+
+    Repeated queries on a prepared graph then cost no host work proportional to its size (the
+    root mask is O(edges)).
+    """
+    key = ("static_plan", pattern.key(), bool(induced), bool(distinct))
+    return graph.derived(
+        key, lambda: build_static_plan(pattern, graph, induced=induced, distinct=distinct)
+    )
 
 
 def node_mask(graph: StaticGraph, p: StaticPlan, level: int) -> np.ndarray:

@@ -19,6 +19,7 @@ from ..inputs.temporal_graph import IMPOSSIBLE_LABEL, TemporalGraph
 __all__ = [
     "TemporalPlan",
     "build_temporal_plan",
+    "temporal_plan",
     "SRC_OUT",
     "SRC_IN",
     "SRC_ALL",
@@ -144,6 +145,34 @@ def _node_allow(motif: TemporalMotif, graph: TemporalGraph) -> np.ndarray | None
             ok = ops[op](vals, val) & ~np.isnan(vals)
             allow[v] &= ok.astype(np.uint8)
     return allow
+
+
+def _motif_key(motif: TemporalMotif) -> tuple | None:
+    """A hashable description of everything a plan reads from ``motif`` (None if a label value
+    cannot be hashed: such plans are not cached)."""
+    key = (
+        motif.edges,
+        motif.delta,
+        motif.gaps,
+        tuple(motif.anti_edges),
+        tuple(sorted(motif.node_labels.items(), key=repr)),
+        tuple(sorted(motif.edge_labels.items(), key=repr)),
+        tuple(motif.node_where),
+        motif.tie,
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalPlan:
+    """:func:`build_temporal_plan`, built once per motif and kept with the graph."""
+    key = _motif_key(motif)
+    if key is None:
+        return build_temporal_plan(motif, graph)
+    return graph.derived(("temporal_plan", key), lambda: build_temporal_plan(motif, graph))
 
 
 def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalPlan:

@@ -26,8 +26,9 @@ def match_columns(graph: TemporalGraph, motif: TemporalMotif, ids: np.ndarray) -
     Returns
     -------
     dict of str to numpy.ndarray
-        ``edge_i`` (input row of motif edge ``i``), ``time_i`` and ``node_a`` (node key of
-        motif node ``a``), in that order.
+        ``edge_i`` (input row of motif edge ``i``), ``time_i`` (in the input's type:
+        numbers, or UTC ``datetime64`` / ``timedelta64`` of the input's unit) and ``node_a``
+        (node key of motif node ``a``), in that order.
     """
     ids = np.asarray(ids, dtype=np.int64).reshape(-1, len(motif.edges))
     rows = graph.rows[ids]
@@ -35,7 +36,7 @@ def match_columns(graph: TemporalGraph, motif: TemporalMotif, ids: np.ndarray) -
     for i in range(ids.shape[1]):
         data[f"edge_{i}"] = rows[:, i]
     for i in range(ids.shape[1]):
-        data[f"time_{i}"] = graph.time[ids[:, i]]
+        data[f"time_{i}"] = graph.times_as_input(ids[:, i])
     keys = np.empty(graph.n, dtype=object)
     keys[:] = graph.keys
     first: dict = {}

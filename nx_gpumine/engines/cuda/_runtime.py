@@ -31,6 +31,7 @@ __all__ = [
     "compile_log",
     "import_cupy",
     "persistent_blocks",
+    "sm_count",
 ]
 
 #: Folder holding the ``.cu`` / ``.cuh`` sources.
@@ -39,6 +40,7 @@ KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$', re.MULTILINE)
 _lock = threading.Lock()
 _cache: dict[tuple[int, str], CompiledModule] = {}
+_by_name: dict[tuple, CompiledModule] = {}
 _compile_log: list[dict] = []
 
 
@@ -117,13 +119,18 @@ def load_module(
     CompiledModule
     """
     cp = import_cupy()
+    dev = cp.cuda.runtime.getDevice()
+    fast = (dev, filename, tuple(sorted((defines or {}).items())), tuple(options))
+    hit = _by_name.get(fast)
+    if hit is not None:  # the package's sources do not change while it runs
+        return hit
     src = preprocess_source(filename)
     opts = tuple(["--std=c++17", *_defines_to_options(defines or {}), *options])
     key = hashlib.sha256((src + "\0" + "\0".join(opts)).encode()).hexdigest()
-    dev = cp.cuda.runtime.getDevice()
     with _lock:
         hit = _cache.get((dev, key))
         if hit is not None:
+            _by_name[fast] = hit
             return hit
         t = time.perf_counter()
         mod = cp.RawModule(code=src, options=opts, backend="nvrtc")
@@ -131,6 +138,7 @@ def load_module(
         dt = time.perf_counter() - t
         cm = CompiledModule(mod, key, dt, opts)
         _cache[(dev, key)] = cm
+        _by_name[fast] = cm
         _compile_log.append({"file": filename, "options": list(opts), "seconds": dt})
         return cm
 
@@ -152,12 +160,25 @@ def persistent_blocks(kernel: Any, threads_per_block: int, max_per_sm: int = 8) 
     int
         SM count times the blocks that fit per SM (at least one per SM).
     """
-    cp = import_cupy()
-    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    sms = sm_count()
     regs = max(int(kernel.num_regs), 1)
     by_regs = 65536 // (regs * threads_per_block)
     per_sm = max(1, min(max_per_sm, by_regs, 2048 // threads_per_block))
     return int(sms * per_sm)
+
+
+_sm_counts: dict[int, int] = {}
+
+
+def sm_count() -> int:
+    """Multiprocessors of the current device (queried once per device)."""
+    cp = import_cupy()
+    dev = cp.cuda.runtime.getDevice()
+    n = _sm_counts.get(dev)
+    if n is None:
+        n = int(cp.cuda.Device(dev).attributes["MultiProcessorCount"])
+        _sm_counts[dev] = n
+    return n
 
 
 def compile_log() -> list[dict]:

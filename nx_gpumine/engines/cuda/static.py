@@ -1,4 +1,4 @@
-"""CUDA static subgraph-matching engine (T-DFS warp stacks + cuTS trie), through CuPy.
+"""CUDA static subgraph-matching engine (T-DFS warp stacks, shape counting, cuTS trie), via CuPy.
 
 Interface (``docs/architecture.md``)::
 
@@ -6,32 +6,38 @@ Interface (``docs/architecture.md``)::
     enumerate_matches(graph, plan, lo=0, hi=None, limit=None) -> np.ndarray  # (n, k) int64
     exists(graph, plan, lo=0, hi=None) -> bool
 
-How it walks the plan (kernels in ``kernels/static_dfs.cu``, design in ``docs/cuda_static.md``):
+How it walks the plan (kernels in ``kernels/static_dfs.cu`` and ``kernels/static_count.cu``,
+design and measurements in ``docs/cuda_static.md``):
 
-* **T-DFS**: a persistent grid, one warp per task (a root edge = a union-CSR entry, levels 0/1)
-  with its own stack; candidates of a level are computed by warp-cooperative intersections
-  (each lane binary-searches one element of the shortest list, or of a reused raw set, in the
-  other lists) with direction/label checks, non-adjacency (induced), node filters,
-  injectivity and symmetry restrictions folded in. Stack levels are *paged*: pages of
-  ``2**LOGP`` ints come from a device pool with one atomic each, so no degree can overflow a
-  level; when the pool runs dry the launch is flagged and re-run with a bigger pool.
-  A task running longer than ``timeout_ms`` pushes its unstarted level-2 branches and the rest
-  of its root chunk to a lock-free circular queue that idle warps drain before taking new
-  roots (queue full: the warp keeps working locally; nothing is dropped).
-* **cuTS trie** (``strategy="trie"``): levels 1..D (D = 2 or 3) are built breadth-first as a
-  trie (parent index + candidate arrays, one atomic per batch write), in chunks of root edges
-  sized from exact upper bounds so memory stays within ``trie_budget``; its leaves are then
-  the DFS tasks (BFS-DFS hybrid).
-* counts are accumulated per warp in 64 bits and reduced with an overflow check
-  (:class:`~nx_gpumine.errors.CapacityError`); ``exists`` stops every warp at the first match;
-  enumeration writes rows to a device buffer through an atomic cursor and, when it fills,
-  warps stop cleanly and record where their task stopped (matches already written are skipped
-  on resume); the host copies the rows out and relaunches the unfinished tasks, growing the
-  buffer, until done or ``limit`` rows are collected.
+* **Shapes** (``plan.shape``; counting over the whole root range): k-cliques by the degree-
+  ordered DAG and bitmaps, books (the diamond is the book of 2) by triangle edge support,
+  4-cycles by ranked wedges (:mod:`.shapes`). Nothing is enumerated.
+* **T-DFS** (every other plan, and every enumeration): a persistent grid, one warp per task (a
+  root edge = a union-CSR entry, levels 0/1) with its own stack; a level's candidates come from
+  the shortest backward-neighbour list, cut below the largest earlier image the symmetry
+  restrictions require, or from a reused raw set, and are filtered warp-cooperatively (binary
+  searches in the other lists, direction/label checks, non-adjacency, node filters,
+  injectivity, symmetry). Stack levels are *paged* (pages from a pool with one atomic each;
+  an exhausted pool re-runs the launch with a bigger one), so no degree overflows a level.
+* **Count tail**: counting stops at ``plan.tail_start`` and adds the tail's formula from
+  candidate-set sizes (falling factorial, binomial, or ``|A||B| - |A & B|``).
+* **Load balance** (count mode): root tasks are ordered heaviest first by an estimate
+  ``deg(u) + deg(v)``; a task running longer than ``timeout_ms`` gives away the candidates of
+  its first level it has not started, as *records* (a path prefix each) in a buffer, and
+  finishes the branch it is in (T-DFS's split); the host relaunches over the records (each
+  round splitting stragglers again) until none are left. No queue is shared while the kernel
+  runs, so nothing serialises on one word.
+* **cuTS trie** (``strategy="trie"``): levels 1..D (D = 2 or 3) built breadth-first as a trie
+  in chunks bounded by ``trie_budget``; its leaves are the DFS tasks.
+* Counts are 64-bit per warp, summed with an overflow check (:class:`CapacityError`);
+  ``exists`` stops every warp at the first match; enumeration writes rows through an atomic
+  cursor and, when the buffer fills, warps stop and record where their task stopped (matches
+  already written are skipped on resume); the host copies the rows out and relaunches.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +45,7 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.static_graph import StaticGraph
+from . import shapes
 from ._runtime import import_cupy, load_module, persistent_blocks
 
 __all__ = ["count", "enumerate_matches", "exists", "unsupported", "last_run", "MAX_K"]
@@ -47,10 +54,12 @@ __all__ = ["count", "enumerate_matches", "exists", "unsupported", "last_run", "M
 MAX_K = 32
 LOGP = 10  # stack page = 1024 ints
 WPB = 8  # warps per block (matches kernels/static_common.cuh)
-ROOT_CHUNK = 32
-C_COUNT, C_FLAGS, C_ROOTCUR, C_OUTCUR, C_NSPLIT, C_NDEQ, C_TRIECUR = 0, 1, 2, 8, 9, 10, 11
+C_COUNT, C_FLAGS, C_ROOTCUR, C_OUTCUR, C_NDUMP, C_TRIECUR = 0, 1, 2, 8, 9, 11
 F_POOL, F_OVERFLOW, F_FOUND, F_OUTFULL, F_TRIEFULL = 1, 2, 4, 8, 16
+SRC_ROOTS, SRC_TRIE, SRC_RECORDS = 0, 1, 2
 MODES = {"count": 0, "exists": 1, "enumerate": 2}
+STRATEGIES = ("auto", "dfs", "trie", "shape")
+_U64 = 2**64
 
 #: Statistics of the last call in this process (kernel time by CUDA events, launches...).
 last_run: dict[str, Any] = {}
@@ -136,11 +145,21 @@ def _uses_edge_labels(plan: Any) -> bool:
     )
 
 
+def _tail_defines(plan: Any, mode: int, tail: bool) -> dict:
+    """TAILT / TAILKIND of a module: the plan's count tail in count mode, else the last level."""
+    k = int(plan.k)
+    start = int(getattr(plan, "tail_start", -1))
+    kind = int(getattr(plan, "tail_kind", 0))
+    if mode != 0 or not tail or not 2 <= start < k or kind not in (1, 2, 3):
+        return {"TAILT": k - 1, "TAILKIND": 1}
+    return {"TAILT": start, "TAILKIND": kind}
+
+
 # ====================================================================== device state
 def _graph_device(graph: StaticGraph) -> dict:
-    """Graph arrays on the device (uploaded once per graph, cached on it)."""
-    cache = graph._device_cache.setdefault("cuda_static", {})
-    if "g" not in cache:
+    """Graph arrays on the device (uploaded once per graph, kept with it)."""
+
+    def build() -> dict:
         cp = import_cupy()
         if graph.n >= 2**31 - 1:
             raise CapacityError("the CUDA engine takes graphs of fewer than 2**31 - 1 vertices")
@@ -148,7 +167,7 @@ def _graph_device(graph: StaticGraph) -> dict:
         deg = np.diff(graph.indptr)
         owner = np.repeat(np.arange(graph.n, dtype=np.int32), deg)
         dummy_i = cp.zeros(1, dtype=cp.int32)
-        g = {
+        return {
             "indptr": arr["indptr"],
             "indices": arr["indices"],
             "dircode": arr["dircode"],
@@ -162,27 +181,31 @@ def _graph_device(graph: StaticGraph) -> dict:
             "max_degree": int(deg.max()) if len(deg) else 0,
             "nnz": len(graph.indices),
         }
-        cache["g"] = g
-    return cache["g"]
+
+    return graph.derived(("cuda_static_graph",), build)
 
 
-def _root_mask_device(graph: StaticGraph, plan: Any) -> Any:
-    """The plan's root mask on the device, cached on the plan object."""
-    cp = import_cupy()
-    key = ("cuda_root_ok", id(graph))
-    store = getattr(plan, "__dict__", {})
-    hit = store.get("_cuda_cache", {}).get(key)
-    if hit is not None:
-        return hit
-    if plan.root_ok is None:
-        return None
-    dev = cp.asarray(np.ascontiguousarray(plan.root_ok, dtype=np.uint8))
-    try:
-        cache = store.setdefault("_cuda_cache", {})
-        cache[key] = dev
-    except Exception:  # pragma: no cover - frozen object without __dict__
-        pass
-    return dev
+#: Per-plan device data (packed plan, root mask, root task lists, work buffers), freed with
+#: the plan. A plan belongs to the graph it was built for; the entry remembers that graph.
+_PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _plan_data(graph: StaticGraph, plan: Any) -> dict:
+    d = _PLAN_DATA.get(plan)
+    if d is None or d["graph"]() is not graph:
+        cp = import_cupy()
+        root = None
+        if plan.root_ok is not None:
+            root = cp.asarray(np.ascontiguousarray(plan.root_ok, dtype=np.uint8))
+        d = {
+            "graph": weakref.ref(graph),
+            "packed": cp.asarray(_pack_plan(plan)),
+            "root_ok": root,
+            "tasks": {},
+            "work": {},
+        }
+        _PLAN_DATA[plan] = d
+    return d
 
 
 @dataclass
@@ -194,30 +217,32 @@ class _Prep:
     packed: Any
     root_ok: Any
     defines: dict
+    data: dict
+    tail: bool
     mods: dict = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
 
 
-def _prepare(graph: StaticGraph, plan: Any, page_log: int = LOGP) -> _Prep:
-    cp = import_cupy()
+def _prepare(graph: StaticGraph, plan: Any, page_log: int = LOGP, tail: bool = True) -> _Prep:
     k = int(plan.k)
     reason = unsupported(plan)
     if reason:
         raise EngineUnavailableError(reason + "; use engine='cpu'")
+    if not 0 <= int(page_log) <= 20:
+        raise ValueError(f"page_log must be in [0, 20], got {page_log}")
     g = _graph_device(graph)
-    packed = cp.asarray(_pack_plan(plan))
+    data = _plan_data(graph, plan)
     nlab = int(graph.node_label is not None and _uses_node_labels(plan))
     elab = int(graph.out_label is not None and _uses_edge_labels(plan))
     echk = int(bool(getattr(plan, "edge_checks", True)) or bool(elab) or bool(plan.induced))
-    if not 0 <= int(page_log) <= 20:
-        raise ValueError(f"page_log must be in [0, 20], got {page_log}")
     defines = {"K": k, "NLAB": nlab, "ELAB": elab, "ECHK": echk, "LOGP": int(page_log)}
-    return _Prep(graph, plan, g, k, packed, _root_mask_device(graph, plan), defines)
+    return _Prep(graph, plan, g, k, data["packed"], data["root_ok"], defines, data, tail)
 
 
 def _module(prep: _Prep, mode: int) -> Any:
     if mode not in prep.mods:
-        cm = load_module("static_dfs.cu", {**prep.defines, "MODE": mode})
+        defs = {**prep.defines, "MODE": mode, **_tail_defines(prep.plan, mode, prep.tail)}
+        cm = load_module("static_dfs.cu", defs)
         prep.mods[mode] = cm
         prep.stats["compile_seconds"] = prep.stats.get("compile_seconds", 0.0) + cm.compile_seconds
     return prep.mods[mode]
@@ -247,13 +272,9 @@ def _graph_args(prep: _Prep, with_root: bool = True) -> list:
     return args
 
 
-def _grid(prep: _Prep, kern: Any) -> int:
-    return persistent_blocks(kern, WPB * 32)
-
-
 @dataclass
 class _Work:
-    """Device work buffers reused across launches of one call."""
+    """Device work buffers of one (plan, mode, page size), reused across calls."""
 
     nwarps: int
     maxpg: int
@@ -261,26 +282,39 @@ class _Work:
     pt: Any
     pool: Any
     ctl: Any
-    queue: Any
-    qseq: Any
-    qcap: int
+    dumps: list = field(default_factory=list)  # two record buffers (ping-pong)
+    dumpcap: int = 0
 
 
-def _alloc_work(prep: _Prep, nwarps: int, qcap: int, npages: int | None = None) -> _Work:
-    cp = import_cupy()
-    page = 1 << prep.defines["LOGP"]
-    maxlen = max(prep.g["max_degree"], 1)
-    maxpg = -(-maxlen // page)
-    nslot = 2 * prep.k
-    if npages is None:
-        npages = max(nwarps * max(prep.k - 2, 1) * 2, 1024)
-    npages = min(npages, nwarps * nslot * maxpg)  # never more than every table entry
-    pt = cp.empty(nwarps * nslot * maxpg, dtype=cp.int32)
-    pool = cp.empty(npages * page, dtype=cp.int32)
-    ctl = cp.zeros(16, dtype=cp.uint64)
-    queue = cp.empty(3 * qcap, dtype=cp.int32)
-    qseq = cp.empty(qcap, dtype=cp.uint64)
-    return _Work(nwarps, maxpg, npages, pt, pool, ctl, queue, qseq, qcap)
+def _work(prep: _Prep, mode: int, npages: int | None = None, dumpcap: int = 0) -> _Work:
+    """The plan's work buffers for ``mode`` (allocated once; grown on demand)."""
+    key = (mode, prep.defines["LOGP"], npages)
+    w = prep.data["work"].get(key)
+    if w is None:
+        cp = import_cupy()
+        nwarps = persistent_blocks(_module(prep, mode).kernel("static_dfs"), WPB * 32) * WPB
+        page = 1 << prep.defines["LOGP"]
+        maxlen = max(prep.g["max_degree"], 1)
+        maxpg = -(-maxlen // page)
+        nslot = 2 * prep.k
+        n = npages
+        if n is None:
+            n = max(nwarps * max(prep.k - 2, 1) * 2, 1024)
+        n = min(n, nwarps * nslot * maxpg)  # never more than every table entry
+        w = _Work(
+            nwarps,
+            maxpg,
+            n,
+            cp.empty(nwarps * nslot * maxpg, dtype=cp.int32),
+            cp.empty(n * page, dtype=cp.int32),
+            cp.zeros(16, dtype=cp.uint64),
+        )
+        prep.data["work"][key] = w
+    if dumpcap > w.dumpcap:
+        cp = import_cupy()
+        w.dumps = [cp.empty(dumpcap * (prep.k + 1), dtype=cp.int32) for _ in range(2)]
+        w.dumpcap = dumpcap
+    return w
 
 
 def _grow_pool(prep: _Prep, w: _Work) -> None:
@@ -312,22 +346,27 @@ def _dfs_launch(
     tl_entry: Any = None,
     tl_skip: Any = None,
     trie: tuple | None = None,
+    records: tuple | None = None,
+    dump: Any = None,
     timeout_ns: int = 0,
     out: Any = None,
     outcap: int = 0,
     resume: Any = None,
 ) -> np.ndarray:
-    """One DFS launch, re-run with a bigger page pool until it does not run dry."""
+    """One DFS launch, re-run with a bigger page pool until it does not run dry.
+
+    Tasks: root entries (``tl_entry`` then ``[lo, hi)``), trie leaves (``trie``) or dumped
+    records (``records = (buffer, n)``). ``dump``: record buffer for straggler splitting.
+    """
     cp = import_cupy()
     kern = _module(prep, mode).kernel("static_dfs")
     grid = w.nwarps // WPB
-    if trie is None:
-        src_mode = 0
-        ntl = 0 if tl_entry is None else len(tl_entry)
-        trie_args = [_null(), _null(), _null(), _null(), _null(), np.int64(0), np.int32(0)]
-    else:
-        src_mode = 1
-        ntl = 0
+    ntl = 0 if tl_entry is None else len(tl_entry)
+    trie_args = [_null(), _null(), _null(), _null(), _null(), np.int64(0), np.int32(0)]
+    rec_args = [_null(), np.int64(0)]
+    src_mode = SRC_ROOTS
+    if trie is not None:
+        src_mode = SRC_TRIE
         t1, t2p, t2c, t3p, t3c, nleaves, depth = trie
         trie_args = [
             t1,
@@ -338,11 +377,12 @@ def _dfs_launch(
             np.int64(nleaves),
             np.int32(depth),
         ]
+    elif records is not None:
+        src_mode = SRC_RECORDS
+        rec_args = [records[0], np.int64(records[1])]
     while True:
         w.ctl.fill(0)
         w.pt.fill(-1)
-        if timeout_ns > 0:
-            w.qseq[...] = cp.arange(w.qcap, dtype=cp.uint64)  # slot i: free for position i
         if resume is not None:
             resume.fill(-1)
         args = [
@@ -352,13 +392,13 @@ def _dfs_launch(
             np.int64(lo),
             np.int64(hi),
             tl_entry if ntl else _null(),
-            tl_skip if ntl else _null(),
+            tl_skip if tl_skip is not None else _null(),
             np.int64(ntl),
             *trie_args,
+            *rec_args,
             w.ctl,
-            w.queue,
-            w.qseq,
-            np.int64(w.qcap),
+            dump if dump is not None else _null(),
+            np.int64(w.dumpcap if dump is not None else 0),
             np.int64(timeout_ns),
             w.pt,
             w.pool,
@@ -381,8 +421,6 @@ def _dfs_launch(
         if int(ctl[C_FLAGS]) & F_POOL:  # results of this launch are void: bigger pool, re-run
             _grow_pool(prep, w)
             continue
-        prep.stats["splits"] = prep.stats.get("splits", 0) + int(ctl[C_NSPLIT])
-        prep.stats["dequeued"] = prep.stats.get("dequeued", 0) + int(ctl[C_NDEQ])
         if int(ctl[C_FLAGS]) & F_OVERFLOW:
             raise CapacityError("match count overflows 64 bits")
         return ctl
@@ -406,14 +444,33 @@ def _small_k_count(graph: StaticGraph, plan: Any, lo: int, hi: int) -> int:
     return int(np.asarray(plan.root_ok[lo:hi], dtype=np.int64).sum())
 
 
-def _finish_stats(prep: _Prep, **kw: Any) -> None:
+def _finish_stats(prep: _Prep | None, **kw: Any) -> None:
     last_run.clear()
-    last_run.update(prep.stats)
+    if prep is not None:
+        last_run.update(prep.stats)
     last_run.update(kw)
 
 
-def _nwarps(prep: _Prep, mode: int) -> int:
-    return _grid(prep, _module(prep, mode).kernel("static_dfs")) * WPB
+def _root_tasks(prep: _Prep, lo: int, hi: int) -> Any:
+    """Root entries of ``[lo, hi)`` that pass the root mask, heaviest first (int64, device).
+
+    The estimate ``deg(u) + deg(v)`` orders the tasks so that the long ones start first and the
+    end of the launch is made of short ones; the full range's list is kept with the plan.
+    """
+    key = (lo, hi)
+    hit = prep.data["tasks"].get(key)
+    if hit is not None:
+        return hit
+    cp = import_cupy()
+    g = prep.g
+    ent = cp.arange(lo, hi, dtype=cp.int64)
+    if prep.root_ok is not None:
+        ent = ent[prep.root_ok[lo:hi].astype(cp.bool_)]
+    cost = g["deg"][g["owner"][ent]].astype(cp.int64) + g["deg"][g["indices"][ent]]
+    ent = ent[cp.argsort(-cost, kind="stable")]
+    if lo == 0 and hi == g["nnz"]:
+        prep.data["tasks"][key] = ent
+    return ent
 
 
 # ====================================================================== trie (cuTS)
@@ -455,9 +512,8 @@ def _count_trie(
     del ent
     budget = max(int(budget), g["max_degree"], 1)
     cum = cp.cumsum(b2)
-    nwarps = _nwarps(prep, mode)
-    w = _alloc_work(prep, nwarps, 1, pool_pages)
-    grid = nwarps // WPB
+    w = _work(prep, mode, pool_pages)
+    grid = w.nwarps // WPB
     cnt = cp.zeros(1, dtype=cp.uint64)
     total = 0
     found = False
@@ -589,26 +645,114 @@ def _count_trie(
 
 
 def _symmetric_plan(graph: StaticGraph, plan: Any) -> Any:
-    """The distinct-occurrence plan of a mapping plan's pattern (cached on the plan), or None."""
+    """The distinct-occurrence plan of a mapping plan's pattern (cached with the graph), or None."""
     if getattr(plan, "distinct", True) or int(getattr(plan, "num_automorphisms", 1)) <= 1:
         return None
     if len(plan.sym_level) or getattr(plan, "pattern", None) is None or plan.k < 3:
         return None
-    store = plan.__dict__.setdefault("_cuda_cache", {})
-    key = ("symmetric_plan", id(graph))
-    if key not in store:
-        from ...plan.static_plan import build_static_plan
+    from ...plan.static_plan import static_plan
 
-        store[key] = build_static_plan(plan.pattern, graph, induced=plan.induced, distinct=True)
-    return store[key]
+    return static_plan(plan.pattern, graph, induced=plan.induced, distinct=True)
+
+
+def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
+    """Why the shape kernels cannot count ``plan`` on ``graph`` (None when they can)."""
+    shape = getattr(plan, "shape", None)
+    if shape is None:
+        return "the pattern has no shape with a dedicated counting kernel"
+    if graph.directed:
+        return "shape counting needs an undirected graph"
+    if plan.induced and graph.derived(("has_loops",), lambda: bool(np.asarray(graph.loop).any())):
+        # an induced match maps no node onto a self-loop; the shape kernels ignore loops
+        return "induced shape counting needs a graph without self-loops"
+    if shape == "clique":
+        return shapes.clique_supported(graph, int(plan.shape_arg))
+    if shape == "book":
+        return shapes.clique_supported(graph, 3)
+    if shape == "cycle4":
+        return None
+    return f"unknown shape {shape!r}"  # pragma: no cover - plan and engine disagree
+
+
+def _count_shape(graph: StaticGraph, plan: Any) -> int:
+    stats: dict = {}
+    had = graph.has_derived(("cuda_rank_graph",))
+    if plan.shape == "clique":
+        distinct = shapes.count_clique(graph, int(plan.shape_arg), stats)
+    elif plan.shape == "book":
+        distinct = shapes.count_book(graph, int(plan.shape_arg), stats)
+    else:
+        distinct = shapes.count_cycle4(graph, stats)
+    if not had:
+        stats["preprocess_seconds"] = shapes.device_rank_graph(graph)["build_seconds"]
+    res = distinct if plan.distinct else distinct * int(plan.num_automorphisms)
+    _check_total(res)
+    _finish_stats(None, **stats)
+    return res
+
+
+def _check_total(total: int) -> None:
+    if total > _INT64_MAX:
+        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+
+
+def _auto_trie(plan: Any, tail: bool) -> bool:
+    """Strategy choice for plans without a shape kernel (docs/cuda_static.md).
+
+    The DFS alone finishes a match with the count tail, so it takes every plan whose tail
+    spans 2+ levels; the cuTS trie takes the other plans of 4+ nodes (measured faster there:
+    its breadth-first levels give every warp the same amount of work per leaf).
+    """
+    return int(plan.k) >= 4 and not (tail and int(plan.k) - int(plan.tail_start) >= 2)
+
+
+def _count_dfs(
+    prep: _Prep, lo: int, hi: int, timeout_ms: float, pool_pages: int | None, dump_capacity: int
+) -> int:
+    tau = int(timeout_ms * 1e6) if timeout_ms and timeout_ms > 0 else 0
+    if tau and dump_capacity < 1:
+        raise ValueError("dump_capacity must be >= 1")
+    tasks = _root_tasks(prep, lo, hi)
+    w = _work(prep, 0, pool_pages, dump_capacity if tau else 0)
+    total = 0
+    rounds = records = 0
+    if len(tasks):
+        ctl = _dfs_launch(
+            prep, 0, w, tl_entry=tasks, dump=w.dumps[0] if tau else None, timeout_ns=tau
+        )
+        total = int(ctl[C_COUNT])
+        rounds = 1
+        nrec, cur = int(ctl[C_NDUMP]), 0
+        while nrec:
+            records += nrec
+            rounds += 1
+            ctl = _dfs_launch(
+                prep, 0, w, records=(w.dumps[cur], nrec), dump=w.dumps[1 - cur], timeout_ns=tau
+            )
+            total += int(ctl[C_COUNT])
+            _check_total(total)
+            nrec, cur = int(ctl[C_NDUMP]), 1 - cur
+    _check_total(total)
+    _finish_stats(
+        prep,
+        strategy="dfs",
+        warps=w.nwarps,
+        pages=w.npages,
+        rounds=rounds,
+        records=records,
+        tail=(int(prep.plan.tail_start), int(prep.plan.tail_kind)) if prep.tail else None,
+    )
+    return total
 
 
 # ====================================================================== public API
 _TUNING_DOC = """
     Tuning (defaults are right for normal use; tests use them to force the rare paths):
     ``page_log`` (stack page = ``2**page_log`` ints, default 10), ``pool_pages`` (initial page
-    pool; it grows 4x on exhaustion and the launch is re-run), ``queue_capacity`` (tasks in the
-    circular split queue)."""
+    pool; it grows 4x on exhaustion and the launch is re-run), ``dump_capacity`` (records a
+    launch may write when splitting stragglers; a full buffer makes warps keep their work)."""
+
+_INT64_MAX = 2**63 - 1
 
 
 def count(
@@ -618,60 +762,101 @@ def count(
     hi: int | None = None,
     *,
     strategy: str = "auto",
-    timeout_ms: float = 10.0,
+    timeout_ms: float = 5.0,
     trie_budget: int = 1 << 26,
     trie_depth: int | None = None,
     page_log: int = LOGP,
     pool_pages: int | None = None,
-    queue_capacity: int = 1 << 20,
+    dump_capacity: int = 1 << 21,
     symmetry: bool | None = None,
+    tail: bool = True,
 ) -> int:
     """Count the matches the plan admits among root entries ``[lo, hi)``.
 
     Parameters
     ----------
     graph : StaticGraph
-        Data graph (its arrays are uploaded once and cached).
+        Data graph (its arrays are uploaded once and kept with it).
     plan : StaticPlan
         Matching plan (mappings or, with symmetry restrictions, distinct subgraphs).
     lo, hi : int
         Root task range of union-CSR entries (default: all).
-    strategy : {"auto", "dfs", "trie"}
-        ``"dfs"``: T-DFS warp stacks from root edges; ``"trie"``: cuTS trie for the first BFS
-        levels, then DFS from its leaves (patterns of 4+ nodes). ``"auto"`` picks ``"trie"``
-        for 4+ nodes and ``"dfs"`` for 3 (measured fastest on the benchmark graphs,
-        docs/cuda_static.md).
+    strategy : {"auto", "dfs", "trie", "shape"}
+        ``"shape"``: the plan's shape kernel (cliques, books, 4-cycles; whole range only);
+        ``"dfs"``: T-DFS warp stacks from root edges with the count tail; ``"trie"``: cuTS
+        trie for the first BFS levels, then DFS from its leaves (patterns of 4+ nodes).
+        ``"auto"`` picks the shape kernel when the plan has a shape the graph allows, else
+        ``"dfs"`` for plans whose count tail spans 2+ levels (and 3-node plans), else
+        ``"trie"`` (see ``docs/cuda_static.md``, "Strategy choice").
     timeout_ms : float
-        T-DFS straggler timeout; 0 disables splitting.
+        Straggler timeout of the DFS: a task running longer dumps its unexplored work for the
+        next launch; 0 disables splitting.
     trie_budget : int
         Largest trie level (in nodes) built at once; root edges are chunked to stay below it.
     trie_depth : int, optional
         Deepest trie level (2 or 3); default 3 when it fits and k >= 5.
-    page_log, pool_pages, queue_capacity : int
+    page_log, pool_pages, dump_capacity : int
         Tuning, see the module notes.
     symmetry : bool, optional
         For a mapping plan (no symmetry restrictions) over the whole root range, count the
-        distinct occurrences with T-DFS's automorphism-based symmetry breaking and multiply by
+        distinct occurrences with automorphism-based symmetry breaking and multiply by
         ``|Aut(P)|`` (exact: every occurrence is the image of exactly ``|Aut(P)|`` mappings).
         ``None`` (default) does so whenever ``|Aut(P)| > 1``; ``False`` walks every mapping.
         Sub-ranges are always counted directly (their per-range counts differ).
+    tail : bool
+        Finish matches with the plan's count tail (default); ``False`` walks every level.
 
     Returns
     -------
     int
-        Number of matches (64-bit; overflow raises :class:`CapacityError`).
+        Number of matches (overflow past 2**63 - 1 raises :class:`CapacityError`).
     """
-    opts = dict(
-        strategy=strategy,
-        timeout_ms=timeout_ms,
-        trie_budget=trie_budget,
-        trie_depth=trie_depth,
-        page_log=page_log,
-        pool_pages=pool_pages,
-        queue_capacity=queue_capacity,
-        symmetry=symmetry,
-    )
-    return _count_or_exists(graph, plan, lo, hi, 0, **opts)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    lo, hi = _range(graph, lo, hi)
+    if plan.impossible or hi <= lo:
+        last_run.clear()
+        return 0
+    if plan.k <= 2:
+        last_run.clear()
+        return _small_k_count(graph, plan, lo, hi)
+    full = lo == 0 and hi == len(graph.indices)
+    if full and symmetry is not False:
+        sym_plan = _symmetric_plan(graph, plan)
+        if sym_plan is not None:
+            res = count(
+                graph,
+                sym_plan,
+                strategy=strategy,
+                timeout_ms=timeout_ms,
+                trie_budget=trie_budget,
+                trie_depth=trie_depth,
+                page_log=page_log,
+                pool_pages=pool_pages,
+                dump_capacity=dump_capacity,
+                tail=tail,
+            )
+            aut = int(plan.num_automorphisms)
+            _check_total(res * aut)
+            last_run["symmetry"] = aut
+            return res * aut
+    if strategy in ("auto", "shape") and full and (plan.distinct or symmetry is not False):
+        reason = _shape_reason(graph, plan)
+        if reason is None:
+            return _count_shape(graph, plan)
+        if strategy == "shape":
+            raise EngineUnavailableError(reason)
+    elif strategy == "shape":
+        raise EngineUnavailableError("shape counting covers the whole root range of a plan")
+    if strategy == "trie" or (strategy == "auto" and _auto_trie(plan, tail)):
+        if plan.k >= 4:
+            prep = _prepare(graph, plan, page_log, tail=False)
+            res = _count_trie(prep, 0, lo, hi, trie_budget, trie_depth, pool_pages)
+            _check_total(res)
+            _finish_stats(prep, strategy="trie")
+            return res
+    prep = _prepare(graph, plan, page_log, tail=tail)
+    return _count_dfs(prep, lo, hi, timeout_ms, pool_pages, dump_capacity)
 
 
 def exists(
@@ -681,96 +866,37 @@ def exists(
     hi: int | None = None,
     *,
     strategy: str = "auto",
-    timeout_ms: float = 10.0,
     trie_budget: int = 1 << 26,
     page_log: int = LOGP,
     pool_pages: int | None = None,
-    queue_capacity: int = 1 << 20,
 ) -> bool:
     """True if at least one match exists among root entries ``[lo, hi)`` (warps stop early).
 
-    Parameters are those of :func:`count`.
+    Parameters are those of :func:`count` (``strategy="trie"`` builds the trie first;
+    every other value walks the DFS).
 
     Returns
     -------
     bool
     """
-    opts = dict(
-        strategy=strategy,
-        timeout_ms=timeout_ms,
-        trie_budget=trie_budget,
-        trie_depth=None,
-        page_log=page_log,
-        pool_pages=pool_pages,
-        queue_capacity=queue_capacity,
-    )
-    return bool(_count_or_exists(graph, plan, lo, hi, 1, **opts))
-
-
-def _count_or_exists(
-    graph: StaticGraph,
-    plan: Any,
-    lo: int,
-    hi: int | None,
-    mode: int,
-    *,
-    strategy: str,
-    timeout_ms: float,
-    trie_budget: int,
-    trie_depth: int | None,
-    page_log: int,
-    pool_pages: int | None,
-    queue_capacity: int,
-    symmetry: bool | None = None,
-) -> int:
-    if strategy not in ("auto", "dfs", "trie"):
-        raise ValueError(f"strategy must be 'auto', 'dfs' or 'trie', got {strategy!r}")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
     lo, hi = _range(graph, lo, hi)
     if plan.impossible or hi <= lo:
         last_run.clear()
-        return 0
+        return False
     if plan.k <= 2:
         last_run.clear()
-        c = _small_k_count(graph, plan, lo, hi)
-        return int(c > 0) if mode == 1 else c
-    nnz = len(graph.indices)
-    sym_plan = _symmetric_plan(graph, plan) if symmetry is not False else None
-    if sym_plan is not None and lo == 0 and hi == nnz and mode == 0:
-        res = _count_or_exists(
-            graph,
-            sym_plan,
-            lo,
-            hi,
-            mode,
-            strategy=strategy,
-            timeout_ms=timeout_ms,
-            trie_budget=trie_budget,
-            trie_depth=trie_depth,
-            page_log=page_log,
-            pool_pages=pool_pages,
-            queue_capacity=queue_capacity,
-            symmetry=False,
-        )
-        aut = int(plan.num_automorphisms)
-        if res * aut >= 2**64:
-            raise CapacityError(f"match count {res} x {aut} overflows 64 bits")
-        last_run["symmetry"] = aut
-        return res * aut
+        return _small_k_count(graph, plan, lo, hi) > 0
     prep = _prepare(graph, plan, page_log)
-    if strategy in ("trie", "auto") and prep.k >= 4:
-        res = _count_trie(prep, mode, lo, hi, trie_budget, trie_depth, pool_pages)
+    if strategy == "trie" and plan.k >= 4:
+        found = bool(_count_trie(prep, 1, lo, hi, trie_budget, None, pool_pages))
         _finish_stats(prep, strategy="trie")
-        return res
-    nwarps = _nwarps(prep, mode)
-    tau = int(timeout_ms * 1e6) if timeout_ms and timeout_ms > 0 else 0
-    if tau and queue_capacity < 1:
-        raise ValueError("queue_capacity must be >= 1")
-    w = _alloc_work(prep, nwarps, int(queue_capacity) if tau else 1, pool_pages)
-    ctl = _dfs_launch(prep, mode, w, lo=lo, hi=hi, timeout_ns=tau)
-    _finish_stats(prep, strategy="dfs", warps=nwarps, pages=w.npages)
-    if mode == 1:
-        return int(bool(int(ctl[C_FLAGS]) & F_FOUND))
-    return int(ctl[C_COUNT])
+        return found
+    w = _work(prep, 1, pool_pages)
+    ctl = _dfs_launch(prep, 1, w, lo=lo, hi=hi)
+    _finish_stats(prep, strategy="dfs", warps=w.nwarps, pages=w.npages)
+    return bool(int(ctl[C_FLAGS]) & F_FOUND)
 
 
 def enumerate_matches(
@@ -835,8 +961,8 @@ def enumerate_matches(
         return out
     prep = _prepare(graph, plan, page_log)
     mode = 2
-    nwarps = _nwarps(prep, mode)
-    w = _alloc_work(prep, nwarps, 1, pool_pages)
+    w = _work(prep, mode, pool_pages)
+    nwarps = w.nwarps
     resume = cp.empty(3 * nwarps, dtype=cp.int64)
     pieces: list[np.ndarray] = []
     got = 0

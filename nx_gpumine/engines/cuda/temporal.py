@@ -31,6 +31,7 @@ design and figures in ``docs/cuda_temporal.md``):
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,8 @@ WPB = 8  # warps per block (kernels/temporal_common.cuh)
 C_COUNT, C_FLAGS, C_CURSOR, C_OUTCUR, C_NDUMP, C_EXITED, C_NSTEAL, C_NTAIL = range(8)
 F_OVERFLOW, F_FOUND, F_OUTFULL, F_DUMPFULL = 1, 2, 4, 8
 MODES = {"count": 0, "exists": 1, "enumerate": 2}  # the kernel's MODE_* values
+#: At most this many roots: expand level 1 before the DFS (one work item per candidate).
+EXPAND_ROOTS = 1 << 21
 _INT64_MAX = 2**63 - 1
 
 #: Statistics of the last call in this process: kernel time (CUDA events), launches, steals...
@@ -207,12 +210,46 @@ def _walk_device(graph: TemporalGraph) -> tuple:
     return cache["walk"]
 
 
-def upload(graph: TemporalGraph) -> None:
-    """Put ``graph`` on the device and build its walk index now (otherwise done on first use).
+def pair_index(xp: Any, src: Any, dst: Any, n: int, idx_dtype: Any) -> tuple:
+    """``(pair_ids, pair_dst)``: edge ids sorted by (source, destination, id), and their
+    destinations, with array module ``xp``.
 
-    Both are cached on the graph; benchmarks call this to time them apart from the queries.
+    Each source's entries fill the same segment as its out-list (``out_ptr``); inside it the
+    edges to one destination are contiguous with ids (hence times) ascending, so the number of
+    edges x -> y in a time window is a few binary searches (``count_pair`` in the kernels).
+    """
+    key = src.astype(xp.int64) * max(n, 1) + dst.astype(xp.int64)
+    ids = xp.argsort(key, kind="stable")  # equal keys keep id order
+    return ids.astype(idx_dtype), dst[ids].astype(xp.int32)
+
+
+def _pairs_device(graph: TemporalGraph) -> tuple:
+    """The pair index on the device (built there once per graph, cached)."""
+    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    if "pairs" not in cache:
+        cp = import_cupy()
+        g = _graph_device(graph)
+        idx = cp.int64 if _wide_ids(graph) else cp.int32
+        cache["pairs"] = pair_index(cp, g["src"], g["dst"], graph.n, idx)
+    return cache["pairs"]
+
+
+def upload(graph: TemporalGraph) -> None:
+    """Put ``graph`` on the device and build its walk and pair indexes now (otherwise done on
+    first use). All are cached on the graph; benchmarks call this to time them apart.
     """
     _walk_device(graph)
+    _pairs_device(graph)
+
+
+def _device_args(graph: TemporalGraph) -> list:
+    """The graph arguments shared by the DFS kernels, in their order."""
+    g = _graph_device(graph)
+    return [
+        *_graph_args(graph),
+        g["nlab"],
+        g["elab"],
+    ]
 
 
 def _graph_args(graph: TemporalGraph) -> list:
@@ -231,9 +268,20 @@ class _Prep:
     allow: Any
     module: Any = None
     stats: dict = field(default_factory=dict)
+    buffers: dict = field(default_factory=dict)
+
+
+#: Per-plan device data (compiled module, label codes, limits, work buffers), freed with the
+#: plan; the entry remembers the graph the plan was built for.
+_PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
+    hit = _PLAN_DATA.get(plan)
+    if hit is not None and hit[0]() is graph:
+        prep = hit[1]
+        prep.stats = {}
+        return prep
     cp = import_cupy()
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
@@ -244,15 +292,27 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     allow = cp.zeros(1, dtype=cp.uint8)
     if defines["ALLOW"]:
         allow = cp.asarray(np.ascontiguousarray(plan.node_allow, dtype=np.uint8).ravel())
-    return _Prep(graph, plan, defines, cp.asarray(plab), cp.asarray(tlim), allow)
+    prep = _Prep(graph, plan, defines, cp.asarray(plab), cp.asarray(tlim), allow)
+    _PLAN_DATA[plan] = (weakref.ref(graph), prep)
+    return prep
 
 
-def _kernel(prep: _Prep) -> Any:
-    """The DFS kernel specialised for the plan's structure (compiled once per structure)."""
+def _kernel(prep: _Prep, name: str = "temporal_dfs") -> Any:
+    """A kernel of the module specialised for the plan's structure (compiled once)."""
     if prep.module is None:
         prep.module = load_module("temporal_dfs.cu", prep.defines)
         prep.stats["compile_seconds"] = prep.module.compile_seconds
-    return prep.module.kernel("temporal_dfs")
+    return prep.module.kernel(name)
+
+
+def _buffer(prep: _Prep, name: str, size: int, dtype: Any) -> Any:
+    """A device work buffer of at least ``size`` elements, kept with the plan."""
+    buf = prep.buffers.get(name)
+    if buf is None or len(buf) < size:
+        cp = import_cupy()
+        buf = cp.empty(max(size, 1), dtype=dtype)
+        prep.buffers[name] = buf
+    return buf
 
 
 def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
@@ -283,8 +343,14 @@ def _run(
     tail_ms: float,
     out: Any = None,
     outcap: int = 0,
+    expand: bool = True,
+    count_last: bool = True,
 ) -> np.ndarray:
-    """Run the DFS kernel over roots ``[lo, hi)`` and every redistributed tail; return ctl."""
+    """Run the DFS kernel over roots ``[lo, hi)`` and every redistributed tail; return ctl.
+
+    With ``expand`` and at most ``EXPAND_ROOTS`` roots, the level-1 candidates of each root are
+    listed first and the first DFS launch takes one (root, candidate) pair per work item.
+    """
     cp = import_cupy()
     kern = _kernel(prep)
     blocks = persistent_blocks(kern, WPB * 32)
@@ -293,19 +359,45 @@ def _run(
     rw = _record_words(plan)
     tail_ns = int(tail_ms * 1e6) if tail_ms and tail_ms > 0 and plan.l >= 2 else 0
     dumpcap = lanes * max(plan.l - 1, 1) if tail_ns else 0
-    dumps = [cp.empty(dumpcap * rw, dtype=cp.int64) for _ in range(2)] if tail_ns else None
+    dumps = (
+        [_buffer(prep, f"dump{i}", dumpcap * rw, cp.int64) for i in range(2)] if tail_ns else None
+    )
     ctl = cp.zeros(16, dtype=cp.uint64)
+    gargs = [*_device_args(graph), prep.allow, *_walk_device(graph), *_pairs_device(graph)]
     rec = pref = None
     nrec = 0
     rounds = 0
+    if expand and plan.l >= 3 and 0 < hi - lo <= EXPAND_ROOTS:
+        # few roots: one work item per (root, level-1 candidate) for the first launch
+        k1 = _kernel(prep, "temporal_level1")
+        rec = _buffer(prep, "level1", (hi - lo) * rw, cp.int64)
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        k1(
+            (min(blocks * 4, -(-(hi - lo) // (WPB * 32))),),
+            (WPB * 32,),
+            (*gargs, np.int32(graph.n), np.int64(graph.m), prep.plab, prep.tlim, np.int64(lo),
+             np.int64(hi), ctl, rec),
+        )  # fmt: skip
+        nrec = int(ctl[C_NDUMP].get())
+        recs = rec[: nrec * rw].reshape(nrec, rw)
+        pref = _buffer(prep, "level1_pref", nrec + 1, cp.int64)[: nrec + 1]
+        pref[0] = 0
+        cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
+        end.record()
+        end.synchronize()
+        prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
+            cp.cuda.get_elapsed_time(start, end)
+        )
+        prep.stats["level1_records"] = nrec
+        ctl.fill(0)
+        if nrec == 0:
+            prep.stats["launches"] = prep.stats.get("launches", 0) + 1
+            return ctl.get()
     while True:
         rounds += 1
         args = [
-            *_graph_args(graph),
-            _graph_device(graph)["nlab"],
-            _graph_device(graph)["elab"],
-            prep.allow,
-            *_walk_device(graph),
+            *gargs,
             np.int32(graph.n),
             np.int64(graph.m),
             prep.plab,
@@ -323,6 +415,7 @@ def _run(
             np.int32(mode),
             np.int32(1 if steal else 0),
             np.int64(tail_ns),
+            np.int32(1 if count_last else 0),
         ]
         start, end = cp.cuda.Event(), cp.cuda.Event()
         start.record()
@@ -376,6 +469,8 @@ def count(
     *,
     steal: bool = True,
     tail_ms: float = 10.0,
+    expand: bool = True,
+    count_last: bool = True,
 ) -> int:
     """Count matches whose root edge id is in ``[lo, hi)``.
 
@@ -392,6 +487,12 @@ def count(
     tail_ms : float
         Tail-warp redistribution: milliseconds after the first warp runs out of work at which
         still-busy warps dump their cached ranges for a relaunch (0 disables it).
+    expand : bool
+        With at most ``EXPAND_ROOTS`` roots, list each root's level-1 candidates first and give
+        the DFS one (root, candidate) pair per work item (more parallelism on small graphs).
+    count_last : bool
+        Count the last level's matches from its candidate range and the pair index instead of
+        walking them, where the level has no labels, node conditions or anti-edges to check.
 
     Returns
     -------
@@ -408,7 +509,16 @@ def count(
         last_run.clear()
         return 0
     prep = _prepare(graph, plan)
-    h = _run(prep, MODES["count"], lo, hi, steal=steal, tail_ms=tail_ms)
+    h = _run(
+        prep,
+        MODES["count"],
+        lo,
+        hi,
+        steal=steal,
+        tail_ms=tail_ms,
+        expand=expand,
+        count_last=count_last,
+    )
     total = int(h[C_COUNT])
     if total > _INT64_MAX:
         raise CapacityError(f"match count {total} overflows a 64-bit integer")
@@ -424,6 +534,8 @@ def exists(
     *,
     steal: bool = True,
     tail_ms: float = 10.0,
+    expand: bool = True,
+    count_last: bool = True,
 ) -> bool:
     """Whether some match has its root edge id in ``[lo, hi)`` (every warp stops at the first).
 
@@ -434,7 +546,16 @@ def exists(
         last_run.clear()
         return False
     prep = _prepare(graph, plan)
-    h = _run(prep, MODES["exists"], lo, hi, steal=steal, tail_ms=tail_ms)
+    h = _run(
+        prep,
+        MODES["exists"],
+        lo,
+        hi,
+        steal=steal,
+        tail_ms=tail_ms,
+        expand=expand,
+        count_last=count_last,
+    )
     _finish(prep, mode="exists")
     return bool(int(h[C_FLAGS]) & F_FOUND)
 

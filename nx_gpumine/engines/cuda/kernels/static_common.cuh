@@ -60,14 +60,9 @@ typedef unsigned long long u64;
 #define C_COUNT 0
 #define C_FLAGS 1
 #define C_ROOTCUR 2
-#define C_ACTIVE 3
-#define C_QSIZE 4
-#define C_QFRONT 5
-#define C_QBACK 6
 #define C_PAGECUR 7
 #define C_OUTCUR 8
-#define C_NSPLIT 9
-#define C_NDEQ 10
+#define C_NDUMP 9  // records written by straggler splitting in this launch
 #define C_TRIECUR 11
 #define C_WORDS 16
 
@@ -176,10 +171,13 @@ __device__ __forceinline__ bool node_ok(const Graph& g, const int* sp, int lev, 
   return true;
 }
 
-// Injectivity and symmetry restrictions of candidate c at level lev.
-__device__ __forceinline__ bool inj_sym_ok(const int* sp, const int* path, int lev, int c) {
+// Injectivity and symmetry restrictions of candidate c at level lev, against the `nmapped`
+// levels mapped so far (lev itself when walking level by level; the count tail's first level
+// when a tail level is evaluated).
+__device__ __forceinline__ bool inj_sym_ok(const int* sp, const int* path, int lev, int c,
+                                           int nmapped) {
   unsigned sym = (unsigned)sp[P_SYM + lev];
-  for (int j = 0; j < lev; ++j) {
+  for (int j = 0; j < nmapped; ++j) {
     int p = path[j];
     if (p == c) return false;
     if (((sym >> j) & 1u) && c <= p) return false;
@@ -192,13 +190,13 @@ __device__ __forceinline__ bool inj_sym_ok(const int* sp, const int* path, int l
 // Returns bit0 = raw (all backward-neighbour checks pass), bit1 = full match of the level.
 __device__ __forceinline__ int eval_cand(const Graph& g, const int* sp, const int* path, int lev,
                                          int c, int basej, i64 basepos, unsigned skip,
-                                         bool need_raw) {
+                                         bool need_raw, int nmapped) {
   unsigned chk = (unsigned)sp[P_CHK + lev] & ~skip;
   unsigned bn = (unsigned)sp[P_BN + lev];
   bool cheap_ok = true;
   if (!need_raw) {
     // cheap filters first when the raw set is not stored
-    if (!inj_sym_ok(sp, path, lev, c) || !node_ok(g, sp, lev, c)) return 0;
+    if (!inj_sym_ok(sp, path, lev, c, nmapped) || !node_ok(g, sp, lev, c)) return 0;
   }
   if (basej >= 0) {
     chk &= ~(1u << basej);
@@ -212,7 +210,7 @@ __device__ __forceinline__ int eval_cand(const Graph& g, const int* sp, const in
     i64 pos = find_pos(g.indices, __ldg(g.indptr + v), __ldg(g.indptr + v + 1), c);
     if (pos < 0 || !entry_ok(g, sp, lev, j, pos)) return 0;
   }
-  if (need_raw) cheap_ok = inj_sym_ok(sp, path, lev, c) && node_ok(g, sp, lev, c);
+  if (need_raw) cheap_ok = inj_sym_ok(sp, path, lev, c, nmapped) && node_ok(g, sp, lev, c);
   if (!cheap_ok) return 1;
   unsigned ne = chk & ~bn;  // code-0 checks: must be non-adjacent (induced plans)
   while (ne) {

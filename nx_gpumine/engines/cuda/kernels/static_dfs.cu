@@ -1,11 +1,42 @@
-// T-DFS static subgraph matching: a warp per task with its own paged stack, timeout splitting
-// into a lock-free circular task queue, and (count/exists/enumerate) result handling.
+// T-DFS static subgraph matching: a warp per task with its own paged stack, straggler tasks
+// split into dumped work records that the host relaunches (count mode), a count tail finishing
+// the last pattern levels combinatorially, and (count/exists/enumerate) result handling.
 // Also the cuTS trie kernels (BFS levels of the BFS-DFS hybrid); the DFS kernel can take the
 // trie's leaves as its tasks.
+//
+// Compile-time parameters beyond static_common.cuh's:
+//   TAILT     first level of the count tail (plan.tail_start; K - 1 when only the last level is
+//             counted; ignored outside count mode)
+//   TAILKIND  1 falling factorial ff(n, K - TAILT), 2 binomial C(n, K - TAILT),
+//             3 pair |A| |B| - |A & B| (levels TAILT and TAILT + 1)
 #include "static_common.cuh"
+
+#ifndef TAILT
+#define TAILT (K - 1)
+#endif
+#ifndef TAILKIND
+#define TAILKIND 1
+#endif
+#define TAIL_FALLING 1
+#define TAIL_CHOOSE 2
+#define TAIL_PAIR 3
+#define TAILN (K - TAILT)
+// levels the DFS maps one by one; a task's search ends at level LEAF (counted or emitted there)
+#if MODE == 0
+#define LEAF TAILT
+#else
+#define LEAF (K - 1)
+#endif
 
 #define ROOT_CHUNK 32
 #define LEAF_CHUNK 32
+#define REC_CHUNK 8
+#define RECW (K + 1)  // dump record: depth d, then path[0..d-1]
+
+// source of a launch's tasks
+#define SRC_ROOTS 0    // root entries: explicit list tl_entry, then the range [lo, hi)
+#define SRC_TRIE 1     // trie leaves
+#define SRC_RECORDS 2  // dumped records of an earlier launch
 
 struct Ctx {
   Graph g;
@@ -16,7 +47,8 @@ struct Ctx {
   int maxpg;
   i64 npages;
   u64* ctl;
-  // per-lane identical copies of the warp's DFS state
+  // per-lane identical copies of the warp's DFS state: path[j] = f(level j); it[j] / sz[j] =
+  // iterator and size of level j's stored (filtered) candidates; rsz[j] = size of its raw set
   int path[K];
   int it[K];
   int sz[K];
@@ -27,93 +59,54 @@ struct Ctx {
   i64 outcap;
   i64 seen;  // matches of the current task found so far (DFS order)
   i64 skip;  // matches of the current task already emitted by earlier launches
-  // timeout splitting
-  bool use_q;
-  int* queue;
-  u64* qseq;
-  i64 qcap;
+  // straggler splitting (count mode): a task running longer than tau dumps its unexplored work
+  int* dump;
+  i64 dumpcap;
   i64 tau;
   u64 t0;
 };
 
-// ------------------------------------------------------------------ lock-free circular queue
-// A bounded ring of qcap slots; slot data = 3 ints (u, v, w), w = -2 for a root-edge task.
-// Occupancy ctl[C_QSIZE] is reserved exactly with CAS loops (never over- or under-shot, so a
-// dequeuer only reserves when a task has been reserved by an enqueuer, and an enqueuer never
-// exceeds the capacity); positions come from the C_QBACK / C_QFRONT tickets. Each slot carries
-// a sequence number (Vyukov's bounded MPMC scheme): position P may be written when seq == P and
-// read when seq == P + 1; the reader then sets seq = P + qcap for the next lap. A slot thus
-// belongs to exactly one enqueuer and one dequeuer at a time and fields of different laps can
-// never mix. Pushes reserve all n slots or none (queue full: the warp keeps the work).
-__device__ bool q_reserve(Ctx& x, i64 n, i64& pos) {
-  int ok = 0;
-  i64 p = 0;
+// ------------------------------------------------------------------ exact counting helpers
+__device__ __forceinline__ void acc_add(Ctx& x, u64 v) {
   if (x.lane == 0) {
-    u64* sz = x.ctl + C_QSIZE;
-    i64 old = (i64)(*((volatile u64*)sz));
-    while (old + n <= x.qcap) {
-      u64 prev = atomicCAS(sz, (u64)old, (u64)(old + n));
-      if ((i64)prev == old) {
-        ok = 1;
-        break;
-      }
-      old = (i64)prev;
-    }
-    if (ok) {
-      p = (i64)atomicAdd(x.ctl + C_QBACK, (u64)n);
-      atomicAdd(x.ctl + C_NSPLIT, (u64)n);
-    }
+    const u64 a = x.acc + v;
+    if (a < x.acc) set_flag(x.ctl, F_OVERFLOW);
+    x.acc = a;
   }
-  ok = __shfl_sync(FULLMASK, ok, 0);
-  pos = __shfl_sync(FULLMASK, p, 0);
-  return ok != 0;
 }
 
-__device__ __forceinline__ void q_put(Ctx& x, i64 pos, int u, int v, int w) {
-  i64 slot = pos % x.qcap;
-  volatile u64* sq = (volatile u64*)(x.qseq + slot);
-  while (*sq != (u64)pos) __nanosleep(32);
-  volatile int* d = (volatile int*)(x.queue + 3 * slot);
-  d[0] = u;
-  d[1] = v;
-  d[2] = w;
-  __threadfence();
-  *sq = (u64)(pos + 1);
-}
-
-__device__ bool q_get(Ctx& x, int& u, int& v, int& w) {
-  int ok = 0, a = 0, b = 0, c = 0;
-  if (x.lane == 0) {
-    u64* sz = x.ctl + C_QSIZE;
-    i64 old = (i64)(*((volatile u64*)sz));
-    while (old > 0) {
-      u64 prev = atomicCAS(sz, (u64)old, (u64)(old - 1));
-      if ((i64)prev == old) {
-        ok = 1;
-        break;
+// n (n - 1) ... (n - t + 1), or C(n, t), with overflow detection.
+__device__ __forceinline__ u64 tail_value(u64 n, int t, bool* ovf) {
+  if ((u64)t > n) return 0;
+  if (TAILKIND == TAIL_FALLING) {
+    u64 r = 1;
+    for (int i = 0; i < t; ++i) {
+      const u64 m = n - i;
+      if (__umul64hi(r, m)) {
+        *ovf = true;
+        return 0;
       }
-      old = (i64)prev;
+      r *= m;
     }
-    if (ok) {
-      i64 pos = (i64)atomicAdd(x.ctl + C_QFRONT, 1ull);
-      i64 slot = pos % x.qcap;
-      volatile u64* sq = (volatile u64*)(x.qseq + slot);
-      while (*sq != (u64)(pos + 1)) __nanosleep(32);
-      __threadfence();
-      volatile int* d = (volatile int*)(x.queue + 3 * slot);
-      a = d[0];
-      b = d[1];
-      c = d[2];
-      __threadfence();
-      *sq = (u64)(pos + x.qcap);
-      atomicAdd(x.ctl + C_NDEQ, 1ull);
-    }
+    return r;
   }
-  ok = __shfl_sync(FULLMASK, ok, 0);
-  u = __shfl_sync(FULLMASK, a, 0);
-  v = __shfl_sync(FULLMASK, b, 0);
-  w = __shfl_sync(FULLMASK, c, 0);
-  return ok != 0;
+  if ((u64)t > n - t) t = (int)(n - t);
+  u64 r = 1;  // r = C(n, i): times (n - i) in 96 bits, divided by (i + 1) exactly
+  for (int i = 0; i < t; ++i) {
+    const u64 m = n - i;
+    const unsigned d = (unsigned)(i + 1);
+    const u64 lo = r * m;
+    const u64 hi = __umul64hi(r, m);
+    if (hi >= d) {
+      *ovf = true;
+      return 0;
+    }
+    u64 y = (hi << 32) | (lo >> 32);
+    const u64 q1 = y / d;
+    y = ((y % d) << 32) | (lo & 0xffffffffull);
+    r = (q1 << 32) | (y / d);
+  }
+  return r;
 }
 
 // ------------------------------------------------------------------ matches at the last level
@@ -122,11 +115,7 @@ __device__ __forceinline__ bool emit(Ctx& x, unsigned mo, int c) {
   int n = __popc(mo);
   if (n == 0) return true;
 #if MODE == 0
-  if (x.lane == 0) {
-    u64 a = x.acc + (u64)n;
-    if (a < x.acc) set_flag(x.ctl, F_OVERFLOW);
-    x.acc = a;
-  }
+  acc_add(x, (u64)n);
   return true;
 #elif MODE == 1
   if (x.lane == 0) set_flag(x.ctl, F_FOUND);
@@ -168,53 +157,100 @@ __device__ __forceinline__ bool emit(Ctx& x, unsigned mo, int c) {
 #endif
 }
 
+// ------------------------------------------------------------------ candidate sources
+// Where the candidates of level lev come from, with `nmapped` levels mapped (lev itself is
+// not): a raw set stored by an earlier level r (intersection reuse), or the shortest list of
+// a backward neighbour. When the level must exceed f(j) for some earlier j (symmetry
+// restrictions) and no raw set is stored from this pass, the sorted lists are cut below the
+// largest such f(j) first (binary search), and the shortest cut list is chosen.
+struct Source {
+  int srcslot;  // >= 0: raw set of that slot
+  int basej;    // >= 0: list of f(basej)
+  i64 off;      // first position (list mode)
+  i64 len;      // number of candidates
+  unsigned skip;
+};
+
+__device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped, bool need_raw) {
+  const int* sp = x.sp;
+  const Graph& g = x.g;
+  Source s;
+  s.srcslot = -1;
+  s.basej = -1;
+  s.off = 0;
+  s.len = 0;
+  s.skip = 0;
+  const int r = sp[P_REUSE + lev];
+  if (r >= 2 && r < nmapped) {
+    s.srcslot = 2 * r + 1;
+    s.len = x.rsz[r];
+    s.skip = (unsigned)sp[P_SKIP + lev];
+    return s;
+  }
+  unsigned bn = (unsigned)sp[P_BN + lev];
+  if (!bn) {
+    s.len = g.n;
+    return s;
+  }
+  int lb = -1;
+  if (!need_raw) {
+    unsigned sym = (unsigned)sp[P_SYM + lev] & ((nmapped >= 32) ? FULLMASK : ((1u << nmapped) - 1u));
+    while (sym) {
+      int j = __ffs(sym) - 1;
+      sym &= sym - 1;
+      lb = max(lb, x.path[j]);
+    }
+  }
+  i64 best = 0x7fffffffffffffffll;
+  while (bn) {
+    int j = __ffs(bn) - 1;
+    bn &= bn - 1;
+    const int v = x.path[j];
+    i64 a = __ldg(g.indptr + v);
+    const i64 b = __ldg(g.indptr + v + 1);
+    if (b - a >= best) continue;  // a cut list is never longer than the whole list
+    if (lb >= 0) {
+      i64 lo = a, hi = b;
+      while (lo < hi) {  // first entry > lb
+        i64 m = (lo + hi) >> 1;
+        if (__ldg(g.indices + m) <= lb)
+          lo = m + 1;
+        else
+          hi = m;
+      }
+      a = lo;
+    }
+    if (b - a < best) {
+      best = b - a;
+      s.basej = j;
+      s.off = a;
+    }
+  }
+  s.len = best;
+  return s;
+}
+
+__device__ __forceinline__ int source_cand(const Ctx& x, const Source& s, i64 t) {
+  if (s.srcslot >= 0) return pget(x.ptw, x.pool, x.maxpg, s.srcslot, t);
+  if (s.basej >= 0) return __ldg(x.g.indices + s.off + t);
+  return (int)t;
+}
+
 // ------------------------------------------------------------------ one level's candidates
 // Fill level lev: filtered set (iterated by the DFS) and, if a later level reuses it, the raw
 // set. At the last level the matches are counted / emitted instead of stored.
 __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
   const int* sp = x.sp;
-  const Graph& g = x.g;
   const bool last = (lev == K - 1);
   const bool need_raw = sp[P_STORERAW + lev] != 0;
-  int r = sp[P_REUSE + lev];
-  int basej = -1, srcslot = -1;
-  i64 off = 0, len = 0;
-  unsigned skip = 0;
-  if (r >= 2 && r < lev) {
-    srcslot = 2 * r + 1;
-    len = x.rsz[r];
-    skip = (unsigned)sp[P_SKIP + lev];
-  } else {
-    unsigned bn = (unsigned)sp[P_BN + lev];
-    if (bn) {
-      int best = 0x7fffffff;
-      while (bn) {
-        int j = __ffs(bn) - 1;
-        bn &= bn - 1;
-        int d = __ldg(g.deg + x.path[j]);
-        if (d < best) {
-          best = d;
-          basej = j;
-        }
-      }
-      off = __ldg(g.indptr + x.path[basej]);
-      len = best;
-    } else {
-      len = g.n;
-    }
-  }
+  const Source s = pick_source(x, lev, lev, need_raw);
   int fsz = 0, rsz = 0;
-  for (i64 s = 0; s < len; s += 32) {
-    i64 t = s + x.lane;
+  for (i64 b = 0; b < s.len; b += 32) {
+    i64 t = b + x.lane;
     int res = 0, c = -1;
-    if (t < len) {
-      if (srcslot >= 0)
-        c = pget(x.ptw, x.pool, x.maxpg, srcslot, t);
-      else if (basej >= 0)
-        c = __ldg(g.indices + off + t);
-      else
-        c = (int)t;
-      res = eval_cand(g, sp, x.path, lev, c, basej, off + t, skip, need_raw);
+    if (t < s.len) {
+      c = source_cand(x, s, t);
+      res = eval_cand(x.g, sp, x.path, lev, c, s.basej, s.off + t, s.skip, need_raw, lev);
     }
     unsigned mr = __ballot_sync(FULLMASK, res & 1);
     unsigned mo = __ballot_sync(FULLMASK, res & 2);
@@ -236,30 +272,102 @@ __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
   return true;
 }
 
-// Push the not yet started candidates [it[2], sz[2]) of level 2 as (u, v, w) tasks.
-__device__ bool split_level2(Ctx& x) {
-  i64 n = x.sz[2] - x.it[2];
-  if (n <= 0) return true;
-  i64 pos;
-  if (!q_reserve(x, n, pos)) return false;
-  for (i64 s = 0; s < n; s += 32) {
-    i64 t = s + x.lane;
-    if (t < n) {
-      int w = pget(x.ptw, x.pool, x.maxpg, 4, x.it[2] + t);
-      q_put(x, pos + t, x.path[0], x.path[1], w);
+// ------------------------------------------------------------------ the count tail
+// Levels TAILT.. with levels < TAILT mapped: count the candidates of level TAILT (and, for a
+// pair, of TAILT + 1 and of both) without storing anything, and add the tail's formula.
+__device__ __forceinline__ u64 count_level(const Ctx& x, int lev, int pairlev, u64* both) {
+  const Source s = pick_source(x, lev, TAILT, false);
+  u64 n = 0, nb = 0;
+  for (i64 b = 0; b < s.len; b += 32) {
+    i64 t = b + x.lane;
+    bool hit = false, hit2 = false;
+    if (t < s.len) {
+      const int c = source_cand(x, s, t);
+      hit = (eval_cand(x.g, x.sp, x.path, lev, c, s.basej, s.off + t, s.skip, false, TAILT) & 2) != 0;
+      if (hit && pairlev >= 0)
+        hit2 = (eval_cand(x.g, x.sp, x.path, pairlev, c, -1, 0, 0u, false, TAILT) & 2) != 0;
     }
+    n += __popc(__ballot_sync(FULLMASK, hit));
+    if (pairlev >= 0) nb += __popc(__ballot_sync(FULLMASK, hit2));
+  }
+  if (both) *both = nb;
+  return n;
+}
+
+__device__ void count_tail(Ctx& x) {
+  u64 v;
+  bool ovf = false;
+#if TAILKIND == TAIL_PAIR
+  u64 nab = 0;
+  const u64 na = count_level(x, TAILT, TAILT + 1, &nab);
+  const u64 nb = na ? count_level(x, TAILT + 1, -1, nullptr) : 0;
+  v = na * nb - nab;  // both < 2^31: no overflow
+#else
+  const u64 n = count_level(x, TAILT, -1, nullptr);
+  v = tail_value(n, TAILN, &ovf);
+#endif
+  if (ovf && x.lane == 0) set_flag(x.ctl, F_OVERFLOW);
+  acc_add(x, v);
+}
+
+// Finish the search at level LEAF (levels < LEAF mapped). False aborts the task.
+__device__ __forceinline__ bool leaf(Ctx& x) {
+#if MODE == 0 && TAILT < K - 1
+  count_tail(x);
+  return true;
+#else
+  return extend(x, K - 1, false);
+#endif
+}
+
+// ------------------------------------------------------------------ straggler splitting
+// A task started at level L that runs longer than tau gives away the candidates of level L it
+// has not started (T-DFS splits the same way): records (depth L + 1, path prefix) for the host
+// to relaunch, and level L is cut there; the warp finishes the branch it is in. Only level L
+// is split, so each record carries a whole subtree (deeper records would each recompute the
+// reused raw sets of their prefix for little work). All records or none (buffer full: the
+// warp keeps the work). Returns true if it split.
+__device__ bool split_task(Ctx& x, int L, int lev) {
+  const i64 p0 = (lev == L) ? x.it[L] : x.it[L] + 1;
+  const i64 n = x.sz[L] - p0;
+  if (n <= 0) return false;
+  int ok = 0;
+  i64 base = 0;
+  if (x.lane == 0) {
+    u64* cur = x.ctl + C_NDUMP;
+    u64 old = *((volatile u64*)cur);
+    while ((i64)old + n <= x.dumpcap) {
+      const u64 prev = atomicCAS(cur, old, old + (u64)n);
+      if (prev == old) {
+        ok = 1;
+        break;
+      }
+      old = prev;
+    }
+    base = (i64)old;
+  }
+  ok = __shfl_sync(FULLMASK, ok, 0);
+  base = __shfl_sync(FULLMASK, base, 0);
+  if (!ok) return false;
+  for (i64 q = x.lane; q < n; q += 32) {
+    int* r = x.dump + (base + q) * RECW;
+    r[0] = L + 1;
+    for (int a = 0; a < L; ++a) r[1 + a] = x.path[a];
+    r[1 + L] = pget(x.ptw, x.pool, x.maxpg, 2 * L, p0 + q);
   }
   __syncwarp();
+  x.sz[L] = (int)p0;
   return true;
 }
 
-// Depth-first search from level L (levels < L already in path). 0 done, 1 split, -1 abort.
+// Depth-first search from level L (levels < L already in path). 0 done, -1 abort.
 __device__ int run_dfs(Ctx& x, int L) {
+  if (L >= LEAF) return leaf(x) ? 0 : -1;
+  if (!extend(x, L, true)) return -1;
+  x.it[L] = 0;
   int lev = L;
-  if (!extend(x, lev, true)) return -1;
-  if (lev == K - 1) return 0;
-  x.it[lev] = 0;
   unsigned tick = 0;
+  bool may_split = x.tau > 0;
   while (true) {
     if (x.it[lev] >= x.sz[lev]) {
       if (lev == L) return 0;
@@ -267,14 +375,16 @@ __device__ int run_dfs(Ctx& x, int L) {
       x.it[lev]++;
       continue;
     }
-    if ((++tick & 15u) == 0 && (warp_flags(x.ctl) & STOP_BITS)) return -1;
-    if (x.use_q && lev == 2 && L == 2 && (i64)(warp_now() - x.t0) > x.tau) {
-      if (split_level2(x)) return 1;
-      x.t0 = warp_now();  // queue full: keep working locally
+    if ((++tick & 15u) == 0) {
+      if (warp_flags(x.ctl) & STOP_BITS) return -1;
+      if (may_split && (i64)(warp_now() - x.t0) > x.tau) {
+        may_split = false;  // once per task: what is left of it is one branch
+        if (split_task(x, L, lev) && lev == L) return 0;
+      }
     }
     x.path[lev] = pget(x.ptw, x.pool, x.maxpg, 2 * lev, x.it[lev]);
-    if (lev + 1 == K - 1) {
-      if (!extend(x, lev + 1, true)) return -1;
+    if (lev + 1 == LEAF) {
+      if (!leaf(x)) return -1;
       x.it[lev]++;
       continue;
     }
@@ -309,8 +419,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                int n, const int* plan, int src_mode, i64 lo, i64 hi, const i64* tl_entry,
                const i64* tl_skip, i64 ntl, const i64* trie1, const int* t2par,
                const int* t2cand, const int* t3par, const int* t3cand, i64 nleaves, int tdepth,
-               u64* ctl, int* queue, u64* qseq, i64 qcap, i64 timeout_ns, int* pt, int* pool, int maxpg,
-               i64 npages, int* out, i64 outcap, i64* resume) {
+               const int* recs, i64 nrec, u64* ctl, int* dump, i64 dumpcap, i64 timeout_ns,
+               int* pt, int* pool, int maxpg, i64 npages, int* out, i64 outcap, i64* resume) {
   __shared__ int sp[P_SIZE];
   load_plan(sp, plan);
   Ctx x;
@@ -339,161 +449,105 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   x.outcap = outcap;
   x.seen = 0;
   x.skip = 0;
-  x.use_q = (MODE != 2) && timeout_ns > 0 && src_mode == 0;
-  x.queue = queue;
-  x.qseq = qseq;
-  x.qcap = qcap;
-  x.tau = timeout_ns;
+  x.dump = dump;
+  x.dumpcap = dumpcap;
+  x.tau = (MODE == 0 && dump != nullptr) ? timeout_ns : 0;
   x.t0 = 0;
-  const i64 ntask = src_mode == 0 ? ntl + (hi - lo) : nleaves;
+  const i64 ntask =
+      src_mode == SRC_ROOTS ? ntl + (hi - lo) : (src_mode == SRC_TRIE ? nleaves : nrec);
+  const i64 chunk =
+      src_mode == SRC_ROOTS ? ROOT_CHUNK : (src_mode == SRC_TRIE ? LEAF_CHUNK : REC_CHUNK);
   const int lane = x.lane;
 
-  // Termination with the queue: C_ACTIVE counts warps that hold a task *or are trying to take
-  // one* (counted before the attempt, uncounted on failure); a warp leaves only when it sees
-  // C_ACTIVE == 0 and an empty queue after the roots ran out, i.e. when nobody can push again.
-  // Idle warps attempt (and count themselves) only when the queue or the root cursor shows
-  // work, so an idle grid cannot keep C_ACTIVE above 0.
   while (true) {
     if (warp_flags(ctl) & STOP_BITS) break;
-    // 1) tasks split off by timed-out warps come first
-    if (x.use_q) {
-      int u, v, w;
-      i64 qs = 0;
-      if (lane == 0) {
-        qs = (i64)(*((volatile u64*)(ctl + C_QSIZE)));
-        if (qs > 0) atomicAdd(ctl + C_ACTIVE, 1ull);
-      }
-      qs = __shfl_sync(FULLMASK, qs, 0);
-      if (qs > 0) {
-        if (q_get(x, u, v, w)) {
-          x.path[0] = u;
-          x.path[1] = v;
-          x.t0 = warp_now();
-          int rc;
-          if (w == -2) {
-            rc = run_dfs(x, 2);
-          } else {
-            x.path[2] = w;
-            rc = seed_prefix(x, 3) ? run_dfs(x, 3) : -1;
-          }
-          if (lane == 0) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
-          if (rc < 0) break;
-          continue;
-        }
-        if (lane == 0) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
-      }
-    }
-    // 2) the next chunk of root tasks / trie leaves
     i64 c0 = 0;
-    if (lane == 0) {
-      c0 = (i64)(*((volatile u64*)(ctl + C_ROOTCUR)));
-      if (c0 < ntask) {
-        if (x.use_q) atomicAdd(ctl + C_ACTIVE, 1ull);
-        c0 = (i64)atomicAdd(ctl + C_ROOTCUR, (u64)(src_mode == 0 ? ROOT_CHUNK : LEAF_CHUNK));
-        if (c0 >= ntask && x.use_q) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
-      }
-    }
+    if (lane == 0) c0 = (i64)atomicAdd(ctl + C_ROOTCUR, (u64)chunk);
     c0 = __shfl_sync(FULLMASK, c0, 0);
-    if (c0 < ntask) {
-      bool abort = false;
-      if (src_mode == 0) {
-        i64 c1 = c0 + ROOT_CHUNK < ntask ? c0 + ROOT_CHUNK : ntask;
-        i64 t = c0 + lane;
-        i64 e = 0, sk = 0;
-        bool ok = false;
-        if (t < c1) {
-          if (t < ntl) {
-            e = tl_entry[t];
-            sk = tl_skip[t];
-          } else {
-            e = lo + (t - ntl);
-          }
-          ok = root_entry_ok(x.g, sp, e);
+    if (c0 >= ntask) break;
+    const i64 c1 = c0 + chunk < ntask ? c0 + chunk : ntask;
+    bool abort = false;
+    if (src_mode == SRC_ROOTS) {
+      i64 t = c0 + lane;
+      i64 e = 0, sk = 0;
+      bool ok = false;
+      if (t < c1) {
+        if (t < ntl) {
+          e = tl_entry[t];
+          sk = tl_skip ? tl_skip[t] : 0;
+        } else {
+          e = lo + (t - ntl);
         }
-        int u = ok ? __ldg(owner + e) : 0, v = ok ? __ldg(indices + e) : 0;
-        unsigned rem = __ballot_sync(FULLMASK, ok);
+        ok = root_entry_ok(x.g, sp, e);
+      }
+      int u = ok ? __ldg(owner + e) : 0, v = ok ? __ldg(indices + e) : 0;
+      unsigned rem = __ballot_sync(FULLMASK, ok);
+      while (rem) {
+        int b = __ffs(rem) - 1;
+        i64 skb = __shfl_sync(FULLMASK, sk, b);
+        if (MODE == 2 && (warp_flags(ctl) & STOP_BITS)) {
+          if (lane == 0) {
+            resume[3 * gw] = c0 + b;
+            resume[3 * gw + 1] = skb;
+            resume[3 * gw + 2] = c1;
+          }
+          abort = true;
+          break;
+        }
+        rem &= rem - 1;
+        x.path[0] = __shfl_sync(FULLMASK, u, b);
+        x.path[1] = __shfl_sync(FULLMASK, v, b);
+        x.skip = skb;
+        x.seen = 0;
         x.t0 = warp_now();
-        while (rem) {
-          int b = __ffs(rem) - 1;
-          i64 skb = __shfl_sync(FULLMASK, sk, b);
-          if (MODE == 2 && (warp_flags(ctl) & STOP_BITS)) {
-            if (lane == 0) {
-              resume[3 * gw] = c0 + b;
-              resume[3 * gw + 1] = skb;
-              resume[3 * gw + 2] = c1;
-            }
-            abort = true;
-            break;
-          }
-          if (x.use_q && (i64)(warp_now() - x.t0) > x.tau) {
-            i64 nrem = __popc(rem), pos;
-            if (q_reserve(x, nrem, pos)) {
-              if ((rem >> lane) & 1u) q_put(x, pos + __popc(rem & lanemask_lt()), u, v, -2);
-              __syncwarp();
-              rem = 0;
-              break;
-            }
-            x.t0 = warp_now();
-          }
-          rem &= rem - 1;
-          x.path[0] = __shfl_sync(FULLMASK, u, b);
-          x.path[1] = __shfl_sync(FULLMASK, v, b);
-          x.skip = skb;
-          x.seen = 0;
-          int rc = run_dfs(x, 2);
-          if (rc < 0) {
+        int rc = run_dfs(x, 2);
+        if (rc < 0) {
 #if MODE == 2
-            if (lane == 0) {
-              resume[3 * gw] = c0 + b;
-              resume[3 * gw + 1] = x.seen > x.skip ? x.seen : x.skip;
-              resume[3 * gw + 2] = c1;
-            }
+          if (lane == 0) {
+            resume[3 * gw] = c0 + b;
+            resume[3 * gw + 1] = x.seen > x.skip ? x.seen : x.skip;
+            resume[3 * gw + 2] = c1;
+          }
 #endif
-            abort = true;
-            break;
-          }
-        }
-      } else {
-        i64 c1 = c0 + LEAF_CHUNK < ntask ? c0 + LEAF_CHUNK : ntask;
-        // raw sets of levels 2 (and 3) depend only on the leaf's trie ancestors: leaves of one
-        // parent are mostly adjacent, so they are recomputed only when the ancestor changes
-        i64 prev1 = -1, prev2 = -1;
-        for (i64 t = c0; t < c1 && !abort; ++t) {
-          i64 p1, p2 = -1;
-          if (tdepth == 3) {
-            x.path[3] = t3cand[t];
-            p2 = t3par[t];
-            x.path[2] = t2cand[p2];
-            p1 = t2par[p2];
-          } else {
-            x.path[2] = t2cand[t];
-            p1 = t2par[t];
-          }
-          i64 e = trie1[p1];
-          x.path[0] = __ldg(owner + e);
-          x.path[1] = __ldg(indices + e);
-          if (p1 != prev1 && sp[P_STORERAW + 2] && !extend(x, 2, false)) abort = true;
-          if (!abort && tdepth == 3 && p2 != prev2 && sp[P_STORERAW + 3] && !extend(x, 3, false))
-            abort = true;
-          prev1 = p1;
-          prev2 = p2;
-          if (!abort && run_dfs(x, tdepth + 1) < 0) abort = true;
+          abort = true;
+          break;
         }
       }
-      if (x.use_q && lane == 0) atomicAdd(ctl + C_ACTIVE, (u64)(-1ll));
-      if (abort) break;
-      continue;
+    } else if (src_mode == SRC_RECORDS) {
+      for (i64 t = c0; t < c1 && !abort; ++t) {
+        const int* r = recs + t * RECW;
+        const int d = r[0];
+        for (int a = 0; a < d; ++a) x.path[a] = r[1 + a];
+        x.t0 = warp_now();
+        if (!seed_prefix(x, d) || run_dfs(x, d) < 0) abort = true;
+      }
+    } else {
+      // raw sets of levels 2 (and 3) depend only on the leaf's trie ancestors: leaves of one
+      // parent are mostly adjacent, so they are recomputed only when the ancestor changes
+      i64 prev1 = -1, prev2 = -1;
+      for (i64 t = c0; t < c1 && !abort; ++t) {
+        i64 p1, p2 = -1;
+        if (tdepth == 3) {
+          x.path[3] = t3cand[t];
+          p2 = t3par[t];
+          x.path[2] = t2cand[p2];
+          p1 = t2par[p2];
+        } else {
+          x.path[2] = t2cand[t];
+          p1 = t2par[t];
+        }
+        i64 e = trie1[p1];
+        x.path[0] = __ldg(owner + e);
+        x.path[1] = __ldg(indices + e);
+        if (p1 != prev1 && sp[P_STORERAW + 2] && !extend(x, 2, false)) abort = true;
+        if (!abort && tdepth == 3 && p2 != prev2 && sp[P_STORERAW + 3] && !extend(x, 3, false))
+          abort = true;
+        prev1 = p1;
+        prev2 = p2;
+        if (!abort && run_dfs(x, tdepth + 1) < 0) abort = true;
+      }
     }
-    if (!x.use_q) break;
-    // 3) nothing to take: finished once no warp holds a task and the queue is empty
-    int done = 0;
-    if (lane == 0) {
-      i64 act = (i64)(*((volatile u64*)(ctl + C_ACTIVE)));
-      i64 qs = (i64)(*((volatile u64*)(ctl + C_QSIZE)));
-      done = (act <= 0 && qs <= 0);
-    }
-    if (__shfl_sync(FULLMASK, done, 0)) break;
-    __nanosleep(1000);
+    if (abort) break;
   }
   flush_count(x);
 }
@@ -598,7 +652,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       int c = -1, res = 0;
       if (t < best) {
         c = __ldg(indices + off + t);
-        res = eval_cand(g, sp, path, d, c, basej, off + t, 0u, false);
+        res = eval_cand(g, sp, path, d, c, basej, off + t, 0u, false, d);
       }
       unsigned mo = __ballot_sync(FULLMASK, res & 2);
       if (!mo) continue;

@@ -72,6 +72,10 @@ struct TGraph {
   const idx_t* __restrict__ pos_in;
   const idx_t* __restrict__ out_after_in;
   const idx_t* __restrict__ in_after_out;
+  // pair index: each vertex's out-edges grouped by destination (ascending), ids ascending in a
+  // group; same segments as the out-lists (out_ptr). Lets a count skip a candidate range.
+  const idx_t* __restrict__ pair_ids;
+  const int* __restrict__ pair_dst;
   int n;
   idx_t m;
 };
@@ -172,4 +176,29 @@ __device__ __forceinline__ idx_t window_end(const idx_t* arr, idx_t lo, idx_t hi
       hi = mid;
   }
   return lo;
+}
+
+// Number of edges x -> y with id >= lo_id whose time lies in the window (pair index).
+__device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
+                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+  const idx_t s1 = g.out_ptr[x + 1];
+  idx_t a = g.out_ptr[x], b = s1;
+  while (a < b) {  // first entry with destination >= y
+    const idx_t mid = a + ((b - a) >> 1);
+    if (g.pair_dst[mid] < y)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  idx_t e = a, hi = s1;
+  while (e < hi) {  // first entry with destination > y
+    const idx_t mid = e + ((hi - e) >> 1);
+    if (g.pair_dst[mid] <= y)
+      e = mid + 1;
+    else
+      hi = mid;
+  }
+  if (a == e) return 0;
+  const idx_t p = lower_id(g.pair_ids, a, e, lo_id);
+  return window_end(g.pair_ids, p, e, g.time, t0, tp, delta, gap_on, gap) - p;
 }

@@ -107,6 +107,24 @@ __host__ __device__ constexpr int anti_hi(int j) { return nib((unsigned long lon
 __host__ __device__ constexpr int anti_lev(int j) { return nib((unsigned long long)(ANTI_LEV), j); }
 __host__ __device__ constexpr bool anti_won(int j) { return ((ANTI_WON) >> j) & 1; }
 
+// The last level can be counted instead of walked (count and exists modes): its candidates
+// are a contiguous range of one list, and what accept() would reject there is only an
+// already-mapped new endpoint (self-loops included) or, when both ends are mapped, a wrong
+// other end -- both counted through the pair index. Not when the level has labels, numeric
+// node conditions on its new node, or anti-edges to check.
+__host__ __device__ constexpr bool last_countable() {
+  if (L < 2) return false;
+  constexpr int I = L - 1;
+  if (source(I) == 2) return false;  // SRC_ALL
+  if (((ELAB) >> I) & 1) return false;
+  const int fresh = source(I) == 0 ? edst(I) : (source(I) == 1 ? esrc(I) : -1);
+  if (fresh >= 0 && ((((NLAB) | (ALLOW)) >> fresh) & 1)) return false;
+  for (int j = 0; j < NANTI; j++)
+    if (anti_lev(j) == I) return false;
+  return true;
+}
+#define LASTC (last_countable())
+
 #define MODE_COUNT 0
 #define MODE_EXISTS 1
 #define MODE_ENUMERATE 2
@@ -114,6 +132,7 @@ __host__ __device__ constexpr bool anti_won(int j) { return ((ANTI_WON) >> j) & 
 struct Env {
   TGraph g;
   int mode;  // MODE_COUNT, MODE_EXISTS or MODE_ENUMERATE (uniform: a run-time branch is free)
+  int lastc;  // count the last level instead of walking it (count / exists, when LASTC)
   const int* plab;
   const tm_t* tlim;
   tm_t delta;
@@ -323,6 +342,72 @@ __device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t e) {
   return anti_ok<I>(c, v);
 }
 
+// Matches of the last level I = L - 1 given levels < I (see last_countable()).
+template <int I, int A = 0>
+__device__ __forceinline__ idx_t mapped_pairs(const Ctx& c, const Env& v, idx_t lo_id, tm_t tp,
+                                              bool gon, tm_t gap) {
+  if constexpr (A >= K) {
+    return 0;
+  } else {
+    idx_t r = 0;
+    if constexpr (intro(A) < I) {
+      if constexpr (source(I) == SRC_OUT)
+        r = count_pair(v.g, c.fm[esrc(I)], c.fm[A], lo_id, c.t0, tp, v.delta, gon, gap);
+      else
+        r = count_pair(v.g, c.fm[A], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap);
+    }
+    return r + mapped_pairs<I, A + 1>(c, v, lo_id, tp, gon, gap);
+  }
+}
+
+// Short ranges are walked (a few register compares per candidate); long ones are counted as
+// the range's length minus the pair-index counts of the mapped endpoints (a few binary searches
+// per mapped node, whatever the length).
+#define WALK_MAX 24
+
+template <int I>
+__device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
+  const TGraph& g = v.g;
+  const idx_t prev = c.eid[I - 1];
+#if TIE == 0
+  const idx_t lo_id = g.next_id[prev];
+#else
+  const idx_t lo_id = prev + 1;
+#endif
+  const tm_t tp = g.time[prev];
+  constexpr bool gon = gap_on(I);
+  const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
+  enter<I>(c, v);  // the candidate range; it is never walked by the DFS (lvl stays below I)
+  const idx_t n = c.end[I] - c.pos[I];
+  if (n <= WALK_MAX) {
+    u64 k = 0;
+    for (idx_t p = c.pos[I]; p < c.end[I]; ++p) {
+      const idx_t e = candidate<I>(c, v, p);
+      if constexpr (source(I) == SRC_BOTH) {
+        k += (g.src[e] == c.fm[esrc(I)] && g.dst[e] == c.fm[edst(I)]);
+      } else if constexpr (source(I) == SRC_OUT) {
+        k += !mapped_before<I>(c, g.dst[e]);
+      } else {
+        k += !mapped_before<I>(c, g.src[e]);
+      }
+    }
+    return k;
+  }
+  if constexpr (source(I) == SRC_BOTH) {
+    return (u64)count_pair(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap);
+  } else {
+    return (u64)n - (u64)mapped_pairs<I>(c, v, lo_id, tp, gon, gap);
+  }
+}
+
+__device__ __forceinline__ void add_counted(Ctx& c, const Env& v, u64 k) {
+  if (!k) return;
+  const u64 s = c.cnt + k;
+  if (s < c.cnt) set_flag(v.ctl, F_OVERFLOW);
+  c.cnt = s;
+  if (v.mode == MODE_EXISTS) set_flag(v.ctl, F_FOUND);
+}
+
 // One DFS step at level I: enter it (range computed once), backtrack, or test one candidate.
 template <int I>
 __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
@@ -339,6 +424,13 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
   if (!accept<I>(c, v, candidate<I>(c, v, p))) return;
   if constexpr (I == L - 1) {
     emit(c, v);
+  } else if constexpr (I == L - 2 && LASTC) {
+    if (v.mode != MODE_ENUMERATE && v.lastc) {
+      add_counted(c, v, count_last<L - 1>(c, v));
+    } else {
+      c.lvl = I + 1;
+      c.entering = true;
+    }
   } else {
     c.lvl = I + 1;
     c.entering = true;
@@ -386,6 +478,15 @@ __device__ __forceinline__ bool start_root(Ctx& c, const Env& v, idx_t e0) {
   if constexpr (L == 1) {
     emit(c, v);
     return false;
+  } else if constexpr (L == 2 && LASTC) {
+    if (v.mode != MODE_ENUMERATE && v.lastc) {
+      add_counted(c, v, count_last<1>(c, v));
+      return false;
+    }
+    c.lvl = 1;
+    c.floor = 1;
+    c.entering = true;
+    return true;
   } else {
     c.lvl = 1;
     c.floor = 1;
@@ -532,13 +633,14 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                  const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
                  const idx_t* in_edges, const int* nlab, const int* elab,
                  const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
-                 const idx_t* out_after_in, const idx_t* in_after_out, int n, i64 m,
-                 const int* plab, const tm_t* tlim,
+                 const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
+                 const int* pair_dst, int n, i64 m, const int* plab, const tm_t* tlim,
                  i64 lo, i64 hi, const i64* rec, const i64* rec_pref, i64 nrec, u64* ctl,
                  i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
-                 i64 tail_ns) {
+                 i64 tail_ns, int lastc) {
   Env v;
   v.mode = mode;
+  v.lastc = lastc;
   v.g.src = src;
   v.g.dst = dst;
   v.g.time = time;
@@ -554,6 +656,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.pos_in = pos_in;
   v.g.out_after_in = out_after_in;
   v.g.in_after_out = in_after_out;
+  v.g.pair_ids = pair_ids;
+  v.g.pair_dst = pair_dst;
   v.g.n = n;
   v.g.m = (idx_t)m;
   v.plab = plab;
@@ -647,4 +751,68 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     if (old + cnt < old) set_flag(ctl, F_OVERFLOW);
   }
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);
+}
+
+// Level-1 expansion (small graphs): for each root edge of [lo, hi) that starts a match, the
+// candidate range of level 1 as a record (level 1, list kinds, pos, end, e_0), so that the DFS
+// launch that follows takes one (root, level-1 candidate) pair per work item instead of one
+// root per thread. At most one record per root: the buffer (hi - lo records) cannot overflow.
+extern "C" __global__ void __launch_bounds__(WPB * 32)
+    temporal_level1(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
+                    const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
+                    const idx_t* in_edges, const int* nlab, const int* elab,
+                    const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
+                    const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
+                    const int* pair_dst, int n, i64 m, const int* plab, const tm_t* tlim, i64 lo,
+                    i64 hi, u64* ctl, i64* recs) {
+  Env v;
+  v.mode = MODE_ENUMERATE;  // start_root must not count anything here
+  v.lastc = 0;
+  v.g.src = src;
+  v.g.dst = dst;
+  v.g.time = time;
+  v.g.next_id = next_id;
+  v.g.out_ptr = out_ptr;
+  v.g.out_edges = out_edges;
+  v.g.in_ptr = in_ptr;
+  v.g.in_edges = in_edges;
+  v.g.nlab = nlab;
+  v.g.elab = elab;
+  v.g.allow = allow;
+  v.g.pos_out = pos_out;
+  v.g.pos_in = pos_in;
+  v.g.out_after_in = out_after_in;
+  v.g.in_after_out = in_after_out;
+  v.g.pair_ids = pair_ids;
+  v.g.pair_dst = pair_dst;
+  v.g.n = n;
+  v.g.m = (idx_t)m;
+  v.plab = plab;
+  v.tlim = tlim;
+  v.delta = tlim[0];
+  v.ctl = ctl;
+  v.out = nullptr;
+  v.outcap = 0;
+  if constexpr (L >= 2) {
+    for (i64 e = lo + (i64)blockIdx.x * blockDim.x + threadIdx.x; e < hi;
+         e += (i64)gridDim.x * blockDim.x) {
+      Ctx c;
+      c.kinds = 0;
+      c.cnt = 0;
+#pragma unroll
+      for (int A = 0; A < K; A++) c.fm[A] = -1;
+      if (!start_root(c, v, (idx_t)e)) continue;
+      enter<1>(c, v);
+      if (c.end[1] <= c.pos[1]) continue;
+      const u64 slot = atomicAdd(ctl + C_NDUMP, 1ULL);
+      i64* r = recs + (i64)slot * RW;
+      r[0] = 1;
+      r[1] = c.kinds;
+      r[2] = c.pos[1];
+      r[3] = c.end[1];
+      r[4] = c.eid[0];
+#pragma unroll
+      for (int E = 1; E < L; E++) r[4 + E] = -1;
+    }
+  }
 }

@@ -1,0 +1,440 @@
+// Counting without enumerating, for whole-pattern shapes the plan recognises (plan.shape):
+// k-cliques, books (an edge plus t nodes joined to both ends; the diamond is the book of 2) and
+// the 4-cycle. All run on the *rank graph*: vertices renumbered by (degree, id) ascending, each
+// neighbour list sorted by rank, and split[r] = first position of r's list holding a neighbour of
+// higher rank, so N+(r) = radj[split[r], ptr[r+1]) (the degree-ordered DAG, G2Miner / Chiba-
+// Nishizeki) and N-(r) = radj[ptr[r], split[r]).
+//
+// Compile-time parameters (validated integers from engines/cuda/count.py):
+//   KC      clique size (3..10)                                  [clique_count]
+//   W       32-bit words per bitmap row: rows hold up to 32*W bits [clique_count]
+//   CWPB    warps per block of clique_count (its shared memory grows with W)
+//   TBOOK   twins of the book                                       [book_sum]
+//   PACK16  1: 4-cycle counters packed two per 32-bit word (max degree < 65535) [c4_heavy]
+#include "static_common.cuh"
+
+#ifndef KC
+#define KC 3
+#endif
+#ifndef W
+#define W 4
+#endif
+#ifndef CWPB
+#define CWPB 8
+#endif
+#ifndef TBOOK
+#define TBOOK 2
+#endif
+#ifndef PACK16
+#define PACK16 1
+#endif
+
+#define ROWS (32 * W)
+#define C4WPB 4  // warps per block of c4_light (8 KB of hash table each)
+
+// ------------------------------------------------------------------ shared helpers
+// Add v to the warp's 64-bit counter held by lane 0; flag overflow.
+__device__ __forceinline__ u64 warp_sum(u64 v) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULLMASK, v, off);
+  return v;
+}
+
+__device__ __forceinline__ void add_count(u64* ctl, u64 v) {
+  if (v) {
+    u64 old = atomicAdd(ctl + C_COUNT, v);
+    if (old + v < old) set_flag(ctl, F_OVERFLOW);
+  }
+}
+
+// First position p in a[lo, hi) with a[p] >= x.
+__device__ __forceinline__ i64 lower_bound_g(const int* __restrict__ a, i64 lo, i64 hi, int x) {
+  while (lo < hi) {
+    i64 m = (lo + hi) >> 1;
+    if (__ldg(a + m) < x)
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return lo;
+}
+
+// Position of x in the sorted shared array s[0, n), or -1.
+__device__ __forceinline__ int find_shared(const int* s, int n, int x) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int m = (lo + hi) >> 1;
+    if (s[m] < x)
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return (lo < n && s[lo] == x) ? lo : -1;
+}
+
+// Lane `t`'s row in a batch of up to 32 rows whose exclusive prefix sums of item counts sit in
+// the lanes' `excl`: the largest r < nrows with excl[r] <= t (every lane must call it).
+__device__ __forceinline__ int row_of_item(int excl, int nrows, int t) {
+  int r = 0;
+#pragma unroll
+  for (int step = 16; step >= 1; step >>= 1) {
+    int cand = r + step;
+    int v = __shfl_sync(FULLMASK, excl, cand & 31);
+    if (cand < nrows && v <= t) r = cand;
+  }
+  return r;
+}
+
+// Warp-wide exclusive prefix sum of x (returns it; total in *tot on every lane).
+__device__ __forceinline__ int warp_excl_scan(int x, int lane, int* tot) {
+  int s = x;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    int y = __shfl_up_sync(FULLMASK, s, off);
+    if (lane >= off) s += y;
+  }
+  *tot = __shfl_sync(FULLMASK, s, 31);
+  return s - x;
+}
+
+// ------------------------------------------------------------------ k-cliques
+// For vertex u (a warp): S = N+(u) (|S| = d <= ROWS) in shared memory, and the DAG adjacency
+// among S as bitmap rows: bit j of row i iff S[j] in N+(S[i]) (so j > i: S is sorted by rank).
+// Cliques whose lowest-rank vertex is u are chains i1 < i2 < ... with each S[i_{l+1}] in every
+// earlier row: count_chains<KC-2> over every row, the last level by popcount.
+template <int D>
+__device__ __forceinline__ u64 count_chains(const unsigned* rows, const unsigned (&c)[W]) {
+  if constexpr (D == 1) {
+    int s = 0;
+#pragma unroll
+    for (int w = 0; w < W; ++w) s += __popc(c[w]);
+    return (u64)s;
+  } else {
+    u64 s = 0;
+#pragma unroll
+    for (int w = 0; w < W; ++w) {
+      unsigned m = c[w];
+      while (m) {
+        int j = w * 32 + __ffs(m) - 1;
+        m &= m - 1;
+        unsigned c2[W];
+        unsigned any = 0;
+#pragma unroll
+        for (int v = 0; v < W; ++v) {
+          c2[v] = c[v] & rows[j * W + v];
+          any |= c2[v];
+        }
+        if (any) s += count_chains<D - 1>(rows, c2);
+      }
+    }
+    return s;
+  }
+}
+
+// Tasks (heaviest first; ctl[C_TRIECUR] is the cursor): for KC > 3 a vertex (rank) u with
+// KC-1 <= |N+(u)| <= ROWS (verts[i]); for KC == 3 a vertex and a batch of 32 of its rows
+// (verts[2i], verts[2i+1] = first row), so one heavy vertex is spread over several warps.
+// sup != nullptr (KC == 3 only): also add, for every triangle, 1 to the support of its three
+// edges (indexed by the edge's position in radj from its lower-rank end), for book counting.
+extern "C" __global__ void __launch_bounds__(CWPB * 32)
+    clique_count(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
+                 const int* __restrict__ radj, const int* __restrict__ verts, i64 nverts,
+                 u64* ctl, int* sup) {
+  __shared__ int sS[CWPB][ROWS];
+#if KC > 3
+  __shared__ unsigned sRows[CWPB][ROWS * W];
+#endif
+  const int lane = threadIdx.x & 31;
+  const int wib = threadIdx.x >> 5;
+  int* S = sS[wib];
+  u64 cnt = 0;
+  while (true) {
+    i64 vi = 0;
+    if (lane == 0) vi = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
+    vi = __shfl_sync(FULLMASK, vi, 0);
+    if (vi >= nverts) break;
+#if KC == 3
+    const int u = __ldg(verts + 2 * vi);
+    const int row0 = __ldg(verts + 2 * vi + 1);
+#else
+    const int u = __ldg(verts + vi);
+    const int row0 = 0;
+#endif
+    const i64 s0 = __ldg(rsplit + u);
+    const int d = (int)(__ldg(rptr + u + 1) - s0);
+    for (int i = lane; i < d; i += 32) S[i] = __ldg(radj + s0 + i);
+#if KC > 3
+    unsigned* rows = sRows[wib];
+    for (int i = lane; i < d * W; i += 32) rows[i] = 0u;
+#endif
+    __syncwarp();
+    const int smax = S[d - 1];
+    // rows in batches of 32: row r's items are either the elements of N+(S[r]) (searched in S,
+    // shared) or the elements S[r+1..d) (searched in N+(S[r]), global), whichever is shorter
+#if KC == 3
+    const int row1 = min(d, row0 + 32);
+#else
+    const int row1 = d;
+#endif
+    for (int base = row0; base < row1; base += 32) {
+      const int r = base + lane;
+      int len = 0, wv = 0, side = 0;
+      i64 a0 = 0, a1 = 0;
+      if (r < d) {
+        wv = S[r];
+        a0 = __ldg(rsplit + wv);
+        a1 = __ldg(rptr + wv + 1);
+        // N+(S[r]) beyond max(S) cannot meet S: cut it there (one search per row)
+        const i64 cut = (a1 > a0 && __ldg(radj + a1 - 1) > smax)
+                            ? lower_bound_g(radj, a0, a1, smax + 1)
+                            : a1;
+        const int lenN = (int)(cut - a0);
+        const int lenS = d - r - 1;
+        // walking N+(S[r]) costs a coalesced read and a shared-memory search per element;
+        // walking S costs a chain of global loads per element: prefer the former
+        if (lenN <= 8 * lenS + 32) {
+          len = lenN;
+        } else {
+          len = lenS;
+          side = 1;
+        }
+      }
+      int tot;
+      const int excl = warp_excl_scan(len, lane, &tot);
+      const int nrows = min(32, d - base);
+      for (int t0 = 0; t0 < tot; t0 += 32) {
+        const int t = t0 + lane;
+        const int rr = row_of_item(excl, nrows, t < tot ? t : tot - 1);
+        const int e_r = __shfl_sync(FULLMASK, excl, rr);
+        const int sd = __shfl_sync(FULLMASK, side, rr);
+        const i64 b0 = __shfl_sync(FULLMASK, a0, rr);
+        const i64 b1 = __shfl_sync(FULLMASK, a1, rr);
+        if (t < tot) {
+          const int pos = t - e_r;
+          const int row = base + rr;
+          int j = -1;
+          i64 p = b0 + pos;  // position in radj of the edge S[row] -> S[j] (book support)
+          if (sd == 0) {
+            j = find_shared(S, d, __ldg(radj + p));
+          } else {
+            j = row + 1 + pos;
+            p = lower_bound_g(radj, b0, b1, S[j]);
+            if (!(p < b1 && __ldg(radj + p) == S[j])) j = -1;
+          }
+          if (j >= 0) {
+#if KC == 3
+            cnt++;
+            if (sup) {  // book support: the triangle's three edges
+              atomicAdd(sup + s0 + row, 1);
+              atomicAdd(sup + s0 + j, 1);
+              atomicAdd(sup + p, 1);
+            }
+#else
+            atomicOr(rows + row * W + (j >> 5), 1u << (j & 31));
+#endif
+          }
+        }
+      }
+    }
+#if KC > 3
+    __syncwarp();
+    for (int i = lane; i < d; i += 32) {
+      unsigned c[W];
+#pragma unroll
+      for (int w = 0; w < W; ++w) c[w] = rows[i * W + w];
+      cnt += count_chains<KC - 2>(rows, c);
+    }
+#endif
+    __syncwarp();
+  }
+  cnt = warp_sum(cnt);
+  if (lane == 0) add_count(ctl, cnt);
+}
+
+// ------------------------------------------------------------------ books from edge support
+// Exact C(n, t) for t <= 63 with overflow detection (sets *ovf): the running value r = C(n, i)
+// is multiplied by (n - i) in 96 bits and divided by (i + 1) exactly.
+__device__ __forceinline__ u64 binom_u64(u64 n, int t, bool* ovf) {
+  if ((u64)t > n) return 0;
+  if ((u64)t > n - t) t = (int)(n - t);
+  u64 r = 1;
+  for (int i = 0; i < t; ++i) {
+    const u64 m = n - i;
+    const unsigned d = (unsigned)(i + 1);
+    const u64 lo = r * m;
+    const u64 hi = __umul64hi(r, m);
+    if (hi >= d) {
+      *ovf = true;
+      return 0;
+    }
+    // (hi:lo) / d, exact, in two 32-bit steps
+    u64 x = (hi << 32) | (lo >> 32);
+    const u64 q1 = x / d;
+    x = ((x % d) << 32) | (lo & 0xffffffffull);
+    const u64 q0 = x / d;
+    r = (q1 << 32) | q0;
+  }
+  return r;
+}
+
+// Sum over edges of C(support, TBOOK) (support indexed by radj position; zero elsewhere).
+extern "C" __global__ void __launch_bounds__(256)
+    book_sum(const int* __restrict__ sup, i64 nnz, u64* ctl) {
+  u64 s = 0;
+  bool ovf = false;
+  for (i64 p = (i64)blockIdx.x * blockDim.x + threadIdx.x; p < nnz;
+       p += (i64)gridDim.x * blockDim.x) {
+    const int c = __ldg(sup + p);
+    if (c >= TBOOK) {
+      const u64 b = binom_u64((u64)c, TBOOK, &ovf);
+      const u64 ns = s + b;
+      if (ns < s) ovf = true;
+      s = ns;
+    }
+  }
+  if (ovf) set_flag(ctl, F_OVERFLOW);
+  s = warp_sum(s);
+  if ((threadIdx.x & 31) == 0) add_count(ctl, s);
+}
+
+// ------------------------------------------------------------------ 4-cycles (ranked wedges)
+// Every 4-cycle a-b-c-d is counted once at its highest-rank vertex a, with c the opposite
+// vertex: for b in N-(a) and c in N(b) with c < a, cnt_a[c] += 1; then the cycles at a are
+// sum over c of C(cnt_a[c], 2) (pairs {b, d} sharing c). Work: the ranked wedges, O(m * alpha).
+
+// Light vertices (an upper bound of their wedges fits the table at load <= 1/2): a warp each,
+// counters in a shared open-addressing table.
+#define HT 1024
+extern "C" __global__ void __launch_bounds__(C4WPB * 32)
+    c4_light(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
+             const int* __restrict__ radj, const int* __restrict__ verts, i64 nverts,
+             u64* ctl) {
+  __shared__ int hkey[C4WPB][HT];
+  __shared__ int hcnt[C4WPB][HT];
+  const int lane = threadIdx.x & 31;
+  const int wib = threadIdx.x >> 5;
+  int* K_ = hkey[wib];
+  int* C_ = hcnt[wib];
+  for (int i = lane; i < HT; i += 32) {
+    K_[i] = -1;
+    C_[i] = 0;
+  }
+  __syncwarp();
+  u64 cnt = 0;
+  while (true) {
+    i64 vi = 0;
+    if (lane == 0) vi = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
+    vi = __shfl_sync(FULLMASK, vi, 0);
+    if (vi >= nverts) break;
+    const int a = __ldg(verts + vi);
+    const i64 p0 = __ldg(rptr + a), p1 = __ldg(rsplit + a);
+    for (i64 base = p0; base < p1; base += 32) {
+      const i64 bi = base + lane;
+      int len = 0;
+      i64 q0 = 0;
+      if (bi < p1) {
+        const int b = __ldg(radj + bi);
+        q0 = __ldg(rptr + b);
+        len = (int)(lower_bound_g(radj, q0, __ldg(rptr + b + 1), a) - q0);  // c < a
+      }
+      int tot;
+      const int excl = warp_excl_scan(len, lane, &tot);
+      const int nrows = (int)min((i64)32, p1 - base);
+      for (int t0 = 0; t0 < tot; t0 += 32) {
+        const int t = t0 + lane;
+        const int rr = row_of_item(excl, nrows, t < tot ? t : tot - 1);
+        const int e_r = __shfl_sync(FULLMASK, excl, rr);
+        const i64 qq = __shfl_sync(FULLMASK, q0, rr);
+        if (t < tot) {
+          const int c = __ldg(radj + qq + (t - e_r));
+          unsigned h = ((unsigned)c * 2654435761u) >> 22;  // 10 bits
+          while (true) {
+            const int old = atomicCAS(K_ + h, -1, c);
+            if (old == -1 || old == c) {
+              atomicAdd(C_ + h, 1);
+              break;
+            }
+            h = (h + 1) & (HT - 1);
+          }
+        }
+      }
+    }
+    __syncwarp();
+    for (int i = lane; i < HT; i += 32) {
+      if (K_[i] != -1) {
+        const u64 x = (u64)C_[i];
+        cnt += x * (x - 1) / 2;
+        K_[i] = -1;
+        C_[i] = 0;
+      }
+    }
+    __syncwarp();
+  }
+  cnt = warp_sum(cnt);
+  if (lane == 0) add_count(ctl, cnt);
+}
+
+// Heavy vertices: a block each; the c-space [0, a) is swept in chunks of `chunk` ids whose
+// counters live in dynamic shared memory (16-bit, two per word, when PACK16), each thread
+// walking the part of its b's lists that falls in the chunk.
+extern "C" __global__ void __launch_bounds__(1024)
+    c4_heavy(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
+             const int* __restrict__ radj, const int* __restrict__ verts, i64 nverts,
+             int chunk, u64* ctl) {
+  extern __shared__ unsigned cnt_words[];
+  __shared__ int s_vi;
+  __shared__ int s_items;
+  const int nwords = PACK16 ? chunk / 2 : chunk;
+  for (int i = threadIdx.x; i < nwords; i += blockDim.x) cnt_words[i] = 0u;
+  u64 acc = 0;
+  while (true) {
+    __syncthreads();
+    if (threadIdx.x == 0) s_vi = (int)atomicAdd(ctl + C_TRIECUR, 1ull);
+    __syncthreads();
+    const i64 vi = s_vi;
+    if (vi >= nverts) break;
+    const int a = __ldg(verts + vi);
+    const i64 p0 = __ldg(rptr + a), p1 = __ldg(rsplit + a);
+    for (int lo = 0; lo < a; lo += chunk) {
+      const int hi = min(a, lo + chunk);
+      if (threadIdx.x == 0) s_items = 0;
+      __syncthreads();
+      int mine = 0;
+      for (i64 bi = p0 + threadIdx.x; bi < p1; bi += blockDim.x) {
+        const int b = __ldg(radj + bi);
+        const i64 q1 = __ldg(rptr + b + 1);
+        for (i64 q = lower_bound_g(radj, __ldg(rptr + b), q1, lo); q < q1; ++q) {
+          const int c = __ldg(radj + q);
+          if (c >= hi) break;
+          const int o = c - lo;
+#if PACK16
+          atomicAdd(cnt_words + (o >> 1), 1u << (16 * (o & 1)));
+#else
+          atomicAdd(cnt_words + o, 1u);
+#endif
+          ++mine;
+        }
+      }
+      if (mine) atomicAdd(&s_items, mine);
+      __syncthreads();
+      if (s_items) {
+        for (int i = threadIdx.x; i < nwords; i += blockDim.x) {
+          const unsigned wv = cnt_words[i];
+          if (wv) {
+#if PACK16
+            const u64 x0 = wv & 0xffffu, x1 = wv >> 16;  // x (x - 1) / 2 is 0 for x = 0
+            acc += x0 * (x0 - 1) / 2 + x1 * (x1 - 1) / 2;
+#else
+            const u64 x0 = wv;
+            acc += x0 * (x0 - 1) / 2;
+#endif
+            cnt_words[i] = 0u;
+          }
+        }
+      }
+      __syncthreads();  // counters zeroed and s_items read before the next chunk
+    }
+  }
+  acc = warp_sum(acc);
+  if ((threadIdx.x & 31) == 0) add_count(ctl, acc);
+}

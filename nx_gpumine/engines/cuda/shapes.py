@@ -1,0 +1,294 @@
+"""Counting whole-pattern shapes on the GPU without enumerating (kernels/static_count.cu).
+
+The plan names the shape (``StaticPlan.shape``: ``"clique"``, ``"book"``, ``"cycle4"``); these
+functions return the number of **distinct** occurrences in an undirected graph:
+
+* **k-cliques** (G2Miner's orientation + bitmaps): each vertex ``u`` of the degree-ordered DAG
+  takes its out-neighbourhood ``S = N+(u)`` into shared memory, builds the DAG adjacency among
+  ``S`` as bitmap rows, and counts the chains of ``k - 2`` further vertices by AND + popcount.
+  Every clique is counted once, at its lowest-rank vertex.
+* **books** (an edge with ``t`` nodes joined to both ends; ``t = 2`` is the diamond): the
+  triangle pass above also adds 1 to the *support* of each triangle's three edges; the count is
+  ``sum over edges of C(support, t)``.
+* **4-cycles** (ranked wedges, Chiba-Nishizeki): each cycle is counted once at its highest-rank
+  vertex ``a``: for ``b`` in ``N-(a)`` and ``c`` in ``N(b)`` below ``a``, ``cnt[c] += 1``; the
+  cycles at ``a`` are ``sum C(cnt[c], 2)``. Light vertices use a warp-level hash table in shared
+  memory, heavy ones a block each sweeping the ``c`` range in chunks of shared-memory counters.
+
+All of them work on the *rank graph* (:func:`rank_graph`), built once per graph on the device
+and kept with it (its build time is reported apart, as G2Miner reports its orientation apart).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ...errors import CapacityError
+from ...inputs.static_graph import StaticGraph
+from ._runtime import import_cupy, load_module, sm_count
+
+__all__ = [
+    "rank_graph",
+    "device_rank_graph",
+    "clique_supported",
+    "count_clique",
+    "count_book",
+    "count_cycle4",
+    "MAX_CLIQUE",
+    "MAX_ROWS",
+]
+
+#: Largest clique the kernel takes (chains are unrolled at compile time).
+MAX_CLIQUE = 10
+#: Largest DAG out-degree whose bitmap fits a warp's shared memory (rows of 16 words).
+MAX_ROWS = 512
+C4_LIGHT_BOUND = 512  # wedge upper bound for the warp-level hash table (1024 slots)
+C4_SMEM = 96 * 1024  # dynamic shared memory of a heavy 4-cycle block
+C_COUNT, C_FLAGS, C_TRIECUR = 0, 1, 11
+F_OVERFLOW = 2
+
+
+def rank_graph(xp: Any, indptr: Any, indices: Any) -> dict:
+    """The rank graph of an undirected CSR graph, with array module ``xp`` (NumPy or CuPy).
+
+    Vertices are renumbered by ``(degree, id)`` ascending; every neighbour list is sorted by
+    rank. Returns ``rank`` (old id -> rank), ``rptr`` (int64, n+1), ``radj`` (int32),
+    ``rsplit`` (int64: first position of each list holding a higher rank), ``outdeg`` and
+    ``max_out`` (largest ``|N+(r)|``).
+    """
+    n = len(indptr) - 1
+    deg = xp.diff(indptr).astype(xp.int64)
+    order = xp.argsort(deg * max(n, 1) + xp.arange(n, dtype=xp.int64), kind="stable")
+    rank = xp.empty(n, dtype=xp.int64)
+    rank[order] = xp.arange(n, dtype=xp.int64)
+    nnz = len(indices)
+    owner = xp.searchsorted(indptr, xp.arange(nnz, dtype=xp.int64), side="right") - 1
+    ru = rank[owner]
+    rv = rank[indices.astype(xp.int64)]
+    keys = xp.sort(ru * n + rv)
+    radj = (keys % n).astype(xp.int32) if n else xp.zeros(0, dtype=xp.int32)
+    rdeg = deg[order]
+    rptr = xp.zeros(n + 1, dtype=xp.int64)
+    rptr[1:] = xp.cumsum(rdeg)
+    r = xp.arange(n, dtype=xp.int64)
+    rsplit = xp.searchsorted(keys, r * n + r).astype(xp.int64)
+    outdeg = rptr[1:] - rsplit
+    max_out = int(outdeg.max()) if n else 0
+    return {
+        "rank": rank,
+        "rptr": rptr,
+        "radj": radj,
+        "rsplit": rsplit,
+        "outdeg": outdeg,
+        "max_out": max_out,
+        "n": n,
+        "nnz": int(len(radj)),
+    }
+
+
+def device_rank_graph(graph: StaticGraph) -> dict:
+    """:func:`rank_graph` on the device, built once per graph (``build_seconds`` recorded)."""
+
+    def build() -> dict:
+        cp = import_cupy()
+        if graph.directed:
+            raise ValueError("shape counting needs an undirected graph")
+        t = time.perf_counter()
+        arr = graph.device_arrays()
+        rg = rank_graph(cp, arr["indptr"], arr["indices"])
+        cp.cuda.Device().synchronize()
+        rg["build_seconds"] = time.perf_counter() - t
+        rg["lists"] = {}
+        return rg
+
+    return graph.derived(("cuda_rank_graph",), build)
+
+
+def _words(max_out: int) -> int:
+    w = 1
+    while 32 * w < max_out:
+        w *= 2
+    return w
+
+
+def clique_supported(graph: StaticGraph, k: int) -> str | None:
+    """Why the clique kernel cannot count ``k``-cliques in ``graph`` (None when it can)."""
+    if graph.directed:
+        return "clique counting needs an undirected graph"
+    if not 3 <= k <= MAX_CLIQUE:
+        return f"the clique kernel counts 3..{MAX_CLIQUE}-cliques"
+    rg = device_rank_graph(graph)
+    if rg["max_out"] > MAX_ROWS:
+        return (
+            f"the degree-ordered DAG has out-degree {rg['max_out']} > {MAX_ROWS} (bitmap rows "
+            "would not fit in shared memory)"
+        )
+    return None
+
+
+def _verts(rg: dict, key: tuple, mask: Any, weight: Any) -> Any:
+    """Vertices where ``mask`` holds, heaviest ``weight`` first (cached per key)."""
+    hit = rg["lists"].get(key)
+    if hit is None:
+        cp = import_cupy()
+        idx = cp.flatnonzero(mask)
+        idx = idx[cp.argsort(-weight[idx], kind="stable")]
+        hit = idx.astype(cp.int32)
+        rg["lists"][key] = hit
+    return hit
+
+
+def _row_batches(rg: dict, verts: Any) -> Any:
+    """Tasks ``(u, first row)`` covering each vertex's rows in batches of 32 (int32 pairs)."""
+    hit = rg["lists"].get("row_batches")
+    if hit is None:
+        cp = import_cupy()
+        nb = (rg["outdeg"][verts] + 31) // 32
+        end = cp.cumsum(nb)
+        total = int(end[-1]) if len(end) else 0
+        t = cp.arange(total, dtype=cp.int64)
+        owner = cp.searchsorted(end, t, side="right")
+        first = (t - (end[owner] - nb[owner])) * 32
+        hit = cp.stack([verts[owner].astype(cp.int64), first], axis=1).astype(cp.int32).ravel()
+        rg["lists"]["row_batches"] = hit
+    return hit
+
+
+def _ctl() -> Any:
+    cp = import_cupy()
+    return cp.zeros(16, dtype=cp.uint64)
+
+
+def _check(ctl_host: np.ndarray) -> int:
+    if int(ctl_host[C_FLAGS]) & F_OVERFLOW:
+        raise CapacityError("match count overflows 64 bits")
+    return int(ctl_host[C_COUNT])
+
+
+def _timed(stats: dict, launch: Any) -> None:
+    cp = import_cupy()
+    ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
+    ev0.record()
+    launch()
+    ev1.record()
+    ev1.synchronize()
+    stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + float(cp.cuda.get_elapsed_time(ev0, ev1))
+    stats["launches"] = stats.get("launches", 0) + 1
+
+
+def _persistent(per_sm: int) -> int:
+    return sm_count() * per_sm
+
+
+def _triangle_pass(graph: StaticGraph, k: int, stats: dict, sup: Any = None) -> int:
+    rg = device_rank_graph(graph)
+    w = _words(max(rg["max_out"], 1))
+    cwpb = max(1, min(8, 48 * 1024 // (128 * w * w + 128 * w)))
+    mod = load_module("static_count.cu", {"KC": k, "W": w, "CWPB": cwpb})
+    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
+    kern = mod.kernel("clique_count")
+    od = rg["outdeg"]
+    verts = _verts(rg, ("clique", k), od >= k - 1, od)
+    if k == 3:
+        verts = _row_batches(rg, verts)
+    ctl = _ctl()
+    nverts = len(verts) // 2 if k == 3 else len(verts)
+    if nverts:
+        regs = max(int(kern.num_regs), 1)
+        per_sm = max(1, min(32 // cwpb, 65536 // (regs * 32 * cwpb)))
+        grid = min(_persistent(per_sm), nverts)
+        args = (
+            rg["rptr"],
+            rg["rsplit"],
+            rg["radj"],
+            verts,
+            np.int64(nverts),
+            ctl,
+            sup if sup is not None else np.uint64(0),
+        )
+        _timed(stats, lambda: kern((grid,), (32 * cwpb,), args))
+    stats.update(strategy="clique" if sup is None else "book", words=w, warps_per_block=cwpb)
+    return _check(ctl.get())
+
+
+def count_clique(graph: StaticGraph, k: int, stats: dict) -> int:
+    """Distinct ``k``-cliques of an undirected graph (``clique_supported`` must hold)."""
+    reason = clique_supported(graph, k)
+    if reason:
+        raise ValueError(reason)
+    return _triangle_pass(graph, k, stats)
+
+
+def count_book(graph: StaticGraph, t: int, stats: dict) -> int:
+    """Distinct books with ``t`` pages (an edge plus ``t`` common neighbours of its ends)."""
+    cp = import_cupy()
+    reason = clique_supported(graph, 3)
+    if reason:
+        raise ValueError(reason)
+    rg = device_rank_graph(graph)
+    sup = cp.zeros(max(rg["nnz"], 1), dtype=cp.int32)
+    _triangle_pass(graph, 3, stats, sup=sup)
+    mod = load_module("static_count.cu", {"TBOOK": int(t)})
+    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
+    kern = mod.kernel("book_sum")
+    ctl = _ctl()
+    grid = max(1, min(4096, -(-rg["nnz"] // 256)))
+    _timed(stats, lambda: kern((grid,), (256,), (sup, np.int64(rg["nnz"]), ctl)))
+    stats["strategy"] = "book"
+    return _check(ctl.get())
+
+
+def count_cycle4(graph: StaticGraph, stats: dict) -> int:
+    """Distinct 4-cycles of an undirected graph."""
+    cp = import_cupy()
+    if graph.directed:
+        raise ValueError("4-cycle counting needs an undirected graph")
+    rg = device_rank_graph(graph)
+    n = rg["n"]
+    if n == 0:
+        return 0
+    if "c4_ub" not in rg:
+        deg = (rg["rptr"][1:] - rg["rptr"][:-1]).astype(cp.int64)
+        wdeg = cp.zeros(rg["nnz"] + 1, dtype=cp.int64)
+        wdeg[1:] = cp.cumsum(deg[rg["radj"]])
+        rg["c4_ub"] = wdeg[rg["rsplit"]] - wdeg[rg["rptr"][:-1]]
+        rg["c4_low"] = rg["rsplit"] - rg["rptr"][:-1]
+    ub, low = rg["c4_ub"], rg["c4_low"]
+    light = _verts(rg, ("c4_light",), (low >= 2) & (ub <= C4_LIGHT_BOUND), ub)
+    heavy = _verts(rg, ("c4_heavy",), (low >= 2) & (ub > C4_LIGHT_BOUND), ub)
+    maxdeg = int(cp.max(rg["rptr"][1:] - rg["rptr"][:-1]))
+    pack16 = int(maxdeg < 65535)
+    mod = load_module("static_count.cu", {"PACK16": pack16})
+    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
+    total = 0
+    if len(light):
+        kern = mod.kernel("c4_light")
+        ctl = _ctl()
+        grid = min(_persistent(8), len(light))
+        args = (rg["rptr"], rg["rsplit"], rg["radj"], light, np.int64(len(light)), ctl)
+        _timed(stats, lambda: kern((grid,), (128,), args))
+        total += _check(ctl.get())
+    if len(heavy):
+        kern = mod.kernel("c4_heavy")
+        kern.max_dynamic_shared_size_bytes = C4_SMEM
+        chunk = (C4_SMEM // 4) * (2 if pack16 else 1)
+        ctl = _ctl()
+        grid = min(_persistent(2), len(heavy))
+        args = (
+            rg["rptr"],
+            rg["rsplit"],
+            rg["radj"],
+            heavy,
+            np.int64(len(heavy)),
+            np.int32(chunk),
+            ctl,
+        )
+        _timed(stats, lambda: kern((grid,), (1024,), args, shared_mem=C4_SMEM))
+        total += _check(ctl.get())
+    if total >= 2**64:
+        raise CapacityError("match count overflows 64 bits")
+    stats.update(strategy="cycle4", light=int(len(light)), heavy=int(len(heavy)))
+    return total

@@ -1,0 +1,464 @@
+"""Edge-list files: CSV / TSV / whitespace text (plain or compressed), parquet, stdin.
+
+Tokenising and type inference are pyarrow's (``pyarrow.csv``, ``pyarrow.parquet``); this module
+only decides *how* to call it and checks what comes back:
+
+- **source**: a path, ``"-"`` for standard input, or a binary file object;
+- **compression**: detected from the first bytes (gzip, bzip2, xz, zstd, lz4 frame), so
+  ``edges.txt.gz`` and ``zcat edges.txt.gz |`` both work;
+- **parquet**: detected from its magic bytes (``PAR1``) or a ``.parquet`` / ``.pq`` name;
+- **text**: a UTF-8 byte-order mark is dropped, UTF-16 text is re-encoded; lines starting with
+  ``#`` or ``%`` are comments; the delimiter is a comma when the first data line has one, else a
+  tab when it has one and no run of spaces, else runs of spaces and tabs (collapsed first);
+  fields may be quoted (``"a b",c``);
+- **header**: ``header=None`` decides from the first data line: it is a header when one of the
+  selected columns holds text there but numbers or ISO timestamps on the lines below it, or when
+  every field of it is a usual column name (``src``, ``dst``, ``source``, ``target``, ``time``,
+  ``label``...). ``header=True`` / ``False`` decide explicitly; naming a column by name needs one;
+- **columns**: each role (source, target, time, label) is a column name or a 0-based index;
+- **node ids**: integers when every id in both endpoint columns is an integer, else text (so a
+  ``src dst`` header over text ids, or one text id among numbers, can never mix types);
+- **times**: integers, decimals, or ISO-8601 timestamps (``2024-01-01T10:00:00``, with
+  ``Z`` / ``+01:00`` offsets: then UTC); other text is an error that names the column.
+
+Binary data, a row with another number of fields, or a missing column raise :class:`FileError`
+naming the file (and the line where one is known).
+"""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import lzma
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ..errors import InputError
+
+__all__ = ["FileError", "EdgeFile", "read_edge_file", "read_columns", "COMMON_HEADER_NAMES"]
+
+#: Field names that make a first line a header even when the ids below are text too.
+COMMON_HEADER_NAMES = frozenset(
+    """src dst source target from to u v i j node node1 node2 node_1 node_2 id id1 id2 fromnodeid
+    tonodeid sender receiver recipient from_id to_id source_id target_id user user1 user2
+    time t ts timestamp date datetime unixts unix_time epoch weight w label labels type kind
+    value edge edge_label color colour""".split()
+)
+
+_SAMPLE = 1 << 16
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?")
+_MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\x04\x22\x4d\x18", "lz4"),
+)
+
+
+class FileError(InputError):
+    """An edge file that cannot be read: names the file and, where known, the line."""
+
+
+@dataclass
+class EdgeFile:
+    """What :func:`read_edge_file` read.
+
+    Attributes
+    ----------
+    table : pyarrow.Table
+        One column per requested role (``"source"``, ``"target"``, and ``"time"`` /
+        ``"label"`` when asked for), in that order; endpoint columns are both int64 or both
+        text.
+    columns : dict
+        Role -> the column's name in the file (``f0``, ``f1``... without a header).
+    header : bool
+        Whether the first data line was read as a header.
+    name : str
+        How the file is called in messages.
+    num_columns : int
+        Number of columns in the file.
+    """
+
+    table: Any
+    columns: dict
+    header: bool
+    name: str
+    num_columns: int
+
+
+def _fail(name: str, what: str, msg: str) -> FileError:
+    return FileError(f"{what} {name!r}: {msg}")
+
+
+def _read_bytes(source: str | Path | BinaryIO, what: str) -> tuple[bytes, str]:
+    if hasattr(source, "read"):
+        return source.read(), getattr(source, "name", "<stream>")
+    if str(source) == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    path = Path(source)
+    if not path.is_file():
+        raise _fail(str(source), what, "no such file")
+    try:
+        return path.read_bytes(), str(source)
+    except OSError as exc:
+        raise _fail(str(source), what, exc.strerror or str(exc)) from exc
+
+
+def _decompress(data: bytes, name: str, what: str) -> bytes:
+    for magic, codec in _MAGIC:
+        if data.startswith(magic):
+            try:
+                if codec == "gzip":
+                    return gzip.decompress(data)
+                if codec == "bzip2":
+                    return bz2.decompress(data)
+                if codec == "xz":
+                    return lzma.decompress(data)
+                import pyarrow as pa
+
+                return pa.input_stream(pa.py_buffer(data), compression=codec).read()
+            except (OSError, EOFError, ValueError, lzma.LZMAError) as exc:
+                raise _fail(name, what, f"damaged {codec} data ({exc})") from exc
+            except Exception as exc:  # pyarrow's ArrowInvalid / ArrowIOError
+                raise _fail(name, what, f"damaged {codec} data ({exc})") from exc
+    return data
+
+
+def _as_text(data: bytes, name: str, what: str) -> bytes:
+    """UTF-8 bytes without a BOM; binary data is an error naming the file."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _fail(name, what, f"damaged UTF-16 text ({exc.reason})") from exc
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    sample = data[:_SAMPLE]
+    if data.startswith(b"PK\x03\x04"):
+        raise _fail(name, what, "is a zip archive; unzip it first (gzip, bzip2, xz, zstd work)")
+    nul = sample.find(b"\x00")
+    if nul >= 0:
+        raise _fail(
+            name,
+            what,
+            f"is binary, not an edge list (a NUL byte at offset {nul}); expected CSV / TSV / "
+            "whitespace-separated text, parquet, or such text compressed with gzip, bzip2, xz, "
+            "zstd or lz4",
+        )
+    cut = sample if len(data) <= _SAMPLE else sample[: sample.rfind(b"\n") + 1]
+    try:
+        cut.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(
+            name,
+            what,
+            f"is not UTF-8 text (byte {exc.start}: {cut[exc.start : exc.start + 4]!r}); save it "
+            "as UTF-8",
+        ) from exc
+    return data
+
+
+def _strip_comments(data: bytes) -> bytes:
+    if (b"#" in data or b"%" in data) and re.search(rb"(?m)^[ \t]*[#%]", data):
+        data = re.sub(rb"(?m)^[ \t]*[#%][^\n]*(\n|$)", b"", data)
+    return data
+
+
+def _collapse_whitespace(data: bytes) -> bytes:
+    """Runs of spaces and tabs -> one space; none at line starts or ends (only when needed)."""
+    if b"\t" in data or b"  " in data:
+        data = re.sub(rb"[ \t]{2,}|\t", b" ", data)
+    if data.startswith(b" ") or b"\n " in data or b" \n" in data or b" \r" in data:
+        data = re.sub(rb"(?m)^ | (?=\r?$)", b"", data)
+    return data
+
+
+def _first_lines(data: bytes, n: int = 50) -> list[str]:
+    lines = []
+    for raw in data[:_SAMPLE].split(b"\n"):
+        s = raw.decode("utf-8", "replace").strip("\r")
+        if s.strip():
+            lines.append(s)
+        if len(lines) >= n:
+            break
+    return lines
+
+
+def _delimiter(lines: list[str]) -> str:
+    """Comma, tab or whitespace, from the data lines (the first one may be a header)."""
+    sample = lines[1:20] or lines[:1]
+    if all("," in s for s in sample):
+        return ","
+    if all("\t" in s and not re.search(r" {2,}| \t|\t ", s.strip()) for s in sample):
+        return "\t"
+    return " "
+
+
+def _split(line: str, delim: str) -> list[str]:
+    return next(csv.reader([line], delimiter=delim, skipinitialspace=delim == ","), [])
+
+
+def _is_value(tok: str) -> bool:
+    t = tok.strip()
+    return bool(_NUMBER.fullmatch(t) or _ISO.fullmatch(t))
+
+
+def _decide_header(lines: list[list[str]], picks: Sequence[int]) -> bool:
+    first = lines[0]
+    rest = lines[1:]
+    for j in picks:
+        if j >= len(first):
+            continue
+        below = [r[j] for r in rest if j < len(r)]
+        if below and not _is_value(first[j]) and all(_is_value(t) for t in below):
+            return True
+    names = [t.strip().strip('"').lower() for t in first if t.strip()]
+    return bool(names) and all(n in COMMON_HEADER_NAMES for n in names)
+
+
+def _resolve(
+    spec: str | int, names: list[str], header: bool, role: str, name: str, what: str
+) -> str:
+    if isinstance(spec, int) or (isinstance(spec, str) and re.fullmatch(r"\d+", spec)):
+        j = int(spec)
+        if j >= len(names):
+            raise _fail(
+                name, what, f"{role} column index {j} is out of range: the file has {len(names)} "
+                f"column(s) (indexes are 0-based)",
+            )  # fmt: skip
+        return names[j]
+    if not header:
+        raise _fail(name, what, f"{role} column {spec!r} is named, but the file has no header")
+    if spec not in names:
+        raise _fail(name, what, f"no column {spec!r} for the {role} (the header holds {names})")
+    return spec
+
+
+def _id_columns(table: Any, id_roles: Sequence[str], name: str, what: str, typed: bool) -> Any:
+    """Id columns as all int64 or all text (text ids from CSV cast to int if all are)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cols = [table.column(r) for r in id_roles]
+    if all(pa.types.is_integer(c.type) for c in cols):
+        cols = [c.cast(pa.int64()) for c in cols]
+    else:
+        cols = [c.cast(pa.string()) for c in cols]
+        if not typed:  # text from CSV: integers when every id is one
+            cols = [pc.utf8_trim_whitespace(c) for c in cols]
+            try:
+                cols = [pc.cast(c, pa.int64()) for c in cols]
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                pass
+    for role, col in zip(id_roles, cols, strict=True):
+        if col.null_count:
+            raise _fail(name, what, f"the {role} column holds {col.null_count} empty value(s)")
+        table = table.set_column(table.column_names.index(role), role, col)
+    return table
+
+
+def _check_time(table: Any, name: str, what: str, col_name: str) -> None:
+    import pyarrow as pa
+
+    if "time" not in table.column_names:
+        return
+    t = table.column("time")
+    if not (pa.types.is_integer(t.type) or pa.types.is_floating(t.type)) and not (
+        pa.types.is_timestamp(t.type) or pa.types.is_date(t.type) or pa.types.is_duration(t.type)
+    ):
+        bad = next((v for v in t.to_pylist() if v is not None and not _is_value(str(v))), None)
+        raise _fail(
+            name,
+            what,
+            f"the time column {col_name!r} holds text ({bad!r}), not numbers or ISO-8601 "
+            "timestamps such as 2024-01-01T10:00:00",
+        )
+
+
+def read_edge_file(
+    source: str | Path | BinaryIO,
+    *,
+    source_col: str | int = 0,
+    target_col: str | int = 1,
+    time_col: str | int | None = None,
+    label_col: str | int | None = None,
+    header: bool | None = None,
+    what: str = "graph file",
+) -> EdgeFile:
+    """Read an edge list with pyarrow.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or binary file object
+        The file; ``"-"`` reads standard input.
+    source_col, target_col : str or int
+        Endpoint columns, by name (needs a header) or 0-based index.
+    time_col, label_col : str or int, optional
+        Time and edge-label columns, when wanted.
+    header : bool, optional
+        Whether the first data line is a header (``None``: decide, see the module docstring).
+    what : str
+        How to call the file in messages (``"graph file"``, ``"pattern file"``...).
+
+    Returns
+    -------
+    EdgeFile
+        Roles ``source``, ``target`` (both int64 or both text), ``time`` and ``label`` where
+        asked for.
+
+    Raises
+    ------
+    FileError
+        Missing, unreadable, binary or damaged file, a named column that does not exist, a row
+        with another number of fields, empty ids, or a time column holding text.
+    """
+    roles: dict = {"source": source_col, "target": target_col}
+    if time_col is not None:
+        roles["time"] = time_col
+    if label_col is not None:
+        roles["label"] = label_col
+    ef = read_columns(source, roles, id_roles=("source", "target"), header=header, what=what)
+    if ef.columns["source"] == ef.columns["target"]:
+        raise _fail(ef.name, what, "the source and target must be two different columns")
+    return ef
+
+
+def read_columns(
+    source: str | Path | BinaryIO,
+    roles: dict,
+    *,
+    id_roles: Sequence[str] = (),
+    header: bool | None = None,
+    what: str = "file",
+) -> EdgeFile:
+    """Read chosen columns of a text or parquet table (see :func:`read_edge_file`).
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or binary file object
+        The file; ``"-"`` reads standard input.
+    roles : dict
+        Role name -> column name or 0-based index; the table's columns are named by role.
+    id_roles : sequence of str
+        Roles holding node ids: all int64 when every id is an integer, else all text.
+    header : bool, optional
+        Whether the first data line is a header (``None``: decide).
+    what : str
+        How to call the file in messages.
+
+    Returns
+    -------
+    EdgeFile
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    raw, name = _read_bytes(source, what)
+    data = _decompress(raw, name, what)
+    if data.startswith(b"PAR1") or str(name).endswith((".parquet", ".pq")):
+        return _read_parquet(data, name, what, roles, id_roles)
+    utf8 = _as_text(data, name, what)
+    data = re.sub(rb"^(?:[ \t]*\r?\n)+", b"", _strip_comments(utf8))
+    lines = _first_lines(data)
+    if not lines:
+        raise _fail(name, what, "holds no rows")
+    delim = _delimiter(lines)
+    if delim == "," and b'"' not in data and (b" ," in data or b", " in data or b"\t" in data):
+        data = re.sub(rb"[ \t]*,[ \t]*", b",", data)  # "1, 2" -> "1,2" (nothing is quoted)
+        lines = _first_lines(data)
+    if delim == " ":
+        data = _collapse_whitespace(data)
+        lines = _first_lines(data)
+    first_delim = delim if delim in lines[0] else " "
+    rows = [_split(lines[0], first_delim)] + [_split(s, delim) for s in lines[1:]]
+    if first_delim == " ":
+        rows[0] = lines[0].split()
+    picks = [int(v) for v in roles.values() if isinstance(v, int) or str(v).isdigit()]
+    named = any(not (isinstance(v, int) or str(v).isdigit()) for v in roles.values())
+    if header is None:
+        header = named or _decide_header(rows, picks or [0, 1])
+    names = [t.strip() for t in rows[0]] if header else [f"f{j}" for j in range(len(rows[0]))]
+    cols = {r: _resolve(v, names, header, r, name, what) for r, v in roles.items()}
+    if header and len(rows) < 2:
+        raise _fail(name, what, "holds a header but no rows")
+    bad: list = []
+
+    def on_bad(row: Any) -> str:
+        bad.append(row)
+        return "error"
+
+    read_opts = pacsv.ReadOptions(
+        column_names=names, skip_rows=1 if header else 0, block_size=1 << 24
+    )
+    parse_opts = pacsv.ParseOptions(
+        delimiter=delim, quote_char='"', invalid_row_handler=on_bad, ignore_empty_lines=True
+    )
+    ids = {cols[r]: pa.string() for r in id_roles}
+    conv = pacsv.ConvertOptions(
+        include_columns=list(dict.fromkeys(cols.values())),
+        column_types=ids,
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    try:
+        table = pacsv.read_csv(
+            pa.py_buffer(data), read_options=read_opts, parse_options=parse_opts,
+            convert_options=conv,
+        )  # fmt: skip
+    except (pa.ArrowInvalid, pa.ArrowKeyError) as exc:
+        if bad:
+            row = bad[0]
+            text = row.text.strip()
+            line = _line_of(utf8, text)
+            at = f"line {line}: " if line else ""
+            raise _fail(
+                name,
+                what,
+                f"{at}expected {row.expected_columns} fields like the first line, got "
+                f"{row.actual_columns}: {text!r}",
+            ) from exc
+        raise _fail(name, what, str(exc).replace("CSV parse error: ", "")) from exc
+    table = pa.table({r: table.column(c) for r, c in cols.items()})
+    if table.num_rows == 0:
+        raise _fail(name, what, "holds no rows")
+    table = _id_columns(table, id_roles, name, what, typed=False)
+    _check_time(table, name, what, cols.get("time", ""))
+    return EdgeFile(table, cols, header, name, len(names))
+
+
+def _read_parquet(
+    data: bytes, name: str, what: str, roles: dict, id_roles: Sequence[str]
+) -> EdgeFile:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(io.BytesIO(data))
+    except Exception as exc:  # ArrowInvalid and friends
+        raise _fail(name, what, f"is not a readable parquet file ({exc})") from exc
+    names = list(pf.schema_arrow.names)
+    cols = {r: _resolve(v, names, True, r, name, what) for r, v in roles.items()}
+    table = pf.read(columns=list(dict.fromkeys(cols.values())))
+    table = pa.table({r: table.column(c) for r, c in cols.items()})
+    if table.num_rows == 0:
+        raise _fail(name, what, "holds no rows")
+    table = _id_columns(table, id_roles, name, what, typed=True)
+    _check_time(table, name, what, cols.get("time", ""))
+    return EdgeFile(table, cols, True, name, len(names))
+
+
+def _line_of(raw: bytes, text: str) -> int | None:
+    """1-based line of the first line equal to ``text`` in the (uncompressed) file."""
+    needle = text.encode("utf-8")
+    for i, line in enumerate(raw.split(b"\n"), 1):
+        if line.strip() == needle or re.sub(rb"[ \t]+", b" ", line.strip()) == needle:
+            return i
+    return None
