@@ -47,6 +47,7 @@ def run_static(
     engine: str = "auto",
     limit: int | None = None,
     progress: bool = False,
+    client: Any = None,
 ) -> int | bool | np.ndarray:
     """Execute ``plan`` on ``graph``.
 
@@ -58,12 +59,17 @@ def run_static(
         The plan.
     mode : {"count", "enumerate", "exists"}
         What to compute.
-    engine : {"auto", "cpu", "cuda"}
-        Engine (see :func:`nx_gpumine.engines.select_engine`).
+    engine : {"auto", "cpu", "cuda", "dask"}
+        Engine (see :func:`nx_gpumine.engines.select_engine`); ``"dask"`` (or a ``client``)
+        runs root-edge tasks on a Dask cluster, see
+        :func:`nx_gpumine.execution.distributed.run_static_dask`.
     limit : int, optional
         For ``"enumerate"``: stop after this many matches.
     progress : bool
-        Show a tqdm progress bar (if tqdm is installed) over root-edge tasks.
+        Show a tqdm progress bar (if tqdm is installed) over root-edge tasks (Dask: Dask's own
+        bar).
+    client : distributed.Client, optional
+        Run on this Dask client's workers, with ``engine`` on each worker.
 
     Returns
     -------
@@ -80,6 +86,12 @@ def run_static(
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if limit is not None and int(limit) < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
+    if client is not None or engine == "dask":
+        from .distributed import run_static_dask
+
+        return run_static_dask(
+            graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
+        )
     if plan.k == 1:
         return _single_node(graph, plan, mode, limit)
     eng = select_engine(engine, "static", plan)
@@ -128,12 +140,23 @@ def run_static(
 
 
 def iter_static_blocks(
-    graph: StaticGraph, plan: StaticPlan, engine: str = "auto", ntasks: int = 256
+    graph: StaticGraph,
+    plan: StaticPlan,
+    engine: str = "auto",
+    ntasks: int = 256,
+    client: Any = None,
 ) -> Iterator[np.ndarray]:
     """Lazily yield match blocks (``(n, k)`` dense ids), one root-edge task at a time.
 
-    Stopping the iteration early skips the remaining tasks.
+    Stopping the iteration early skips the remaining tasks. ``engine="dask"`` (or a
+    ``client``): the tasks run on a Dask cluster and blocks come back in the same order
+    (:func:`nx_gpumine.execution.distributed.iter_static_blocks_dask`).
     """
+    if client is not None or engine == "dask":
+        from .distributed import iter_static_blocks_dask
+
+        yield from iter_static_blocks_dask(graph, plan, client=client, engine=engine)
+        return
     if plan.k == 1:
         yield _single_node(graph, plan, "enumerate", None)
         return

@@ -7,7 +7,7 @@ GPUs and Dask workers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,7 @@ __all__ = [
     "run_temporal_partitioned",
     "iter_temporal_blocks",
     "run_census",
+    "census_function",
     "temporal_tasks",
     "MODES",
 ]
@@ -68,6 +69,7 @@ def run_temporal(
     engine: str = "auto",
     limit: int | None = None,
     progress: bool = False,
+    client: Any = None,
 ) -> int | bool | np.ndarray:
     """Execute ``plan`` on ``graph``.
 
@@ -79,12 +81,15 @@ def run_temporal(
         The plan.
     mode : {"count", "enumerate", "exists"}
         What to compute.
-    engine : {"auto", "cpu", "cuda"}
-        Engine.
+    engine : {"auto", "cpu", "cuda", "dask"}
+        Engine; ``"dask"`` (or a ``client``) runs time partitions on a Dask cluster, see
+        :func:`nx_gpumine.execution.distributed.run_temporal_dask`.
     limit : int, optional
         For ``"enumerate"``: stop after this many matches.
     progress : bool
-        Show a tqdm bar (if tqdm is installed) over root-edge tasks.
+        Show a tqdm bar (if tqdm is installed) over root-edge tasks (Dask: Dask's own bar).
+    client : distributed.Client, optional
+        Run on this Dask client's workers, with ``engine`` on each worker.
 
     Returns
     -------
@@ -100,6 +105,12 @@ def run_temporal(
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if limit is not None and int(limit) < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
+    if client is not None or engine == "dask":
+        from .distributed import run_temporal_dask
+
+        return run_temporal_dask(
+            graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
+        )
     eng = select_engine(engine, "temporal", plan)
     if plan.impossible:
         return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.l), np.int64))
@@ -218,19 +229,37 @@ def iter_temporal_blocks(
             yield block
 
 
-def run_census(
-    graph: TemporalGraph, delta: float | int | None, tie: str = "strict", engine: str = "auto"
-) -> np.ndarray:
-    """The 36 three-edge motif counts (``CENSUS_KEYS`` order) on ``engine``.
+def census_function(engine: str = "auto") -> Callable[..., np.ndarray]:
+    """The ``census(graph, delta, tie, lo, hi)`` function of ``engine``'s temporal module.
 
     An engine module without a ``census`` function is answered by the CPU engine.
     """
-    delta = _num(delta, "delta")
-    eng = select_engine(engine, "temporal")
-    fn = getattr(eng, "census", None)
+    fn = getattr(select_engine(engine, "temporal"), "census", None)
     if fn is None:
         from ..engines.cpu import temporal as cpu
 
         fn = cpu.census
+    return fn
+
+
+def run_census(
+    graph: TemporalGraph,
+    delta: float | int | None,
+    tie: str = "strict",
+    engine: str = "auto",
+    client: Any = None,
+    progress: bool = False,
+) -> np.ndarray:
+    """The 36 three-edge motif counts (``CENSUS_KEYS`` order) on ``engine``.
+
+    ``engine="dask"`` or a ``client`` runs it on a Dask cluster
+    (:func:`nx_gpumine.execution.distributed.run_census_dask`; ``progress`` shows Dask's bar).
+    """
+    if client is not None or engine == "dask":
+        from .distributed import run_census_dask
+
+        return run_census_dask(graph, delta, tie, client=client, engine=engine, progress=progress)
+    delta = _num(delta, "delta")
+    fn = census_function(engine)
     _limit(delta, graph.integer_times)  # validates the window against the time type
     return np.asarray(fn(graph, delta, tie), dtype=np.int64)

@@ -72,6 +72,7 @@ def count_subgraphs(
     edge_label_default: Any = _MISSING,
     engine: str = "auto",
     progress: bool = False,
+    client: Any = None,
 ) -> int:
     """Count occurrences of ``pattern`` in ``G``.
 
@@ -93,10 +94,15 @@ def count_subgraphs(
         Attribute(s) whose values must be equal between matched nodes / edges.
     node_label_default, edge_label_default : optional
         Value used where the attribute is missing (otherwise a missing value is an error).
-    engine : {"auto", "cpu", "cuda"}
-        Engine; ``"auto"`` uses the GPU when CuPy sees one.
+    engine : {"auto", "cpu", "cuda", "dask"}
+        Engine; ``"auto"`` uses the GPU when CuPy sees one. ``"dask"`` runs the query on the
+        workers of a Dask cluster (``client``, default: the current ``distributed.Client``),
+        each with its own ``"auto"`` engine; see ``docs/dask.md``.
     progress : bool
-        Show a progress bar (needs tqdm).
+        Show a progress bar (needs tqdm; on Dask: Dask's own bar).
+    client : distributed.Client, optional
+        Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
+        every worker.
 
     Returns
     -------
@@ -136,7 +142,9 @@ def count_subgraphs(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    distinct = int(run_static(graph, plan, "count", engine=engine, progress=progress))
+    distinct = int(
+        run_static(graph, plan, "count", engine=engine, progress=progress, client=client)
+    )
     if count == "subgraphs":
         return distinct
     total = distinct * plan.num_automorphisms
@@ -162,6 +170,7 @@ def find_subgraphs(
     engine: str = "auto",
     as_frame: str | None = None,
     progress: bool = False,
+    client: Any = None,
 ) -> Any:
     """List matches of ``pattern`` in ``G``.
 
@@ -173,10 +182,14 @@ def find_subgraphs(
         One match per distinct occurrence (symmetry-broken) instead of every mapping.
     limit : int, optional
         Stop after this many matches.
-    as_frame : {None, "pandas", "polars", "pyarrow", "cudf"}
-        Return a frame with one column per pattern node (named ``str(node)``).
+    as_frame : {None, "pandas", "polars", "pyarrow", "cudf", "dask"}
+        Return a frame with one column per pattern node (named ``str(node)``). ``"dask"``
+        (Dask engine only) returns a dask DataFrame with one partition per root-edge task,
+        enumerated on the workers when computed (with ``limit``: one partition, found now).
     progress : bool
-        Show a progress bar (needs tqdm).
+        Show a progress bar (needs tqdm; on Dask: Dask's own bar).
+    client : distributed.Client, optional
+        As in :func:`count_subgraphs`.
 
     Returns
     -------
@@ -195,7 +208,15 @@ def find_subgraphs(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    ids = run_static(graph, plan, "enumerate", engine=engine, limit=limit, progress=progress)
+    if as_frame == "dask":
+        if client is None and engine != "dask":
+            raise ValueError("as_frame='dask' needs engine='dask' or a client")
+        from ..execution.distributed import static_frame_dask
+
+        return static_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
+    ids = run_static(
+        graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
+    )
     if as_frame is not None:
         return matches_to_frame(graph, pat, ids, as_frame)
     return matches_to_keys(graph, np.asarray(ids))
@@ -211,12 +232,15 @@ def has_subgraph(
     node_label_default: Any = _MISSING,
     edge_label_default: Any = _MISSING,
     engine: str = "auto",
+    client: Any = None,
 ) -> bool:
     """Whether ``G`` contains at least one match of ``pattern`` (stops at the first).
 
     Parameters
     ----------
     G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
+        As in :func:`count_subgraphs`.
+    client : distributed.Client, optional
         As in :func:`count_subgraphs`.
 
     Returns
@@ -233,7 +257,7 @@ def has_subgraph(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    return bool(run_static(graph, plan, "exists", engine=engine))
+    return bool(run_static(graph, plan, "exists", engine=engine, client=client))
 
 
 def iter_subgraph_mappings(
@@ -247,14 +271,18 @@ def iter_subgraph_mappings(
     node_label_default: Any = _MISSING,
     edge_label_default: Any = _MISSING,
     engine: str = "auto",
+    client: Any = None,
 ) -> Iterator[dict]:
     """Iterate matches as NetworkX-style dicts ``{G node: pattern node}``.
 
-    Work is done one root-edge task at a time, so stopping early is cheap.
+    Work is done one root-edge task at a time, so stopping early is cheap (on Dask the tasks
+    run ahead on the workers; closing the iterator cancels the rest).
 
     Parameters
     ----------
     G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
+        As in :func:`count_subgraphs`.
+    client : distributed.Client, optional
         As in :func:`count_subgraphs`.
     distinct : bool
         One mapping per distinct occurrence.
@@ -275,4 +303,5 @@ def iter_subgraph_mappings(
         edge_label_default=edge_label_default,
     )
     # validation above runs eagerly (this is not a generator function); the search is lazy
-    return iter_mappings(graph, pat, iter_static_blocks(graph, plan, engine=engine))
+    blocks = iter_static_blocks(graph, plan, engine=engine, client=client)
+    return iter_mappings(graph, pat, blocks)

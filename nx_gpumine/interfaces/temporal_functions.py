@@ -30,6 +30,7 @@ from ..inputs.motifs import (
 from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
 from ..inputs.times import limit_in_units
 from ..plan.temporal_plan import temporal_plan
+from ..results.temporal import match_columns
 
 __all__ = ["count_motifs", "find_motifs", "has_motif", "motif_census", "as_motif"]
 
@@ -91,6 +92,7 @@ def count_motifs(
     edge_label: str | None = None,
     node_label: str | None = None,
     node_labels: Mapping | None = None,
+    client: Any = None,
 ) -> int:
     """Number of matches of a temporal motif (tuples of graph edges).
 
@@ -105,10 +107,12 @@ def count_motifs(
         (``pd.Timedelta``, ``datetime.timedelta``, ``np.timedelta64``) for datetime times.
     tie : {"strict", "input_order"}, optional
         Overrides the tie policy.
-    engine : {"auto", "cpu", "cuda"}
-        Engine.
+    engine : {"auto", "cpu", "cuda", "dask"}
+        Engine. ``"dask"`` runs Everest's time partitions on the workers of a Dask cluster
+        (``client``, default: the current ``distributed.Client``), each with its own
+        ``"auto"`` engine; see ``docs/dask.md``.
     progress : bool
-        Progress bar over root-edge tasks.
+        Progress bar over root-edge tasks (on Dask: Dask's own bar).
     source, target, time, edge_label : str
         Column names when ``G`` is a frame (``time`` / ``edge_label`` are attribute names for
         NetworkX input).
@@ -116,6 +120,9 @@ def count_motifs(
         NetworkX node attribute holding labels.
     node_labels : mapping, optional
         Node key -> label (frames and arrays).
+    client : distributed.Client, optional
+        Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
+        every worker.
 
     Returns
     -------
@@ -124,7 +131,7 @@ def count_motifs(
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, _, plan = _prepare(G, motif, delta, tie, kw)
-    return int(run_temporal(graph, plan, "count", engine=engine, progress=progress))
+    return int(run_temporal(graph, plan, "count", engine=engine, progress=progress, client=client))
 
 
 def has_motif(
@@ -140,12 +147,13 @@ def has_motif(
     edge_label: str | None = None,
     node_label: str | None = None,
     node_labels: Mapping | None = None,
+    client: Any = None,
 ) -> bool:
     """Whether a match exists (stops at the first). Parameters as :func:`count_motifs`."""
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, _, plan = _prepare(G, motif, delta, tie, kw)
-    return bool(run_temporal(graph, plan, "exists", engine=engine))
+    return bool(run_temporal(graph, plan, "exists", engine=engine, client=client))
 
 
 def _frame(data: dict, like: Any, tz: str | None = None, tz_columns: Sequence[str] = ()) -> Any:
@@ -180,6 +188,7 @@ def find_motifs(
     edge_label: str | None = None,
     node_label: str | None = None,
     node_labels: Mapping | None = None,
+    client: Any = None,
 ) -> Any:
     """List matches.
 
@@ -190,48 +199,41 @@ def find_motifs(
     ----------
     limit : int, optional
         Stop after this many matches (never truncated otherwise).
-    output : {"frame", "numpy", "edge_ids"}
+    output : {"frame", "numpy", "edge_ids", "dask"}
         ``"frame"``: one row per match with columns ``edge_i`` (input row of motif edge ``i``),
         ``time_i`` (in the input's type: numbers, or datetimes / durations of the input's unit
         and time zone) and ``node_a`` (node key of motif node ``a``), in the library of ``G``
         when ``G`` is a frame, else pandas. ``"numpy"``: ``(n, l)`` int64 input rows.
         ``"edge_ids"``: ``(n, l)`` int64 edge ids (positions after the stable time sort).
+        ``"dask"`` (Dask engine only): the frame's columns as a dask DataFrame, one pandas
+        partition per time partition, enumerated on the workers when computed (with
+        ``limit``: one partition, found now).
+    Other parameters as :func:`count_motifs`.
 
     Returns
     -------
     dataframe or numpy.ndarray
     """
-    if output not in ("frame", "numpy", "edge_ids"):
-        raise ValueError(f"output must be 'frame', 'numpy' or 'edge_ids', got {output!r}")
+    if output not in ("frame", "numpy", "edge_ids", "dask"):
+        raise ValueError(f"output must be 'frame', 'numpy', 'edge_ids' or 'dask', got {output!r}")
+    if output == "dask" and client is None and engine != "dask":
+        raise ValueError("output='dask' needs engine='dask' or a client")
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, m, plan = _prepare(G, motif, delta, tie, kw)
-    ids = run_temporal(graph, plan, "enumerate", engine=engine, limit=limit, progress=progress)
+    if output == "dask":
+        from ..execution.distributed import temporal_frame_dask
+
+        return temporal_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
+    ids = run_temporal(
+        graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
+    )
     ids = np.asarray(ids, dtype=np.int64).reshape(-1, plan.l)
     if output == "edge_ids":
         return ids
-    rows = graph.rows[ids]
     if output == "numpy":
-        return rows
-    data: dict = {}
-    for i in range(plan.l):
-        data[f"edge_{i}"] = rows[:, i]
-    for i in range(plan.l):
-        data[f"time_{i}"] = graph.times_as_input(ids[:, i])
-    keys = np.empty(graph.n, dtype=object)
-    keys[:] = graph.keys
-    first: dict = {}
-    for i, (a, b) in enumerate(m.edges):
-        first.setdefault(a, (graph.src, i))
-        first.setdefault(b, (graph.dst, i))
-    for a in range(m.k):
-        arr, i = first[a]
-        vals = keys[arr[ids[:, i]]]
-        try:
-            vals = np.asarray(vals.tolist()) if len(vals) else np.asarray([], dtype=np.int64)
-        except (TypeError, ValueError):
-            pass
-        data[f"node_{a}"] = vals
+        return graph.rows[ids]
+    data = match_columns(graph, m, ids)
     spec = graph.time_spec
     tz_cols = [f"time_{i}" for i in range(plan.l)] if spec.kind == "datetime" else []
     return _frame(data, G, spec.tz, tz_cols)
@@ -248,6 +250,8 @@ def motif_census(
     source: str = "source",
     target: str = "target",
     time: str = "time",
+    client: Any = None,
+    progress: bool = False,
 ) -> dict[str, int] | np.ndarray:
     """Counts of all 36 three-edge temporal motifs on two or three nodes (one pass).
 
@@ -267,10 +271,15 @@ def motif_census(
         (row: second edge ``CENSUS_GRID_ROWS``, column: third edge ``CENSUS_GRID_COLS``).
         ``"keys"``: ``T[r, c]`` counts ``'01 R[r] R[c]'`` with ``R = CENSUS_AXIS =
         ('01', '02', '10', '12', '20', '21')`` (the CLI's table).
-    engine : {"auto", "cpu", "cuda"}
-        Engine (one without a census kernel falls back to the CPU engine).
+    engine : {"auto", "cpu", "cuda", "dask"}
+        Engine (one without a census kernel falls back to the CPU engine); ``"dask"`` as in
+        :func:`count_motifs` (time partitions of window ``delta``, counts summed).
     source, target, time : str
         Column names when ``G`` is a frame.
+    client : distributed.Client, optional
+        As in :func:`count_motifs`.
+    progress : bool
+        Dask's progress bar (Dask engine only; the one-process census is one engine call).
 
     Returns
     -------
@@ -288,7 +297,7 @@ def motif_census(
     if tie not in ("strict", "input_order"):
         raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
     delta = limit_in_units(delta, graph.time_spec, "delta")
-    counts = run_census(graph, delta, tie, engine=engine)
+    counts = run_census(graph, delta, tie, engine=engine, client=client, progress=progress)
     out = {k: int(c) for k, c in zip(CENSUS_KEYS, counts.tolist(), strict=True)}
     if not as_table:
         return out
