@@ -121,7 +121,7 @@ class IsoProblem:
         if self.node_match is None:
             return True
         n = self.n
-        vals, inv, counts = np.unique(col, return_inverse=True, return_counts=True)
+        vals, inv, counts = np.unique(_host(col), return_inverse=True, return_counts=True)
         single = np.flatnonzero(counts[inv[:n]] == 2)
         if single.size == 0:
             return True
@@ -172,12 +172,12 @@ class IsoProblem:
     # ------------------------------------------------------------------ search
     def _frame(self, col: np.ndarray, depth: int) -> list:
         n = self.n
-        c1 = col[:n]
+        c1 = _host(col)[:n]
         vals, inv, counts = np.unique(c1, return_inverse=True, return_counts=True)
         big = np.flatnonzero(counts >= 2)
         target = big[np.argmin(counts[big])]
         v = int(np.flatnonzero(inv == target)[0])
-        cands = np.flatnonzero(col[n:] == vals[target]).astype(np.int64)
+        cands = np.flatnonzero(_host(col)[n:] == vals[target]).astype(np.int64)
         return [col, v, cands, 0, depth, self.mod.accumulate(self.arrays, col)]
 
     def mappings(self) -> Iterator[np.ndarray]:
@@ -209,6 +209,11 @@ class IsoProblem:
             if not self._nodes_ok(new):
                 continue
             stack.append(self._frame(new, fr[4] + 1))
+
+
+def _host(col: Any) -> np.ndarray:
+    """A colouring on the host (CuPy arrays are copied back)."""
+    return col.get() if hasattr(col, "get") else col
 
 
 def _multi_data_key() -> str:
