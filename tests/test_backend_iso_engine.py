@@ -174,12 +174,9 @@ def test_counts_equal_networkx(a):
     assert gb.square_clustering(G, engine="cpu") == nx.square_clustering(G)
     if n:
         assert gb.average_clustering(G, engine="cpu") == nx.average_clustering(G)
-        assert (
-            gb.average_clustering(D, count_zeros=False, engine="cpu")
-            == pytest.approx(nx.average_clustering(D, count_zeros=False))
-            if any(nx.clustering(D).values())
-            else True
-        )
+        if any(nx.clustering(D).values()):
+            want = nx.average_clustering(D, count_zeros=False)
+            assert gb.average_clustering(D, count_zeros=False, engine="cpu") == want
         assert gb.triangles(G, 0, engine="cpu") == nx.triangles(G, 0)
         assert gb.square_clustering(G, [0, "missing"], engine="cpu") == nx.square_clustering(
             G, [0, "missing"]
