@@ -1,39 +1,27 @@
-"""The NetworkX backend ``gpumine``: isomorphism tests dispatched to nx_gpumine's engines.
+"""The NetworkX backend ``gpumine``: dispatched NetworkX calls answered on nx_gpumine's engines.
 
-NetworkX finds this module through two entry points (``pyproject.toml``)::
+NetworkX finds it through two entry points (``pyproject.toml``)::
 
     networkx.backends      gpumine = nx_gpumine.interfaces.backend:BackendInterface
-    networkx.backend_info  gpumine = nx_gpumine.interfaces.backend:get_info
+    networkx.backend_info  gpumine = nx_gpumine.interfaces.backend_info:get_info
 
-and then runs ``nx.is_isomorphic(G1, G2, backend="gpumine")`` (or any call, when
-``NETWORKX_BACKEND_PRIORITY=gpumine`` / ``nx.config.backend_priority.algos = ["gpumine"]``) here.
+The second is a metadata-only module (no numpy, no networkx), so ``import networkx`` stays as
+cheap as without the package; this module loads on the first dispatched call.
 
-How an isomorphism test becomes a subgraph-matching problem: two graphs with the same number of
-nodes and of edges (self-loops included) are isomorphic exactly when an injective,
-edge-preserving map G2 -> G1 exists (it is then a bijection on nodes and on edges, so non-edges
-map to non-edges). The engines search that map with G2 as the pattern and G1 as the data graph;
-the mapping comes back in NetworkX's direction ``{G1 node: G2 node}``.
+Served (:data:`SERVED`): ``is_isomorphic`` and ``vf2pp_{is_isomorphic,isomorphism,
+all_isomorphisms}`` by colour refinement and individualisation
+(:mod:`nx_gpumine.execution.graph_iso`; no automorphism enumeration), NetworkX 3.7's six
+``vf2pp`` subgraph/monomorphism functions on the static subgraph engines, and ``triangles``,
+``transitivity``, ``clustering``, ``average_clustering``, ``square_clustering`` from per-node
+counts (:mod:`nx_gpumine.engines.cpu.local_counts`, CUDA twin). Arguments are bound with the
+installed NetworkX function's own signature. :func:`can_run` refuses, before any work, what is
+not served (see ``docs/backend.md``); under a priority list NetworkX then answers itself.
 
-:meth:`BackendInterface.can_run` says yes only where the engine gives NetworkX's exact answer:
-simple graphs (``Graph``/``DiGraph``) of the same directedness, ``node_match``/``edge_match``
-either ``None`` or made by ``categorical_node_match`` / ``categorical_edge_match`` (translated
-into label codes). A disconnected ``G2`` is matched component by component. Two multigraphs
-(``MultiGraph``/``MultiDiGraph``) are served too: parallel edges are collapsed into one edge
-whose multiplicity (:data:`MULTIPLICITY`) is matched as an edge label, which is exactly how
-NetworkX compares them. Everything else (a multigraph against a simple graph, ``edge_match`` on
-multigraphs, other callables, unhashable label values, patterns whose automorphism group is too
-large to enumerate) is left to NetworkX: with ``nx.config.fallback_to_nx`` or NetworkX graphs as
-inputs, NetworkX then answers itself.
-
-Graphs converted beforehand dispatch here by type, with no ``backend=`` and no priority list:
-:class:`GpumineGraph` (``BackendInterface.convert_from_nx``) and
-:class:`~nx_gpumine.StaticGraph` (``nx_gpumine.from_networkx``) both carry
-``__networkx_backend__ = "gpumine"``. A ``StaticGraph`` only knows the label attribute it was
-built with, so a call labeling by another attribute, or with another default for missing values,
-is refused by :func:`can_run`.
-
-This module is imported by ``import networkx`` (for :func:`get_info`), so it imports nothing
-heavy at module level: numba and the engines load on the first dispatched call.
+Graphs converted beforehand dispatch here by type: :class:`GpumineGraph`
+(``BackendInterface.convert_from_nx``) and :class:`~nx_gpumine.StaticGraph`
+(``nx_gpumine.from_networkx``) both carry ``__networkx_backend__ = "gpumine"``. A ``StaticGraph``
+only knows the label attribute it was built with, so a call labeling by another attribute, or
+with another default for missing values, is refused by :func:`can_run`.
 """
 
 from __future__ import annotations
@@ -983,7 +971,10 @@ def _iso_problem(
         return None
     if g1.multigraph:
         edge_spec = _label_spec(MULTIPLICITY, 1)
-    name = _engine_name(engine)
+    # the search individualises one pair at a time: on "auto" the numba module runs it (a GPU
+    # pays a kernel launch per refinement round); engine="cuda" refines with CuPy
+    wanted = engine if engine is not None else _configured_engine()
+    name = _engine_name("cpu" if wanted == "auto" else wanted)
     t0 = time.perf_counter()
     try:
         prob = IsoProblem(g1, g2, node_spec, edge_spec, node_match, edge_match, engine=name)
