@@ -1,45 +1,43 @@
-"""The NetworkX backend ``gpumine``: isomorphism tests dispatched to nx_gpumine's engines.
+"""The NetworkX backend ``gpumine``: dispatched NetworkX calls answered on nx_gpumine's engines.
 
-NetworkX finds this module through two entry points (``pyproject.toml``)::
+NetworkX finds it through two entry points (``pyproject.toml``)::
 
     networkx.backends      gpumine = nx_gpumine.interfaces.backend:BackendInterface
-    networkx.backend_info  gpumine = nx_gpumine.interfaces.backend:get_info
+    networkx.backend_info  gpumine = nx_gpumine.interfaces.backend_info:get_info
 
-and then runs ``nx.is_isomorphic(G1, G2, backend="gpumine")`` (or any call, when
-``NETWORKX_BACKEND_PRIORITY=gpumine`` / ``nx.config.backend_priority.algos = ["gpumine"]``) here.
+The second is a metadata-only module (no numpy, no networkx), so ``import networkx`` stays as
+cheap as without the package; this module loads on the first dispatched call.
 
-How an isomorphism test becomes a subgraph-matching problem: two graphs with the same number of
-nodes and of edges (self-loops included) are isomorphic exactly when an injective,
-edge-preserving map G2 -> G1 exists (it is then a bijection on nodes and on edges, so non-edges
-map to non-edges). The engines search that map with G2 as the pattern and G1 as the data graph;
-the mapping comes back in NetworkX's direction ``{G1 node: G2 node}``.
+Served (:data:`SERVED`): ``is_isomorphic`` and ``vf2pp_{is_isomorphic,isomorphism,
+all_isomorphisms}`` by colour refinement and individualisation
+(:mod:`nx_gpumine.execution.graph_iso`; no automorphism enumeration), NetworkX 3.7's six
+``vf2pp`` subgraph/monomorphism functions on the static subgraph engines, and ``triangles``,
+``transitivity``, ``clustering``, ``average_clustering``, ``square_clustering`` from per-node
+counts (:mod:`nx_gpumine.engines.cpu.local_counts`, CUDA twin). Arguments are bound with the
+installed NetworkX function's own signature. :func:`can_run` refuses, before any work, what is
+not served (see ``docs/backend.md``); under a priority list NetworkX then answers itself.
 
-:meth:`BackendInterface.can_run` says yes only where the engine gives NetworkX's exact answer:
-simple graphs (``Graph``/``DiGraph``) of the same directedness, ``node_match``/``edge_match``
-either ``None`` or made by ``categorical_node_match`` / ``categorical_edge_match`` (translated
-into label codes). A disconnected ``G2`` is matched component by component. Two multigraphs
-(``MultiGraph``/``MultiDiGraph``) are served too: parallel edges are collapsed into one edge
-whose multiplicity (:data:`MULTIPLICITY`) is matched as an edge label, which is exactly how
-NetworkX compares them. Everything else (a multigraph against a simple graph, ``edge_match`` on
-multigraphs, other callables, unhashable label values, patterns whose automorphism group is too
-large to enumerate) is left to NetworkX: with ``nx.config.fallback_to_nx`` or NetworkX graphs as
-inputs, NetworkX then answers itself.
-
-Graphs converted beforehand dispatch here by type, with no ``backend=`` and no priority list:
-:class:`GpumineGraph` (``BackendInterface.convert_from_nx``) and
-:class:`~nx_gpumine.StaticGraph` (``nx_gpumine.from_networkx``) both carry
-``__networkx_backend__ = "gpumine"``. A ``StaticGraph`` only knows the label attribute it was
-built with, so a call labeling by another attribute, or with another default for missing values,
-is refused by :func:`can_run`.
-
-This module is imported by ``import networkx`` (for :func:`get_info`), so it imports nothing
-heavy at module level: numba and the engines load on the first dispatched call.
+Graphs converted beforehand dispatch here by type: :class:`GpumineGraph`
+(``BackendInterface.convert_from_nx``) and :class:`~nx_gpumine.StaticGraph`
+(``nx_gpumine.from_networkx``) both carry ``__networkx_backend__ = "gpumine"``. A ``StaticGraph``
+only knows the label attribute it was built with, so a call labeling by another attribute, or
+with another default for missing values, is refused by :func:`can_run`.
 """
 
 from __future__ import annotations
 
+# isort: off
+# get_info first: with an older install whose backend_info entry point names this module,
+# `import networkx` below re-enters this module and must find get_info already defined
+from .backend_info import BACKEND_NAME, ENGINE_ENV, get_info
+
+# isort: on
+import functools
+import inspect
+import logging
 import os
-from collections.abc import Hashable, Iterator
+import time
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 import networkx as nx
@@ -47,98 +45,19 @@ import numpy as np
 
 __all__ = ["BackendInterface", "GpumineGraph", "get_info", "convert_from_nx", "convert_to_nx"]
 
-BACKEND_NAME = "gpumine"
+logger = logging.getLogger("nx_gpumine")
 
-#: Largest graph (nodes) the backend takes: the pattern side holds a dense k x k code matrix and
-#: the plan builder is quadratic in k, so beyond this NetworkX's VF2++ is the better tool.
-MAX_NODES = 2000
-#: Largest automorphism group of ``G2`` the plan builder may enumerate (``|Aut(G2)|``); beyond it
-#: the call goes back to NetworkX (``nx.complete_graph(9)`` already has 362880).
-MAX_AUTOMORPHISMS = 20_000
-#: Node placements the automorphism enumeration may try before giving the call back to NetworkX
-#: (each automorphism costs about ``k`` placements).
-MAX_AUTOMORPHISM_WORK = 1_000_000
-#: Above this many nodes ``should_run`` says no: the plan builder is quadratic in the pattern
-#: size, so NetworkX's VF2++ is usually faster there (``backend="gpumine"`` still runs it).
-SHOULD_RUN_MAX_NODES = 500
-#: ``vf2pp_all_isomorphisms`` of a disconnected ``G2`` recurses over its components.
-MAX_COMPONENTS = 300
+#: Largest ``SG`` (nodes) the subgraph functions take: the engines' patterns are small
+#: (:data:`nx_gpumine.inputs.patterns.MAX_PATTERN_NODES`); larger ones are refused by can_run.
+MAX_SUBGRAPH_NODES = 64
 
-_ENGINE_ENV = "NX_GPUMINE_ENGINE"
 #: Edge attribute holding the number of parallel edges of a collapsed multigraph edge: two
 #: multigraphs are isomorphic exactly when their collapsed simple graphs are, with equal
 #: multiplicities on matched edges (and self-loops), so multiplicity is matched as an edge label.
 MULTIPLICITY = "__nx_gpumine_multiplicity__"
-
-_COMMON_DOCS = (
-    "Runs on nx_gpumine's engines (numba CPU, or CUDA when CuPy sees a GPU): equal node and edge\n"
-    "counts and degree sequences are checked first, then one edge-preserving injective map\n"
-    "G2 -> G1 is searched by depth-first backtracking over sorted adjacency lists.\n"
-    "Served: simple Graph/DiGraph pairs of the same kind with at most\n"
-    f"{MAX_NODES} nodes; other inputs fall back to NetworkX (see nx.config.fallback_to_nx)."
-)
-_ENGINE_PARAM = {
-    'engine : {"auto", "cpu", "cuda"}, optional': (
-        'Engine to run on; default nx.config.backends.gpumine.engine ("auto": CUDA when a GPU '
-        "is found, else CPU)."
-    ),
-}
-
-_FUNCTIONS: dict[str, dict[str, Any]] = {
-    "is_isomorphic": {
-        "additional_docs": _COMMON_DOCS + "\nnode_match/edge_match: None or made by "
-        "categorical_node_match / categorical_edge_match.",
-        "additional_parameters": _ENGINE_PARAM,
-    },
-    "vf2pp_is_isomorphic": {
-        "additional_docs": _COMMON_DOCS,
-        "additional_parameters": _ENGINE_PARAM,
-    },
-    "vf2pp_isomorphism": {"additional_docs": _COMMON_DOCS, "additional_parameters": _ENGINE_PARAM},
-    "vf2pp_all_isomorphisms": {
-        "additional_docs": _COMMON_DOCS + "\nMappings are produced lazily, one block of root "
-        "edges at a time.",
-        "additional_parameters": _ENGINE_PARAM,
-    },
-}
-
-# positional order of each dispatched function's parameters (for can_run)
-_SIGNATURES: dict[str, tuple[str, ...]] = {
-    "is_isomorphic": ("G1", "G2", "node_match", "edge_match"),
-    "vf2pp_is_isomorphic": ("G1", "G2", "node_label", "default_label"),
-    "vf2pp_isomorphism": ("G1", "G2", "node_label", "default_label"),
-    "vf2pp_all_isomorphisms": ("G1", "G2", "node_label", "default_label"),
-}
-
-
-def get_info() -> dict[str, Any]:
-    """Backend metadata for NetworkX (target of the ``networkx.backend_info`` entry point).
-
-    Returns
-    -------
-    dict
-        ``backend_name``, ``project``, ``package``, ``url``, ``short_summary``, ``functions``
-        (per dispatched function: ``additional_docs`` and ``additional_parameters``, also under
-        the older names ``extra_docstring`` / ``extra_parameters``) and ``default_config``
-        (``engine``: ``"auto"``, or the ``NX_GPUMINE_ENGINE`` environment variable).
-    """
-    functions = {}
-    for name, info in _FUNCTIONS.items():
-        functions[name] = {
-            "additional_docs": info["additional_docs"],
-            "additional_parameters": dict(info["additional_parameters"]),
-            "extra_docstring": info["additional_docs"],
-            "extra_parameters": dict(info["additional_parameters"]),
-        }
-    return {
-        "backend_name": BACKEND_NAME,
-        "project": "nx-gpumine",
-        "package": "nx_gpumine",
-        "url": "https://pypi.org/project/nx-gpumine/",
-        "short_summary": "Subgraph isomorphism and temporal motifs on GPUs (CUDA) and CPUs.",
-        "functions": functions,
-        "default_config": {"engine": os.environ.get(_ENGINE_ENV, "auto")},
-    }
+#: Edge attribute holding a collapsed multigraph edge's ``{key: data}`` dict (kept when the
+#: call needs edge data: an ``edge_match`` callable receives it, as NetworkX passes ``G[u][v]``).
+MULTI_DATA = "__nx_gpumine_multi_data__"
 
 
 # ====================================================================== backend graph
@@ -234,7 +153,7 @@ class GpumineGraph:
         edge attributes of multigraphs are not kept.
         """
         if G.is_multigraph():
-            return cls._from_multigraph(G, node_attrs, graph_attrs)
+            return cls._from_multigraph(G, node_attrs, graph_attrs, edge_attrs)
         keys = list(G)
         key_to_id = {k: i for i, k in enumerate(keys)}
         nkeep = _keep_spec(node_attrs)
@@ -266,16 +185,22 @@ class GpumineGraph:
         return g
 
     @classmethod
-    def _from_multigraph(cls, G: nx.Graph, node_attrs: Any, graph_attrs: bool) -> GpumineGraph:
+    def _from_multigraph(
+        cls, G: nx.Graph, node_attrs: Any, graph_attrs: bool, edge_attrs: Any = None
+    ) -> GpumineGraph:
         keys = list(G)
         key_to_id = {k: i for i, k in enumerate(keys)}
         directed = G.is_directed()
+        ekeep = _keep_spec(edge_attrs)
         mult: dict[tuple[int, int], int] = {}
-        for u, v in G.edges():
+        data: dict[tuple[int, int], dict] = {}
+        for u, v, key, d in G.edges(keys=True, data=True):
             a, b = key_to_id[u], key_to_id[v]
             if not directed and a > b:
                 a, b = b, a
             mult[(a, b)] = mult.get((a, b), 0) + 1
+            if ekeep != frozenset():
+                data.setdefault((a, b), {})[key] = _subset(d, ekeep)
         pairs = np.asarray(list(mult), dtype=np.int64).reshape(-1, 2)
         nkeep = _keep_spec(node_attrs)
         node_data = None
@@ -287,9 +212,12 @@ class GpumineGraph:
             src=pairs[:, 0],
             dst=pairs[:, 1],
             node_data=node_data,
-            edge_data=[{MULTIPLICITY: c} for c in mult.values()],
+            edge_data=[
+                {MULTIPLICITY: c, MULTI_DATA: data[p]} if data else {MULTIPLICITY: c}
+                for p, c in mult.items()
+            ],
             node_attrs_kept=nkeep,
-            edge_attrs_kept=frozenset({MULTIPLICITY}),
+            edge_attrs_kept=frozenset({MULTIPLICITY} | ({MULTI_DATA} if data else set())),
             graph=dict(G.graph) if graph_attrs else None,
             multigraph=True,
         )
@@ -564,6 +492,11 @@ class GpumineGraph:
                     (k, dict(d)) for k, d in zip(self.keys, self.node_data, strict=True)
                 )
             for u, v, d in zip(self.src.tolist(), self.dst.tolist(), self.edge_data, strict=True):
+                multi = d.get(MULTI_DATA)
+                if multi is not None:
+                    for key, dd in multi.items():
+                        G.add_edge(self.keys[u], self.keys[v], key, **dd)
+                    continue
                 for _ in range(d[MULTIPLICITY]):
                     G.add_edge(self.keys[u], self.keys[v])
             return G
@@ -717,26 +650,121 @@ def _backend_graph(G: Any) -> GpumineGraph:
     raise NotImplementedError(f"the gpumine backend cannot use a {type(G).__name__}")
 
 
-# ====================================================================== can_run
-def _bind(name: str, args: tuple, kwargs: dict) -> dict:
-    names = _SIGNATURES[name]
-    bound = dict(zip(names, args, strict=False))
-    for k, v in kwargs.items():
-        if k in names:
-            bound[k] = v
-    return bound
+# ====================================================================== binding
+#: Dispatched functions served here, by family.
+_ISO_FUNCTIONS = (
+    "is_isomorphic",
+    "vf2pp_is_isomorphic",
+    "vf2pp_isomorphism",
+    "vf2pp_all_isomorphisms",
+)
+#: NetworkX 3.7's subgraph dispatchables: (induced, what is returned).
+_SUBGRAPH_FUNCTIONS: dict[str, tuple[bool, str]] = {
+    "vf2pp_subgraph_is_isomorphic": (True, "bool"),
+    "vf2pp_subgraph_isomorphism": (True, "first"),
+    "vf2pp_all_subgraph_isomorphisms": (True, "all"),
+    "vf2pp_is_monomorphic": (False, "bool"),
+    "vf2pp_monomorphism": (False, "first"),
+    "vf2pp_all_monomorphisms": (False, "all"),
+}
+_COUNT_FUNCTIONS = (
+    "triangles",
+    "transitivity",
+    "clustering",
+    "average_clustering",
+    "square_clustering",
+)
+SERVED = (*_ISO_FUNCTIONS, *_SUBGRAPH_FUNCTIONS, *_COUNT_FUNCTIONS)
 
 
-def _graph_problem(G: Any) -> str | None:
-    if isinstance(G, GpumineGraph) or _is_static(G):
-        n = len(G)
-    elif isinstance(G, nx.Graph):
-        n = G.number_of_nodes()
-    else:
-        return f"{type(G).__name__} is not a graph the backend converts"
-    if n > MAX_NODES:
-        return f"graph has {n} nodes (the backend takes at most {MAX_NODES})"
+@functools.cache
+def _signature(name: str) -> inspect.Signature | None:
+    """The installed NetworkX function's own signature (None if NetworkX lacks it)."""
+    from networkx.utils.backends import _registered_algorithms
+
+    func = _registered_algorithms.get(name)
+    if func is None:
+        return None
+    return inspect.signature(func)
+
+
+class _Bound(dict):
+    """Arguments by parameter name; ``graphs`` are the first two (or one) graph arguments."""
+
+    graphs: tuple
+    extra: dict
+
+
+def _bind(name: str, args: tuple, kwargs: dict) -> _Bound:
+    """Bind a call with the installed NetworkX signature (3.7 names vf2pp's graphs FG, SG).
+
+    Raises
+    ------
+    TypeError
+        The arguments do not fit the signature, or NetworkX lacks the function.
+    """
+    sig = _signature(name)
+    if sig is None:
+        raise TypeError(f"the installed NetworkX has no dispatchable {name!r}")
+    ba = sig.bind(*args, **kwargs)
+    ba.apply_defaults()
+    out = _Bound(ba.arguments)
+    params = list(sig.parameters)
+    ngraphs = 1 if name in _COUNT_FUNCTIONS else 2
+    out.graphs = tuple(out[p] for p in params[:ngraphs])
+    out.extra = dict(out.pop("backend_kwargs", {}) or {})
+    out.pop("backend", None)
+    return out
+
+
+# ====================================================================== engines
+def _configured_engine() -> str:
+    try:
+        return nx.config.backends[BACKEND_NAME].engine
+    except (AttributeError, KeyError):
+        return os.environ.get(ENGINE_ENV, "auto")
+
+
+def _engine_name(engine: str | None) -> str:
+    """The engine a call runs on: ``"cpu"`` or ``"cuda"`` (``"auto"`` resolved, logged)."""
+    from ..engines import resolve_engine_name
+
+    wanted = engine if engine is not None else _configured_engine()
+    name = resolve_engine_name(wanted)
+    logger.debug("gpumine: engine %r (asked for %r)", name, wanted)
+    return name
+
+
+def _engine_problem(engine: Any) -> str | None:
+    from ..engines import ENGINE_NAMES, cuda_available
+
+    wanted = engine if engine is not None else _configured_engine()
+    if wanted not in ENGINE_NAMES:
+        return f"engine must be one of {ENGINE_NAMES}, got {wanted!r}"
+    if wanted == "cuda" and not cuda_available():
+        return "engine 'cuda' is configured but CuPy sees no CUDA GPU (use 'cpu' or 'auto')"
     return None
+
+
+_FIRST_USE: set = set()
+
+
+def _first_use(what: str, t0: float) -> None:
+    """Log the first call of an engine path in this process (numba compiles or loads then)."""
+    if what not in _FIRST_USE:
+        _FIRST_USE.add(what)
+        logger.info(
+            "gpumine: first use of %s took %.2f s (numba compile or cache load)",
+            what,
+            time.perf_counter() - t0,
+        )
+
+
+# ====================================================================== can_run
+def _graph_problem(G: Any) -> str | None:
+    if isinstance(G, GpumineGraph) or _is_static(G) or isinstance(G, nx.Graph):
+        return None
+    return f"{type(G).__name__} is not a graph the backend converts"
 
 
 def _labels_problem(G: Any, attr: Any, kind: str, default: Any = None) -> str | None:
@@ -754,6 +782,17 @@ def _labels_problem(G: Any, attr: Any, kind: str, default: Any = None) -> str | 
         return None
     if not ok:
         return f"the converted graph did not keep {kind} attribute {attr!r}"
+    return None
+
+
+def _all_data_problem(G: Any, kind: str) -> str | None:
+    """A matcher callable needs every attribute: a StaticGraph or a partial conversion lacks it."""
+    if _is_static(G):
+        return f"a StaticGraph keeps no {kind} data for a {kind}_match callable"
+    if isinstance(G, GpumineGraph):
+        kept = G.node_attrs_kept if kind == "node" else G.edge_attrs_kept
+        if kept is not True and not (kind == "edge" and G.multigraph and MULTI_DATA in kept):
+            return f"the converted graph did not keep all {kind} attributes for {kind}_match"
     return None
 
 
@@ -777,410 +816,241 @@ def _static_default_problem(spec: Any, attr: Any, default: Any, kind: str) -> st
     )
 
 
-def _match_labels(node_match: Any, edge_match: Any) -> tuple[Any, Any] | str:
-    from .isomorphism import categorical_label
+def _iso_can_run(name: str, b: _Bound) -> bool | str:
+    G1, G2 = b.graphs
+    if G1.is_multigraph() != G2.is_multigraph():
+        return "one graph is a multigraph and the other is not (NetworkX's own rules apply)"
+    if name == "is_isomorphic":
+        from .isomorphism import categorical_label
 
-    nl = categorical_label(node_match)
-    el = categorical_label(edge_match)
-    if node_match is not None and nl is None:
-        return "node_match is not made by categorical_node_match"
-    if edge_match is not None and el is None:
-        return "edge_match is not made by categorical_edge_match"
-    return nl, el
+        for kind, match in (("node", b.get("node_match")), ("edge", b.get("edge_match"))):
+            if match is None:
+                continue
+            cat = categorical_label(match)
+            multi_edge = kind == "edge" and G1.is_multigraph()
+            for G in (G1, G2):
+                if cat is not None and not multi_edge:
+                    problem = _labels_problem(G, cat[0], kind, cat[1])
+                else:
+                    problem = _all_data_problem(G, kind)
+                if problem:
+                    return problem
+        return True
+    attr = b.get("node_label")
+    if attr is not None:
+        try:
+            hash(attr)
+        except TypeError:
+            return "node_label is not hashable"
+        for G in (G1, G2):
+            problem = _labels_problem(G, attr, "node", b.get("default_label"))
+            if problem:
+                return problem
+    return True
+
+
+def _connected_problem(G: Any) -> str | None:
+    if isinstance(G, GpumineGraph):
+        ok = len(G) <= 1 or G.is_connected()
+    elif _is_static(G):
+        ok = G.n <= 1 or GpumineGraph.from_static(G).is_connected()
+    else:
+        ok = len(G) <= 1 or (nx.is_weakly_connected(G) if G.is_directed() else nx.is_connected(G))
+    return None if ok else "SG is disconnected (the engines match connected patterns)"
+
+
+def _subgraph_can_run(name: str, b: _Bound) -> bool | str:
+    FG, SG = b.graphs
+    if FG.is_multigraph() or SG.is_multigraph():
+        return "multigraph subgraph matching is left to NetworkX"
+    if len(SG) > MAX_SUBGRAPH_NODES:
+        return f"SG has {len(SG)} nodes; the engines take patterns of at most {MAX_SUBGRAPH_NODES}"
+    attr = b.get("node_label")
+    if attr is not None:
+        try:
+            hash(attr)
+        except TypeError:
+            return "node_label is not hashable"
+        if isinstance(attr, tuple):
+            return "node_label names a tuple (a single attribute is matched)"
+        for G in (FG, SG):
+            problem = _labels_problem(G, attr, "node", b.get("default_label"))
+            if problem:
+                return problem
+    return _connected_problem(SG) or True
+
+
+def _count_can_run(name: str, b: _Bound) -> bool | str:
+    (G,) = b.graphs
+    if G.is_multigraph():
+        return f"{name} of a multigraph is left to NetworkX"
+    if b.get("weight") is not None:
+        return f"weighted {name} is left to NetworkX"
+    if G.is_directed() and name in ("triangles", "transitivity", "square_clustering"):
+        return f"{name} of a directed graph (successor sets) is left to NetworkX"
+    return True
 
 
 def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
-    """Whether the backend gives NetworkX's exact answer for this call.
+    """Whether the backend serves this call (cheap: nothing is searched or counted here).
 
     Returns
     -------
     bool or str
-        True, or a string saying why not (NetworkX logs it and falls back).
+        True, or why not (NetworkX logs it and falls back where allowed).
     """
-    if name not in _SIGNATURES:
+    reason = _can_run(name, args, kwargs)
+    if reason is not True:
+        logger.info("gpumine: not running %s: %s (NetworkX decides on fallback)", name, reason)
+    return reason
+
+
+def _can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
+    if name not in SERVED:
         return f"{name} is not implemented by the gpumine backend"
-    b = _bind(name, args, kwargs)
-    G1, G2 = b.get("G1"), b.get("G2")
-    for G in (G1, G2):
+    try:
+        b = _bind(name, args, kwargs)
+    except TypeError as exc:
+        return f"arguments do not bind to {name}: {exc}"
+    unknown = set(b.extra) - {"engine"}
+    if unknown:
+        return f"unknown keyword arguments {sorted(unknown)}"
+    problem = _engine_problem(b.extra.get("engine"))
+    if problem:
+        return problem
+    for G in b.graphs:
         problem = _graph_problem(G)
         if problem:
             return problem
-    if G1.is_directed() != G2.is_directed():
-        return "G1 and G2 differ in directedness"
-    if G1.is_multigraph() != G2.is_multigraph():
-        return "one graph is a multigraph and the other is not"
-    if G1.is_multigraph() and name == "is_isomorphic" and b.get("edge_match") is not None:
-        return "edge_match on multigraphs (edge data are keyed by edge key) is left to NetworkX"
-    if name == "is_isomorphic":
-        labels = _match_labels(b.get("node_match"), b.get("edge_match"))
-        if isinstance(labels, str):
-            return labels
-        nl, el = labels
-        for G in (G1, G2):
-            problem = nl is not None and _labels_problem(G, nl[0], "node", nl[1])
-            problem = problem or (el is not None and _labels_problem(G, el[0], "edge", el[1]))
-            if problem:
-                return problem
-    else:
-        attr = b.get("node_label")
-        if attr is not None:
-            if isinstance(attr, list | tuple):
-                return "node_label must name a single attribute"
-            try:
-                hash(attr)
-            except TypeError:
-                return "node_label is not hashable"
-            for G in (G1, G2):
-                problem = _labels_problem(G, attr, "node", b.get("default_label"))
-                if problem:
-                    return problem
-    return True
+    if name in _COUNT_FUNCTIONS:
+        return _count_can_run(name, b)
+    if b.graphs[0].is_directed() != b.graphs[1].is_directed() and name in _ISO_FUNCTIONS[1:]:
+        # NetworkX 3.6's vf2pp has no rule for mixed directedness: leave the call to it
+        return "the graphs differ in directedness (NetworkX's own behaviour applies)"
+    if name in _ISO_FUNCTIONS:
+        return _iso_can_run(name, b)
+    return _subgraph_can_run(name, b)
 
 
 def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
     """Whether running here is worthwhile when NetworkX chooses the backend by priority.
 
+    Every call :func:`can_run` accepts is worth running here: the isomorphism search is linear
+    in the graph per refinement, the counts are compiled loops.
+
     Returns
     -------
-    bool or str
-        True, or why not: graphs above :data:`SHOULD_RUN_MAX_NODES` nodes (the plan builder is
-        quadratic in the pattern size). ``backend="gpumine"`` ignores this.
+    bool
     """
-    b = _bind(name, args, kwargs) if name in _SIGNATURES else {}
-    G2 = b.get("G2")
-    if G2 is not None and len(G2) > SHOULD_RUN_MAX_NODES:
-        return f"G2 has {len(G2)} nodes; NetworkX is faster above {SHOULD_RUN_MAX_NODES}"
     return True
 
 
-# ====================================================================== the functions
-def _engine_name(engine: str | None) -> str:
-    if engine is not None:
-        return engine
-    try:
-        return nx.config.backends[BACKEND_NAME].engine
-    except (AttributeError, KeyError):
-        return os.environ.get(_ENGINE_ENV, "auto")
+# ====================================================================== isomorphism
+def _iso_problem(
+    G1: Any,
+    G2: Any,
+    node_spec: Any,
+    edge_spec: Any,
+    node_match: Callable | None,
+    edge_match: Callable | None,
+    engine: str | None,
+) -> Any:
+    """An :class:`~nx_gpumine.execution.graph_iso.IsoProblem`, or None when invariants differ."""
+    from ..errors import GpumineError
+    from ..execution.graph_iso import IsoProblem
 
-
-def _automorphism_list(
-    pattern: Any, limit: int, work: int = MAX_AUTOMORPHISM_WORK
-) -> list[tuple[int, ...]] | None:
-    """All automorphisms of ``pattern`` (connected), or None when there are more than ``limit``
-    or the search tries more than ``work`` node placements.
-
-    Backtracking in breadth-first order: each node after the first is adjacent to an earlier
-    one, so its image is searched among the neighbours of that node's image only. A complete
-    injective map keeping degrees, self-loops, labels and every (directed) adjacency of the
-    pattern is an automorphism (edge counts are equal, so non-edges map to non-edges).
-    """
-    k = pattern.k
-    code = pattern.code
-    nbrs = [np.flatnonzero(code[a]).tolist() for a in range(k)]
-    deg = [len(x) for x in nbrs]
-    loops = pattern.loops.tolist()
-    nl = pattern.node_labels
-    el = pattern.edge_labels
-    sig = [
-        (
-            deg[a],
-            loops[a],
-            None if nl is None else nl[a],
-            None if el is None or not loops[a] else el[(a, a)],
-        )
-        for a in range(k)
-    ]
-    # breadth-first order; back[a] = earlier-placed neighbours of a
-    order = [0]
-    pos = {0: 0}
-    head = 0
-    while head < len(order):
-        a = order[head]
-        head += 1
-        for b in nbrs[a]:
-            if b not in pos:
-                pos[b] = len(order)
-                order.append(b)
-    if len(order) != k:
-        return None  # disconnected: not handled here
-    back = [[c for c in nbrs[a] if pos[c] < pos[a]] for a in order]
-    img = [-1] * k
-    used = [False] * k
-    found: list[tuple[int, ...]] = []
-
-    def feasible(a: int, bk: list[int], b: int) -> bool:
-        if used[b] or sig[a] != sig[b]:
-            return False
-        for c in bk:
-            d = img[c]
-            if code[c, a] != code[d, b]:
-                return False
-            if el is not None:
-                if code[c, a] & 1 and el[(c, a)] != el[(d, b)]:
-                    return False
-                if code[c, a] & 2 and el[(a, c)] != el[(b, d)]:
-                    return False
-        return True
-
-    def candidates(level: int) -> Iterator[int]:
-        a = order[level]
-        bk = back[level]
-        pool = range(k) if not bk else nbrs[img[bk[0]]]
-        return (b for b in pool if feasible(a, bk, b))
-
-    stack = [candidates(0)]
-    while stack:
-        level = len(stack) - 1
-        a = order[level]
-        if img[a] != -1:
-            used[img[a]] = False
-            img[a] = -1
-        b = next(stack[-1], None)
-        if b is None:
-            stack.pop()
-            continue
-        img[a] = b
-        used[b] = True
-        work -= 1
-        if work < 0:
-            return None
-        if level + 1 == k:
-            found.append(tuple(img))
-            if len(found) > limit:
-                return None
-            continue
-        stack.append(candidates(level + 1))
-    return found
-
-
-def _invariants_differ(g1: GpumineGraph, g2: GpumineGraph) -> bool:
-    """True when node/edge counts or degree rows show the graphs cannot be isomorphic."""
+    g1 = _backend_graph(G1)
+    g2 = _backend_graph(G2)
     if g1.directed != g2.directed:
-        raise NotImplementedError("G1 and G2 differ in directedness")
-    if len(g1) != len(g2) or g1.number_of_edges() != g2.number_of_edges():
-        return True
-    return not np.array_equal(g1.degree_signature(), g2.degree_signature())
-
-
-def _connected_plan(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple | None:
-    """(graph, pattern, plan) for a connected ``g2``; None when certainly not isomorphic.
-
-    Raises NotImplementedError where the engines cannot give NetworkX's answer.
-    """
-    from ..errors import GpumineError
-    from ..plan.static_plan import build_static_plan
-
-    if _invariants_differ(g1, g2):
-        return None
-    try:
-        graph = g1.static_graph(**labels)
-        pattern = g2.pattern(**labels)
-    except GpumineError as exc:  # unhashable label values, attributes not kept...
-        raise NotImplementedError(f"gpumine backend: {exc}") from exc
-    # The plan builder asks for |Aut(G2)|, and Pattern's own search walks nodes in index order
-    # (exponential on sparse graphs of a few dozen nodes). Enumerate the group here with a
-    # breadth-first order and a work bound, and hand the exact result to the pattern's cache.
-    if "naut" not in pattern._cache:
-        auts = _automorphism_list(pattern, MAX_AUTOMORPHISMS)
-        if auts is None:
-            raise NotImplementedError(
-                f"G2 has more than {MAX_AUTOMORPHISMS} automorphisms (or they take too long "
-                "to enumerate); NetworkX's matcher is used"
-            )
-        pattern._cache["aut"] = auts
-        pattern._cache["naut"] = len(auts)
-    plan = build_static_plan(pattern, graph, induced=False, distinct=False)
-    return graph, pattern, plan
-
-
-def _first_connected(g1: GpumineGraph, g2: GpumineGraph, labels: dict, engine: str) -> dict | None:
-    from ..execution.static import run_static
-    from ..results.static import iter_mappings
-
-    prepared = _connected_plan(g1, g2, labels)
-    if prepared is None:
-        return None
-    graph, pattern, plan = prepared
-    ids = run_static(graph, plan, "enumerate", engine=engine, limit=1)
-    if len(ids) == 0:
-        return None
-    return next(iter_mappings(graph, pattern, [ids]))
-
-
-def _iter_connected(g1: GpumineGraph, g2: GpumineGraph, labels: dict, engine: str) -> Iterator:
-    from ..execution.static import iter_static_blocks
-    from ..results.static import iter_mappings
-
-    prepared = _connected_plan(g1, g2, labels)
-    if prepared is None:
-        return iter(())
-    graph, pattern, plan = prepared
-    return iter_mappings(graph, pattern, iter_static_blocks(graph, plan, engine=engine))
-
-
-def _component_key(g: GpumineGraph, labels: dict) -> Hashable:
-    """An isomorphism invariant of a component: sizes, degree rows, node-label multiset."""
-    from collections import Counter
-
-    from ..errors import GpumineError
-    from ..inputs.static_graph import LabelSpec
-
-    lab: Hashable = None
-    spec = LabelSpec.of(labels.get("node_label"), labels.get("node_label_default"))
-    if spec is not None:
-        try:
-            lab = frozenset(Counter(g._node_values(spec)).items())
-        except (GpumineError, TypeError) as exc:
-            raise NotImplementedError(f"gpumine backend: {exc}") from exc
-    return (len(g), g.number_of_edges(), g.degree_signature().tobytes(), lab)
-
-
-def _components(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> tuple | None:
-    """Components of both graphs with their keys; None when their counts differ."""
-    c1 = g1.components()
-    c2 = g2.components()
-    if len(c1) != len(c2):
-        return None
-    s1 = [g1.subgraph(ids) for ids in c1]
-    s2 = [g2.subgraph(ids) for ids in c2]
-    k1 = [_component_key(s, labels) for s in s1]
-    k2 = [_component_key(s, labels) for s in s2]
-    return s1, s2, k1, k2
-
-
-def _with_multiplicity(g1: GpumineGraph, g2: GpumineGraph, labels: dict) -> dict:
-    """Multigraphs: match edge multiplicities as edge labels (no other edge label allowed)."""
-    if not (g1.multigraph or g2.multigraph):
-        return labels
+        raise nx.NetworkXError("G1 and G2 must have the same directedness")
     if g1.multigraph != g2.multigraph:
         raise NotImplementedError("one graph is a multigraph and the other is not")
-    if labels.get("edge_label") is not None:
-        raise NotImplementedError("edge labels on multigraphs are left to NetworkX")
-    return {**labels, "edge_label": MULTIPLICITY, "edge_label_default": 1}
-
-
-def _first_isomorphism(G1: Any, G2: Any, labels: dict, engine: str) -> dict | None:
-    """One isomorphism ``{G1 node: G2 node}``, or None.
-
-    A disconnected ``G2`` is matched component by component: isomorphism is an equivalence,
-    so pairing each component of ``G2`` with any unused isomorphic component of ``G1`` never
-    blocks a later pairing.
-    """
-    g1 = _backend_graph(G1)
-    g2 = _backend_graph(G2)
-    labels = _with_multiplicity(g1, g2, labels)
-    if _invariants_differ(g1, g2):
+    if len(g1) != len(g2) or g1.number_of_edges() != g2.number_of_edges():
         return None
-    if len(g2) <= 1 or g2.is_connected():
-        return _first_connected(g1, g2, labels, engine)
-    comps = _components(g1, g2, labels)
-    if comps is None:
+    if not np.array_equal(g1.degree_signature(), g2.degree_signature()):
         return None
-    s1, s2, k1, k2 = comps
-    pools: dict = {}
-    for i, key in enumerate(k1):
-        pools.setdefault(key, []).append(i)
-    mapping: dict = {}
-    for b, key in zip(s2, k2, strict=True):
-        pool = pools.get(key, [])
-        for pos, i in enumerate(pool):
-            m = _first_connected(s1[i], b, labels, engine)
-            if m is not None:
-                del pool[pos]
-                mapping.update(m)
-                break
-        else:
-            return None
-    return mapping
+    if g1.multigraph:
+        edge_spec = _label_spec(MULTIPLICITY, 1)
+    # the search individualises one pair at a time: on "auto" the numba module runs it (a GPU
+    # pays a kernel launch per refinement round); engine="cuda" refines with CuPy
+    wanted = engine if engine is not None else _configured_engine()
+    name = _engine_name("cpu" if wanted == "auto" else wanted)
+    t0 = time.perf_counter()
+    try:
+        prob = IsoProblem(g1, g2, node_spec, edge_spec, node_match, edge_match, engine=name)
+    except (GpumineError, TypeError):
+        # unhashable label values: compare them with == through the matcher path instead
+        if node_spec is not None:
+            node_match = node_match or _categorical_callable(node_spec)
+        if edge_spec is not None and not g1.multigraph:
+            edge_match = edge_match or _categorical_callable(edge_spec)
+        edge_spec = _label_spec(MULTIPLICITY, 1) if g1.multigraph else None
+        prob = IsoProblem(g1, g2, None, edge_spec, node_match, edge_match, engine=name)
+    prob.on_first_result = lambda: _first_use(f"isomorphism search ({name})", t0)
+    return prob
 
 
-def _iter_isomorphisms(G1: Any, G2: Any, labels: dict, engine: str) -> Iterator[dict]:
-    """Every isomorphism ``{G1 node: G2 node}``, lazily (component by component if needed)."""
-    if len(G1) == 0 or len(G2) == 0:
-        return iter(())
-    g1 = _backend_graph(G1)
-    g2 = _backend_graph(G2)
-    labels = _with_multiplicity(g1, g2, labels)
-    if _invariants_differ(g1, g2):
-        return iter(())
-    if len(g2) <= 1 or g2.is_connected():
-        return _iter_connected(g1, g2, labels, engine)
-    comps = _components(g1, g2, labels)
-    if comps is None:
-        return iter(())
-    s1, s2, k1, k2 = comps
-    if len(s2) > MAX_COMPONENTS:
-        raise NotImplementedError(
-            f"G2 has {len(s2)} components; the gpumine backend enumerates all isomorphisms of "
-            f"graphs with at most {MAX_COMPONENTS}"
-        )
-    # exact isomorphism classes of G1's components (tested against one representative each)
-    classes: list[tuple[Hashable, int, list[int]]] = []
-    for i, key in enumerate(k1):
-        for ckey, rep, members in classes:
-            if ckey == key and _first_connected(s1[rep], s1[i], labels, engine) is not None:
-                members.append(i)
-                break
-        else:
-            classes.append((key, i, [i]))
-    cand: list[list[int]] = []
-    for b, key in zip(s2, k2, strict=True):
-        for ckey, rep, members in classes:
-            if ckey == key and _first_connected(s1[rep], b, labels, engine) is not None:
-                cand.append(members)
-                break
-        else:
-            return iter(())
-    need: dict[int, int] = {}
-    for members in cand:
-        need[id(members)] = need.get(id(members), 0) + 1
-    if any(need[id(members)] != len(members) for members in cand):
-        return iter(())
-    return _product_mappings(s1, s2, cand, labels, engine)
+def _label_spec(attr: Any, default: Any) -> Any:
+    from ..inputs.static_graph import LabelSpec
+
+    return LabelSpec.of(attr, default)
 
 
-def _product_mappings(
-    s1: list, s2: list, cand: list[list[int]], labels: dict, engine: str
-) -> Iterator[dict]:
-    """All bijections between isomorphic components times all isomorphisms of each pair."""
-    used = [False] * len(s1)
-    acc: dict = {}
+def _categorical_callable(spec: Any) -> Callable:
+    def match(d1: dict, d2: dict) -> bool:
+        return bool(spec.value(d1, "") == spec.value(d2, ""))
 
-    def rec(j: int) -> Iterator[dict]:
-        if j == len(s2):
-            yield dict(acc)
-            return
-        for i in cand[j]:
-            if used[i]:
-                continue
-            used[i] = True
-            for m in _iter_connected(s1[i], s2[j], labels, engine):
-                acc.update(m)
-                yield from rec(j + 1)
-                for k in m:
-                    del acc[k]
-            used[i] = False
-
-    return rec(0)
+    return match
 
 
-def _check(name: str, args: tuple, kwargs: dict) -> None:
-    ok = can_run(name, args, kwargs)
-    if ok is not True:
-        raise NotImplementedError(f"gpumine backend cannot run {name}: {ok}")
+def _iso_args(
+    node_match: Any, edge_match: Any, multigraph: bool
+) -> tuple[Any, Any, Callable | None, Callable | None]:
+    """Categorical matchers become label specs; other callables are called as NetworkX does."""
+    from .isomorphism import categorical_label
+
+    nspec = espec = None
+    ncall = ecall = None
+    cat = categorical_label(node_match)
+    if cat is not None:
+        nspec = _label_spec(*cat)
+    elif node_match is not None:
+        ncall = node_match
+    cat = categorical_label(edge_match)
+    if cat is not None and not multigraph:
+        espec = _label_spec(*cat)
+    elif edge_match is not None:
+        ecall = edge_match
+    return nspec, espec, ncall, ecall
+
+
+def _iter_iso(prob: Any) -> Iterator[dict]:
+    from ..execution.graph_iso import iter_isomorphisms
+
+    if prob is None:
+        return
+    first = True
+    for m in iter_isomorphisms(prob):
+        if first:
+            prob.on_first_result()
+            first = False
+        yield m
+    if first:
+        prob.on_first_result()
 
 
 def is_isomorphic(
     G1: Any, G2: Any, node_match: Any = None, edge_match: Any = None, *, engine: str | None = None
 ) -> bool:
-    """``networkx.is_isomorphic`` on nx_gpumine's engines (see the module docstring).
+    """``networkx.is_isomorphic`` on nx_gpumine's engines (refinement + individualisation).
 
     Parameters
     ----------
     G1, G2 : GpumineGraph, networkx.Graph or StaticGraph
-        Graphs of the same directedness.
+        Graphs of the same kind.
     node_match, edge_match : callable, optional
-        None or made by ``categorical_node_match`` / ``categorical_edge_match``.
+        Categorical matchers are matched as colours; any other callable is called as NetworkX
+        calls it (``edge_match`` of multigraphs gets the ``{key: data}`` dicts).
     engine : {"auto", "cpu", "cuda"}, optional
         Engine; default ``nx.config.backends.gpumine.engine``.
 
@@ -1188,23 +1058,19 @@ def is_isomorphic(
     -------
     bool
     """
-    _check("is_isomorphic", (G1, G2, node_match, edge_match), {})
-    nl, el = _match_labels(node_match, edge_match)
-    labels = {
-        "node_label": None if nl is None else nl[0],
-        "node_label_default": None if nl is None else nl[1],
-        "edge_label": None if el is None else el[0],
-        "edge_label_default": None if el is None else el[1],
-    }
+    if G1.is_directed() != G2.is_directed():
+        raise nx.NetworkXError("Graphs G1 and G2 are not of the same type.")
     if len(G1) == 0 and len(G2) == 0:
         return True
-    if len(G1) == 0 or len(G2) == 0:
-        return False
-    return _first_isomorphism(G1, G2, labels, _engine_name(engine)) is not None
+    multi = _backend_graph(G1).multigraph
+    nspec, espec, ncall, ecall = _iso_args(node_match, edge_match, multi)
+    prob = _iso_problem(G1, G2, nspec, espec, ncall, ecall, engine)
+    return next(_iter_iso(prob), None) is not None
 
 
-def _vf2pp_labels(node_label: Any, default_label: Any) -> dict:
-    return {"node_label": node_label, "node_label_default": default_label}
+def _vf2pp_problem(G1: Any, G2: Any, node_label: Any, default_label: Any, engine: Any) -> Any:
+    nspec = None if node_label is None else _label_spec(node_label, default_label)
+    return _iso_problem(G1, G2, nspec, None, None, None, engine)
 
 
 def vf2pp_isomorphism(
@@ -1217,10 +1083,12 @@ def vf2pp_isomorphism(
 ) -> dict | None:
     """``networkx.vf2pp_isomorphism`` on nx_gpumine's engines.
 
+    NetworkX 3.7 names the graphs ``FG``, ``SG``; either name binds (positions are the same).
+
     Parameters
     ----------
     G1, G2 : GpumineGraph, networkx.Graph or StaticGraph
-        Graphs of the same directedness.
+        Graphs of the same kind.
     node_label : str, optional
         Node attribute compared between the graphs (missing -> ``default_label``).
     default_label : optional
@@ -1233,11 +1101,10 @@ def vf2pp_isomorphism(
     dict or None
         ``{G1 node: G2 node}``, or None if the graphs are not isomorphic.
     """
-    _check("vf2pp_isomorphism", (G1, G2, node_label, default_label), {})
     if len(G1) == 0 or len(G2) == 0:
         return None
-    labels = _vf2pp_labels(node_label, default_label)
-    return _first_isomorphism(G1, G2, labels, _engine_name(engine))
+    prob = _vf2pp_problem(G1, G2, node_label, default_label, engine)
+    return next(_iter_iso(prob), None)
 
 
 def vf2pp_is_isomorphic(
@@ -1259,11 +1126,7 @@ def vf2pp_is_isomorphic(
     -------
     bool
     """
-    _check("vf2pp_is_isomorphic", (G1, G2, node_label, default_label), {})
-    if len(G1) == 0 or len(G2) == 0:
-        return False
-    labels = _vf2pp_labels(node_label, default_label)
-    return _first_isomorphism(G1, G2, labels, _engine_name(engine)) is not None
+    return vf2pp_isomorphism(G1, G2, node_label, default_label, engine=engine) is not None
 
 
 def vf2pp_all_isomorphisms(
@@ -1284,15 +1147,360 @@ def vf2pp_all_isomorphisms(
     Returns
     -------
     iterator of dict
-        Every isomorphism as ``{G1 node: G2 node}`` (the search runs lazily).
+        Every isomorphism as ``{G1 node: G2 node}``, each exactly once (the search is lazy).
     """
-    _check("vf2pp_all_isomorphisms", (G1, G2, node_label, default_label), {})
-    labels = _vf2pp_labels(node_label, default_label)
-    return _iter_isomorphisms(G1, G2, labels, _engine_name(engine))
+    if len(G1) == 0 or len(G2) == 0:
+        return iter(())
+    return _iter_iso(_vf2pp_problem(G1, G2, node_label, default_label, engine))
+
+
+# ====================================================================== subgraphs
+def _iter_subgraph(
+    FG: Any, SG: Any, node_label: Any, default_label: Any, induced: bool, engine: Any
+) -> Iterator[dict]:
+    """``{FG node: SG node}`` for every (induced) subgraph isomorphism / monomorphism."""
+    from ..execution.static import iter_static_blocks
+    from ..plan.static_plan import static_plan
+    from ..results.static import iter_mappings
+
+    if len(FG) == 0 or len(SG) == 0:
+        return iter(())
+    fg = _backend_graph(FG)
+    sg = _backend_graph(SG)
+    if fg.directed != sg.directed:
+        raise nx.NetworkXError("SG and FG must have the same directedness")
+    if len(sg) > len(fg):
+        return iter(())
+    labels = {}
+    if node_label is not None:
+        labels = {"node_label": node_label, "node_label_default": default_label}
+    name = _engine_name(engine)
+    if len(sg) == 1:
+        return _single_node_matches(fg, sg, labels, induced)
+    graph = fg.static_graph(**labels)
+    pattern = sg.pattern(**labels)
+    t0 = time.perf_counter()
+    plan = static_plan(pattern, graph, induced=induced, distinct=False)
+    blocks = iter_static_blocks(graph, plan, engine=name)
+
+    def run() -> Iterator[dict]:
+        first = True
+        for m in iter_mappings(graph, pattern, blocks):
+            if first:
+                _first_use(f"subgraph search ({name})", t0)
+                first = False
+            yield m
+
+    return run()
+
+
+def _single_node_matches(fg: Any, sg: Any, labels: dict, induced: bool) -> Iterator[dict]:
+    """A one-node SG: FG nodes with its label and a self-loop where SG has one (induced: a
+    self-loop exactly where SG has one)."""
+    loops_f = np.zeros(len(fg), dtype=bool)
+    loops_f[fg.src[fg.src == fg.dst]] = True
+    loop_s = bool((sg.src == sg.dst).any())
+    want = None
+    fvals = None
+    if labels:
+        spec = _label_spec(labels["node_label"], labels["node_label_default"])
+        want = sg._node_values(spec)[0]
+        fvals = fg._node_values(spec)
+    key = sg.keys[0]
+    for i, k in enumerate(fg.keys):
+        if (loop_s and not loops_f[i]) or (induced and loops_f[i] and not loop_s):
+            continue
+        if fvals is not None and fvals[i] != want:
+            continue
+        yield {k: key}
+
+
+def _subgraph_dispatch(name: str) -> Callable:
+    induced, kind = _SUBGRAPH_FUNCTIONS[name]
+    what = "induced subgraph isomorphism" if induced else "monomorphism"
+
+    def func(
+        FG: Any,
+        SG: Any,
+        node_label: Any = None,
+        default_label: Any = None,
+        *,
+        engine: str | None = None,
+    ) -> Any:
+        it = _iter_subgraph(FG, SG, node_label, default_label, induced, engine)
+        if kind == "all":
+            return it
+        first = next(it, None)
+        return first is not None if kind == "bool" else first
+
+    returns = {
+        "bool": f"bool\n        Whether some {what} of SG into FG exists.",
+        "first": f"dict or None\n        One {what} as ``{{FG node: SG node}}``, or None.",
+        "all": f"iterator of dict\n        Every {what} as ``{{FG node: SG node}}``, lazily.",
+    }[kind]
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = f"""``networkx.{name}`` (NetworkX 3.7) on nx_gpumine's engines.
+
+    SG (the smaller graph) is the pattern and FG the data graph; {what}s map every SG node to
+    a distinct FG node with equal label{
+        ", keeping edges and non-edges" if induced else ", keeping SG's edges"
+    } (self-loops included).
+
+    Parameters
+    ----------
+    FG, SG : GpumineGraph, networkx.Graph or StaticGraph
+        Graphs of the same directedness; SG connected, at most {MAX_SUBGRAPH_NODES} nodes.
+    node_label : str, optional
+        Node attribute compared between the graphs (missing -> ``default_label``).
+    default_label : optional
+        Label of nodes without ``node_label``.
+    engine : {{"auto", "cpu", "cuda"}}, optional
+        Engine; default ``nx.config.backends.gpumine.engine``.
+
+    Returns
+    -------
+    {returns}
+    """
+    return func
+
+
+vf2pp_subgraph_is_isomorphic = _subgraph_dispatch("vf2pp_subgraph_is_isomorphic")
+vf2pp_subgraph_isomorphism = _subgraph_dispatch("vf2pp_subgraph_isomorphism")
+vf2pp_all_subgraph_isomorphisms = _subgraph_dispatch("vf2pp_all_subgraph_isomorphisms")
+vf2pp_is_monomorphic = _subgraph_dispatch("vf2pp_is_monomorphic")
+vf2pp_monomorphism = _subgraph_dispatch("vf2pp_monomorphism")
+vf2pp_all_monomorphisms = _subgraph_dispatch("vf2pp_all_monomorphisms")
+
+
+# ====================================================================== local counts
+def _count_engine(engine: Any) -> tuple[str, Any]:
+    name = _engine_name(engine)
+    if name == "cuda":
+        from ..engines.cuda import local_counts as mod
+    else:
+        from ..engines.cpu import local_counts as mod
+    return name, mod
+
+
+def _sym_csr(g: GpumineGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR of the undirected union without self-loops (sorted rows) and direction counts."""
+    n = len(g)
+    keep = g.src != g.dst
+    s, d = g.src[keep], g.dst[keep]
+    a = np.concatenate([s, d])
+    b = np.concatenate([d, s])
+    key = np.unique(a * max(n, 1) + b, return_counts=True)
+    rows, cols = np.divmod(key[0], max(n, 1))
+    w = key[1] if g.directed else np.ones(len(rows), dtype=np.int64)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=ptr[1:])
+    return ptr, cols.astype(np.int64), w.astype(np.int64)
+
+
+def _node_ids(g: GpumineGraph, nodes: Any) -> tuple[list[int], bool]:
+    """Dense ids for NetworkX's ``nodes`` argument and whether one node was named."""
+    if nodes is None:
+        return list(range(len(g))), False
+    try:
+        if nodes in g:
+            return [g.key_to_id[nodes]], True
+    except TypeError:
+        pass
+    try:
+        items = iter(nodes)
+    except TypeError as exc:
+        raise nx.NetworkXError(f"nbunch is not a node or a sequence of nodes: {nodes!r}") from exc
+    ids = []
+    k2i = g.key_to_id
+    for v in items:  # as Graph.nbunch_iter: nodes not in G are skipped
+        try:
+            i = k2i.get(v)
+        except TypeError as exc:
+            raise nx.NetworkXError(f"Node {v} in sequence nbunch is not a valid node.") from exc
+        if i is not None:
+            ids.append(i)
+    return ids, False
+
+
+def _counts(G: Any, what: str, engine: Any) -> tuple[GpumineGraph, tuple]:
+    g = _backend_graph(G)
+    name, mod = _count_engine(engine)
+    ptr, idx, w = _sym_csr(g)
+    t0 = time.perf_counter()
+    if what == "squares":
+        out: tuple = mod.square_counts(ptr, idx)
+    elif g.directed:
+        out = (mod.directed_triangle_counts(ptr, idx, w),)
+    else:
+        out = (mod.triangle_counts(ptr, idx),)
+    _first_use(f"{what} counts ({name})", t0)
+    deg = np.diff(ptr)
+    return g, (deg, *(np.asarray(x) for x in out))
+
+
+def triangles(G: Any, nodes: Any = None, *, engine: str | None = None) -> int | dict:
+    """``networkx.triangles`` on nx_gpumine's engines.
+
+    Parameters
+    ----------
+    G : GpumineGraph, networkx.Graph or StaticGraph
+        Undirected simple graph (self-loops ignored, as NetworkX does).
+    nodes : node or iterable of nodes, optional
+        One node (an int comes back) or several (a dict); default every node.
+    engine : {"auto", "cpu", "cuda"}, optional
+        Engine; default ``nx.config.backends.gpumine.engine``.
+
+    Returns
+    -------
+    int or dict
+        Triangles through each node.
+    """
+    g, (_, t2) = _counts(G, "triangles", engine)
+    ids, one = _node_ids(g, nodes)
+    if one:
+        return int(t2[ids[0]]) // 2
+    keys = g.keys
+    return {keys[i]: int(t2[i]) // 2 for i in ids}
+
+
+def transitivity(G: Any, *, engine: str | None = None) -> float:
+    """``networkx.transitivity`` (undirected) on nx_gpumine's engines.
+
+    Parameters
+    ----------
+    G : GpumineGraph, networkx.Graph or StaticGraph
+        Undirected simple graph.
+    engine : {"auto", "cpu", "cuda"}, optional
+        Engine.
+
+    Returns
+    -------
+    float
+        ``3 * triangles / connected triples`` (0 without triangles).
+    """
+    if len(G) == 0:
+        return 0
+    _, (deg, t2) = _counts(G, "triangles", engine)
+    tri = int(t2.sum())
+    contri = int((deg * (deg - 1)).sum())
+    return 0 if tri == 0 else tri / contri
+
+
+def _clustering_values(G: Any, nodes: Any, engine: Any) -> tuple[GpumineGraph, list, list, bool]:
+    g, (deg, t) = _counts(G, "triangles", engine)
+    ids, one = _node_ids(g, nodes)
+    vals: list = []
+    if g.directed:
+        ptr, idx, w = _sym_csr(g)
+        bi = np.bincount(np.repeat(np.arange(len(g)), np.diff(ptr))[w == 2], minlength=len(g))
+        dtot = np.zeros(len(g), dtype=np.int64)
+        np.add.at(dtot, np.repeat(np.arange(len(g)), np.diff(ptr)), w)
+        for i in ids:
+            ti, dt, db = int(t[i]), int(dtot[i]), int(bi[i])
+            vals.append(0 if ti == 0 else ti / ((dt * (dt - 1) - 2 * db) * 2))
+    else:
+        for i in ids:
+            ti, d = int(t[i]), int(deg[i])
+            vals.append(0 if ti == 0 else ti / (d * (d - 1)))
+    return g, ids, vals, one
+
+
+def clustering(
+    G: Any, nodes: Any = None, weight: Any = None, *, engine: str | None = None
+) -> float | dict:
+    """``networkx.clustering`` (unweighted; directed graphs too) on nx_gpumine's engines.
+
+    Parameters
+    ----------
+    G : GpumineGraph, networkx.Graph or StaticGraph
+        Simple graph (self-loops ignored).
+    nodes : node or iterable of nodes, optional
+        One node (a number comes back) or several (a dict); default every node.
+    weight : None
+        Weighted clustering is refused by can_run (NetworkX computes it).
+    engine : {"auto", "cpu", "cuda"}, optional
+        Engine.
+
+    Returns
+    -------
+    float or dict
+    """
+    if weight is not None:
+        raise NotImplementedError("weighted clustering is left to NetworkX")
+    g, ids, vals, one = _clustering_values(G, nodes, engine)
+    if one:
+        return vals[0]
+    keys = g.keys
+    return {keys[i]: v for i, v in zip(ids, vals, strict=True)}
+
+
+def average_clustering(
+    G: Any,
+    nodes: Any = None,
+    weight: Any = None,
+    count_zeros: bool = True,
+    *,
+    engine: str | None = None,
+) -> float:
+    """``networkx.average_clustering`` (unweighted) on nx_gpumine's engines.
+
+    Parameters
+    ----------
+    G, nodes, weight, engine
+        As in :func:`clustering`.
+    count_zeros : bool
+        Include nodes of clustering 0 in the average.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ZeroDivisionError
+        No node to average over (as NetworkX).
+    """
+    if weight is not None:
+        raise NotImplementedError("weighted clustering is left to NetworkX")
+    _, _, c, one = _clustering_values(G, nodes, engine)
+    if one:  # NetworkX averages over the values of a dict; a single node gives its number
+        raise TypeError("'float' object has no attribute 'values'")
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def square_clustering(G: Any, nodes: Any = None, *, engine: str | None = None) -> float | dict:
+    """``networkx.square_clustering`` (undirected) on nx_gpumine's engines.
+
+    Parameters
+    ----------
+    G : GpumineGraph, networkx.Graph or StaticGraph
+        Undirected simple graph (self-loops ignored).
+    nodes : node or iterable of nodes, optional
+        One node (a number comes back) or several (a dict); default every node.
+    engine : {"auto", "cpu", "cuda"}, optional
+        Engine.
+
+    Returns
+    -------
+    float or dict
+    """
+    g, (_, sq, pot) = _counts(G, "squares", engine)
+    ids, one = _node_ids(g, nodes)
+    vals = [int(sq[i]) / int(pot[i]) if pot[i] > 0 else 0 for i in ids]
+    if one:
+        return vals[0]
+    keys = g.keys
+    return {keys[i]: v for i, v in zip(ids, vals, strict=True)}
 
 
 class BackendInterface:
-    """The object NetworkX loads for ``backend="gpumine"`` (entry point ``networkx.backends``)."""
+    """The object NetworkX loads for ``backend="gpumine"`` (entry point ``networkx.backends``).
+
+    NetworkX only calls the functions its installed version dispatches: the six subgraph
+    functions are reached on NetworkX 3.7 and later.
+    """
 
     convert_from_nx = staticmethod(convert_from_nx)
     convert_to_nx = staticmethod(convert_to_nx)
@@ -1303,3 +1511,14 @@ class BackendInterface:
     vf2pp_is_isomorphic = staticmethod(vf2pp_is_isomorphic)
     vf2pp_isomorphism = staticmethod(vf2pp_isomorphism)
     vf2pp_all_isomorphisms = staticmethod(vf2pp_all_isomorphisms)
+    vf2pp_subgraph_is_isomorphic = staticmethod(vf2pp_subgraph_is_isomorphic)
+    vf2pp_subgraph_isomorphism = staticmethod(vf2pp_subgraph_isomorphism)
+    vf2pp_all_subgraph_isomorphisms = staticmethod(vf2pp_all_subgraph_isomorphisms)
+    vf2pp_is_monomorphic = staticmethod(vf2pp_is_monomorphic)
+    vf2pp_monomorphism = staticmethod(vf2pp_monomorphism)
+    vf2pp_all_monomorphisms = staticmethod(vf2pp_all_monomorphisms)
+    triangles = staticmethod(triangles)
+    transitivity = staticmethod(transitivity)
+    clustering = staticmethod(clustering)
+    average_clustering = staticmethod(average_clustering)
+    square_clustering = staticmethod(square_clustering)
