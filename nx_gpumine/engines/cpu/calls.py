@@ -90,21 +90,27 @@ def run_kernel(
     if threading.current_thread() is not threading.main_thread():
         return call()
     box: dict[str, Any] = {}
+    # released by the worker when the kernel has returned; waited on with timeouts (a plain
+    # lock survives an interrupted acquire, unlike Thread.join in some CPython versions)
+    done = threading.Lock()
+    done.acquire()
 
     def target() -> None:
         try:
             box["value"] = call()
         except BaseException as exc:  # handed to the caller below
             box["error"] = exc
+        finally:
+            done.release()
 
     worker = threading.Thread(target=target, name="nx-gpumine-kernel", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(0.25)
+        while not done.acquire(timeout=0.25):
+            pass
     except BaseException:
         stop[0] = 1
-        worker.join(STOP_GRACE)
+        done.acquire(timeout=STOP_GRACE)
         raise
     if "error" in box:
         raise box["error"]
