@@ -32,7 +32,7 @@ _HARNESS = textwrap.dedent(
 
     KIND = {kind!r}
     PROGRESS = {progress!r}
-    small = nx.complete_bipartite_graph(4, 4)
+    small = ng.from_networkx(nx.complete_bipartite_graph(40, 60))  # the parallel path, fast
     big = ng.from_networkx(nx.complete_bipartite_graph(150, 150))  # no 5-cycle: long search
     tg = load_temporal_graph("collegemsg")
     tiny = ng.TemporalGraph.from_edgelist(

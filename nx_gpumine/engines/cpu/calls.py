@@ -7,7 +7,9 @@ call made from the main thread runs the kernel in a worker thread (kernels are c
 exception raised by a signal handler) the main thread sets the call's stop flag, which every
 kernel polls (the static DFS every ``POLL_MASK + 1`` steps, the temporal DFS likewise, the
 census once per root edge), waits up to ``STOP_GRACE`` seconds for the worker and re-raises.
-The kernel's partial result is dropped; the process stays usable. Calls from other threads run
+The kernel's partial result is dropped; the process stays usable. A worker that could not stop
+in time (numba was still compiling the kernel) is remembered, and the next engine call first
+waits for it (:func:`settle`), so two compilations never overlap. Calls from other threads run
 the kernel directly (signals are not delivered there anyway).
 
 **Threads.** numba's ``workqueue`` threading layer aborts the process when two threads run
@@ -18,6 +20,7 @@ at the first parallel call, the lock is taken too). Serial kernels never take it
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -25,7 +28,7 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["run_kernel", "new_stop", "threading_layer", "serialised", "STOP_GRACE"]
+__all__ = ["run_kernel", "new_stop", "settle", "threading_layer", "serialised", "STOP_GRACE"]
 
 #: Seconds the main thread waits for a stopped kernel before re-raising anyway (a kernel still
 #: being compiled cannot stop; it finishes in the background and its result is dropped).
@@ -34,6 +37,22 @@ STOP_GRACE = 0.5
 THREAD_SAFE_LAYERS = ("tbb", "omp")
 
 _PARALLEL_LOCK = threading.Lock()
+#: "done" locks of interrupted workers that were still running when their caller gave up.
+_ABANDONED: list[threading.Lock] = []
+
+
+def settle() -> None:
+    """Wait for interrupted kernels still running (compiling) in the background.
+
+    Engines call this before anything that may compile numba code; the wait itself can be
+    interrupted again.
+    """
+    for done in list(_ABANDONED):
+        while not done.acquire(timeout=0.25):
+            pass
+        done.release()
+        with contextlib.suppress(ValueError):  # another thread settled it too
+            _ABANDONED.remove(done)
 
 
 def threading_layer() -> str | None:
@@ -81,6 +100,8 @@ def run_kernel(
         Ctrl-C (SIGINT) arrived while the kernel ran in a main-thread call.
     """
 
+    settle()
+
     def call() -> Any:
         if parallel and serialised():
             with _PARALLEL_LOCK:
@@ -110,7 +131,10 @@ def run_kernel(
             pass
     except BaseException:
         stop[0] = 1
-        done.acquire(timeout=STOP_GRACE)
+        if done.acquire(timeout=STOP_GRACE):
+            done.release()
+        else:
+            _ABANDONED.append(done)
         raise
     if "error" in box:
         raise box["error"]

@@ -21,7 +21,7 @@ from numba import njit, prange
 from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
-from .calls import new_stop, run_kernel
+from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists"]
 
@@ -755,6 +755,7 @@ _DUMMY_I32 = np.full(1, -1, dtype=np.int32)
 
 def _args(graph: StaticGraph, plan: StaticPlan) -> tuple:
     """The flat argument tuple every kernel takes (numba-friendly dtypes)."""
+    settle()  # no compilation may overlap one still running from an interrupted call
     if plan.k < 2:
         raise ValueError("engines need plans with k >= 2 (1-node patterns are answered on host)")
     if plan.directed != graph.directed:

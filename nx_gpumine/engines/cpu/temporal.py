@@ -21,7 +21,7 @@ from ...errors import CapacityError
 from ...inputs.motifs import CENSUS_AXIS, CENSUS_KEYS
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import TemporalPlan, split_root_edges
-from .calls import new_stop, run_kernel
+from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
 
@@ -686,6 +686,7 @@ _DUMMY_ALLOW = np.ones((1, 1), dtype=np.uint8)
 
 def _args(graph: TemporalGraph, plan: TemporalPlan) -> tuple:
     """The flat argument tuple every kernel takes (numba-friendly dtypes)."""
+    settle()  # no compilation may overlap one still running from an interrupted call
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
     tdt = graph.time.dtype
@@ -880,6 +881,7 @@ def census(
     from ...inputs.motifs import _num
     from ...plan.temporal_plan import _limit
 
+    settle()
     delta = _num(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
