@@ -8,8 +8,14 @@ backward neighbours' lists; a level with a single backward neighbour walks that 
 Intersection results are reused across levels as the plan says, and symmetry restrictions also
 trim the start of each sorted candidate range.
 
+Counting finishes the plan's count tail (twin leaves) by a falling factorial or binomial once
+the core is mapped (induced tails when their candidates are pairwise non-adjacent), with exact
+int64 overflow detection, so star-like patterns stay polynomial.
+
 Work is split into chunks of root entries balanced by degree and run with ``prange``.
-Counts are int64 per chunk and summed in Python with an overflow check.
+Counts are int64 per chunk and summed in Python with an overflow check. Kernels release the GIL
+and poll a stop flag; :mod:`.calls` runs them so Ctrl-C interrupts a call within a second and
+several threads may call at once.
 """
 
 from __future__ import annotations

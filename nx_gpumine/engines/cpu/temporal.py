@@ -9,6 +9,7 @@ compare differences (``time[x] - time[base] <= limit``), exact for integer times
 Root ranges are split into chunks of about equal estimated work and run with ``prange``.
 Counts are int64 per chunk and summed in Python with an overflow check. Unlimited enumeration
 counts first and fills exact offsets in parallel; a limited one fills a doubling buffer.
+Kernels release the GIL and poll a stop flag (see :mod:`.calls`: Ctrl-C, threads).
 """
 
 from __future__ import annotations
