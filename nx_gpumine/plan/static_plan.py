@@ -91,6 +91,15 @@ class StaticPlan:
         alone): n (n-1) ... (n-t+1) matches; ``TAIL_CHOOSE``: the same, with the symmetry
         conditions ordering the tail levels: C(n, t); ``TAIL_PAIR``: two levels with candidate
         sets A and B: |A| |B| - |A & B|. Enumeration walks every level and ignores the tail.
+        Induced plans keep ``tail_start = k - 1`` (see ``indep_tail_start``).
+    indep_tail_start, indep_tail_kind : int
+        Induced plans only (else -1, 0): a tail of 2+ twin levels (``TAIL_FALLING`` or
+        ``TAIL_CHOOSE``) that is pairwise non-adjacent in the pattern, so induced matching also
+        demands its images be pairwise non-adjacent. Its formula holds for a mapping of the
+        earlier levels exactly when the shared candidate set has no edge inside; an engine that
+        checks this per mapping counts by the formula and walks the tail levels otherwise
+        (counting independent sets in general is #P-hard). Engines that do not check it use
+        ``tail_start`` (the last level alone).
     shape, shape_arg : str or None, int
         A whole-pattern structure with a dedicated counting algorithm (unlabeled, undirected,
         no self-loops): ``"clique"`` (shape_arg = k), ``"book"`` (an edge plus ``shape_arg``
@@ -125,6 +134,8 @@ class StaticPlan:
     num_automorphisms: int
     tail_start: int = -1
     tail_kind: int = 0
+    indep_tail_start: int = -1
+    indep_tail_kind: int = 0
     shape: str | None = None
     shape_arg: int = 0
 
@@ -308,15 +319,57 @@ def _count_tail(
     syms: list[list[int]],
     filters: list[tuple],
 ) -> tuple[int, int]:
-    """``(tail_start, tail_kind)`` of a plan (see :class:`StaticPlan`)."""
+    """``(tail_start, tail_kind)`` of a plan (see :class:`StaticPlan`).
+
+    For an induced plan the tail may only be the last level; :func:`_indep_tail` gives the
+    longer tail that holds when the candidates are pairwise non-adjacent.
+    """
     if k <= 2:
         return k, TAIL_FALLING
     if induced:  # non-adjacency inside the tail would have to be checked
         return k - 1, TAIL_FALLING
+    return _tail_search(k, checks, syms, filters, pairs=True)
+
+
+def _indep_tail(
+    k: int,
+    checks: list[list[tuple[int, int, int, int]]],
+    syms: list[list[int]],
+    filters: list[tuple],
+) -> tuple[int, int]:
+    """``(indep_tail_start, indep_tail_kind)`` of an induced plan, or ``(-1, 0)``.
+
+    Checks between tail levels must all be plain non-adjacency (code 0, no labels).
+    """
+    if k <= 3:
+        return -1, 0
+    lo, kind = _tail_search(k, checks, syms, filters, pairs=False)
+    if k - lo < 2 or kind not in (TAIL_FALLING, TAIL_CHOOSE):
+        return -1, 0
+    return lo, kind
+
+
+def _tail_search(
+    k: int,
+    checks: list[list[tuple[int, int, int, int]]],
+    syms: list[list[int]],
+    filters: list[tuple],
+    *,
+    pairs: bool,
+) -> tuple[int, int]:
+    """Longest tail whose levels check only earlier levels (non-adjacency among themselves)."""
 
     def independent(lo: int) -> bool:
-        # no level of [lo, k) is checked against another level of [lo, k)
-        return all(c[0] < lo for i in range(lo, k) for c in checks[i])
+        # a level of [lo, k) is checked against another level of [lo, k) only for
+        # non-adjacency (induced plans; a monomorphism plan has no code-0 checks)
+        return all(
+            c[0] < lo or (c[1] == 0 and c[2] == -1 and c[3] == -1)
+            for i in range(lo, k)
+            for c in checks[i]
+        )
+
+    def outer(i: int, lo: int) -> list[tuple[int, int, int, int]]:
+        return [c for c in checks[i] if c[0] < lo]
 
     for lo in range(2, k - 1):  # longest tail first
         if not independent(lo):
@@ -324,7 +377,7 @@ def _count_tail(
         levels = range(lo, k)
         first = lo
         same = all(
-            checks[i] == checks[first]
+            outer(i, lo) == outer(first, lo)
             and filters[i] == filters[first]
             and [j for j in syms[i] if j < lo] == [j for j in syms[first] if j < lo]
             for i in levels
@@ -334,7 +387,7 @@ def _count_tail(
             return lo, TAIL_CHOOSE
         if same and all(not x for x in inner):
             return lo, TAIL_FALLING
-        if k - lo == 2 and not inner[1]:
+        if pairs and k - lo == 2 and not inner[1]:
             return lo, TAIL_PAIR
     return k - 1, TAIL_FALLING
 
@@ -541,6 +594,7 @@ def build_static_plan(
 
     filters = [(node_label[i], loop_req[i], loop_label[i], min_degree[i]) for i in range(k)]
     tail_start, tail_kind = _count_tail(k, induced, checks, syms, filters)
+    indep_start, indep_kind = _indep_tail(k, checks, syms, filters) if induced else (-1, 0)
     shape, shape_arg = pattern_shape(pattern, induced)
 
     chk_ptr, flat = _csr(checks)
@@ -573,6 +627,8 @@ def build_static_plan(
         num_automorphisms=pattern.num_automorphisms(),
         tail_start=tail_start,
         tail_kind=tail_kind,
+        indep_tail_start=indep_start,
+        indep_tail_kind=indep_kind,
         shape=shape,
         shape_arg=shape_arg,
     )

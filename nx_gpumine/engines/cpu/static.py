@@ -8,8 +8,14 @@ backward neighbours' lists; a level with a single backward neighbour walks that 
 Intersection results are reused across levels as the plan says, and symmetry restrictions also
 trim the start of each sorted candidate range.
 
+Counting finishes the plan's count tail (twin leaves) by a falling factorial or binomial once
+the core is mapped (induced tails when their candidates are pairwise non-adjacent), with exact
+int64 overflow detection, so star-like patterns stay polynomial.
+
 Work is split into chunks of root entries balanced by degree and run with ``prange``.
-Counts are int64 per chunk and summed in Python with an overflow check.
+Counts are int64 per chunk and summed in Python with an overflow check. Kernels release the GIL
+and poll a stop flag; :mod:`.calls` runs them so Ctrl-C interrupts a call within a second and
+several threads may call at once.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from numba import njit, prange
 
 from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
-from ...plan.static_plan import StaticPlan, root_mask
+from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
+from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists"]
 
 _INT64_MAX = 2**63 - 1
+_I64_MAX = np.int64(_INT64_MAX)
 #: Largest vertex count for which a chunk keeps a byte array of marks (one byte per vertex).
 MARK_LIMIT = 1 << 26
 #: Root ranges shorter than this run on one thread (waking the thread pool costs more).
@@ -36,7 +44,10 @@ INITIAL_ROWS = 1 << 16
 _DONE = 0
 _FULL = 1  # output buffer full: rows kept up to the start of root entry `next_e`
 _LIMIT = 2  # the limit was reached
-_STOPPED = 3  # another chunk found a match (exists)
+_STOPPED = 3  # another chunk found a match (exists), or the caller asked to stop
+_OVERFLOW = 4  # the count does not fit in 64 bits (the count returned is -1)
+#: A DFS step count between two looks at the stop flag (a power of two, minus one).
+POLL_MASK = 255
 
 
 @njit(cache=True, inline="always")
@@ -158,6 +169,44 @@ def _intersect(a, alo, ahi, b, blo, bhi, out, olo):
     return n
 
 
+@njit(cache=True)
+def _falling(n, t):
+    """n (n-1) ... (n-t+1), 0 when n < t, -1 when it overflows int64."""
+    if n < t:
+        return np.int64(0)
+    r = np.int64(1)
+    for i in range(t):
+        x = np.int64(n - i)
+        if r > _I64_MAX // x:
+            return np.int64(-1)
+        r *= x
+    return r
+
+
+@njit(cache=True)
+def _choose(n, t):
+    """C(n, t), -1 when it overflows int64 (every intermediate value is at most the result)."""
+    if t < 0 or n < t:
+        return np.int64(0)
+    if t > n - t:
+        t = n - t
+    r = np.int64(1)
+    for i in range(t):
+        # C(n, i+1) = C(n, i) (n-i) / (i+1), with the division done first (exact: i+1 divides
+        # C(n, i) (n-i), so (i+1)/gcd divides n-i)
+        a = r
+        b = np.int64(i + 1)
+        while b != 0:
+            a, b = b, a % b
+        d = np.int64(i + 1) // a
+        x = np.int64(n - i) // d
+        r //= a
+        if r > _I64_MAX // x:
+            return np.int64(-1)
+        r *= x
+    return r
+
+
 @njit(cache=True, inline="always")
 def _edge_ok(dc, ol, il, req, want_out, want_in, induced):
     if induced:
@@ -203,6 +252,9 @@ def _run_range(
     root_ok,
     maxdeg,
     mark_limit,
+    tail_start,
+    tail_kind,
+    tail_indep,
     lo,
     hi,
     mode,
@@ -214,8 +266,16 @@ def _run_range(
 ):
     """DFS over root entries [lo, hi).
 
-    mode 0 counts, 1 writes rows to out[row0:cap], 2 stops at the first match.
-    Returns (count, rows_end, next_e, status).
+    mode 0 counts, 1 writes rows to out[row0:cap], 2 stops at the first match. ``stop[0]``
+    set by anyone (a chunk that found a match, the host on an interrupt) ends the run within
+    ``POLL_MASK + 1`` steps with status ``_STOPPED``.
+
+    Counting (and exists) finish levels ``tail_start .. k-1`` by the tail formula
+    (``tail_kind``: 1 falling factorial, 2 binomial) when ``k - tail_start >= 2``: the
+    candidates of level ``tail_start`` that pass every test are counted, not descended into.
+    ``tail_indep`` (induced plans): the formula only holds when those candidates are pairwise
+    non-adjacent; otherwise the tail levels are walked for that mapping.
+    Returns (count, rows_end, next_e, status); count -1 with ``_OVERFLOW``.
     """
     f = np.empty(k, np.int64)
     pos = np.zeros(k, np.int64)
@@ -261,6 +321,17 @@ def _run_range(
         use_mark = want
     mark = np.zeros(nverts if use_mark else 1, np.uint8)
     marked_u = -1
+    # count tail: candidates of level T are counted (and, for an induced tail, kept in tbuf
+    # for the independence test); twalk = the formula failed, walk this mapping's tail
+    T = tail_start
+    ntail = k - T
+    use_tail = mode != 1 and T >= 2 and ntail >= 2 and (tail_kind == 1 or tail_kind == 2)
+    tbuf = np.empty(max(maxdeg, 1) if (use_tail and tail_indep) else 1, np.int32)
+    scr = np.empty(max(maxdeg, 1) if (use_tail and tail_indep) else 1, np.int32)
+    nt = np.int64(0)
+    tstart = np.int64(0)
+    twalk = False
+    steps = np.int64(0)
     count = np.int64(0)
     rows = row0
     if lo >= hi:
@@ -284,6 +355,8 @@ def _run_range(
             marked_u = u
         f[0] = u
         f[1] = indices[e]
+        nt = 0
+        twalk = False
         level = 2
         if k == 2:
             # the root edge itself is the match
@@ -295,6 +368,9 @@ def _run_range(
         # ---- prepare level 2 (or the k == 2 leaf)
         prepared = False
         while True:
+            steps += 1
+            if (steps & POLL_MASK) == 0 and stop[0] != 0:
+                return count, rows, e, _STOPPED
             if not prepared and level >= 2:
                 # build the candidate range of `level`
                 b0 = bn_ptr[level]
@@ -454,6 +530,9 @@ def _run_range(
                     pos[level] = a0
                     end[level] = n
                 prepared = True
+                if use_tail and level == T:
+                    nt = 0
+                    tstart = pos[level]
                 if leaf_fast and level == last:
                     a0 = pos[level]
                     a1 = end[level]
@@ -469,6 +548,40 @@ def _run_range(
                     pos[level] = a1
             # ---- advance at `level`
             if pos[level] >= end[level]:
+                if use_tail and level == T:
+                    if twalk:
+                        twalk = False
+                    else:
+                        formula = True
+                        if tail_indep and nt >= ntail:
+                            # induced: the candidates must hold no edge among themselves
+                            for x in range(nt):
+                                v = tbuf[x]
+                                if (
+                                    _intersect(
+                                        indices, indptr[v], indptr[v + 1], tbuf, 0, nt, scr, 0
+                                    )
+                                    > 0
+                                ):
+                                    formula = False
+                                    break
+                        if not formula:
+                            nt = 0
+                            twalk = True
+                            pos[level] = tstart
+                            continue
+                        val = _choose(nt, ntail) if tail_kind == 2 else _falling(nt, ntail)
+                        nt = 0
+                        if val < 0:
+                            return np.int64(-1), rows, e, _OVERFLOW
+                        if mode == 2:
+                            if val > 0:
+                                stop[0] = 1
+                                return np.int64(1), rows, e, _STOPPED
+                        elif count > _I64_MAX - val:
+                            return np.int64(-1), rows, e, _OVERFLOW
+                        else:
+                            count += val
                 level -= 1
                 if level < 2:
                     break
@@ -523,6 +636,11 @@ def _run_range(
                                 break
                     if not ok:
                         continue
+            if use_tail and level == T and not twalk:
+                if tail_indep:
+                    tbuf[nt] = c
+                nt += 1
+                continue
             if level < k - 1:
                 f[level] = c
                 level += 1
@@ -531,6 +649,8 @@ def _run_range(
             # ---- a full match
             f[level] = c
             if mode == 0:
+                if count == _I64_MAX:
+                    return np.int64(-1), rows, e, _OVERFLOW
                 count += 1
             elif mode == 1:
                 if rows >= cap:
@@ -581,25 +701,26 @@ def _chunk_bounds(
     return bounds
 
 
-@njit(cache=True, parallel=True)
-def _count_chunks(bounds, args):
+@njit(cache=True, parallel=True, nogil=True)
+def _count_chunks(bounds, args, stop):
+    """Count per chunk (-1 where a chunk's count overflows; it then stops the others)."""
     nch = len(bounds) - 1
     counts = np.zeros(nch, np.int64)
     k = args[8]
     dummy = np.empty((0, k), np.int64)
-    stop = np.zeros(1, np.int64)
     for c in prange(nch):
         res = _run_range(*args, bounds[c], bounds[c + 1], 0, dummy, 0, 0, False, stop)
         counts[c] = res[0]
+        if res[3] == _OVERFLOW:
+            stop[0] = 1
     return counts
 
 
-@njit(cache=True, parallel=True)
-def _fill_chunks(bounds, offsets, out, args):
+@njit(cache=True, parallel=True, nogil=True)
+def _fill_chunks(bounds, offsets, out, args, stop):
     nch = len(bounds) - 1
     ends = np.zeros(nch, np.int64)
     status = np.zeros(nch, np.int64)
-    stop = np.zeros(1, np.int64)
     for c in prange(nch):
         res = _run_range(
             *args, bounds[c], bounds[c + 1], 1, out, offsets[c], offsets[c + 1], False, stop
@@ -609,31 +730,28 @@ def _fill_chunks(bounds, offsets, out, args):
     return ends, status
 
 
-@njit(cache=True, parallel=True)
-def _exists_chunks(bounds, args):
+@njit(cache=True, parallel=True, nogil=True)
+def _exists_chunks(bounds, args, stop):
     nch = len(bounds) - 1
     found = np.zeros(nch, np.int64)
     k = args[8]
     dummy = np.empty((0, k), np.int64)
-    stop = np.zeros(1, np.int64)
     for c in prange(nch):
         res = _run_range(*args, bounds[c], bounds[c + 1], 2, dummy, 0, 0, False, stop)
         found[c] = res[0]
     return found
 
 
-@njit(cache=True)
-def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit):
-    stop = np.zeros(1, np.int64)
+@njit(cache=True, nogil=True)
+def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit, stop):
     return _run_range(*args, lo, hi, 1, out, row0, cap, cap_is_limit, stop)
 
 
-@njit(cache=True)
-def _serial(args, lo, hi, mode):
-    """Count (mode 0) or test existence (mode 2) on one thread."""
+@njit(cache=True, nogil=True)
+def _serial(args, lo, hi, mode, stop):
+    """Count (mode 0; -1 on overflow) or test existence (mode 2) on one thread."""
     k = args[8]
     dummy = np.empty((0, k), np.int64)
-    stop = np.zeros(1, np.int64)
     return _run_range(*args, lo, hi, mode, dummy, 0, 0, False, stop)[0]
 
 
@@ -643,6 +761,7 @@ _DUMMY_I32 = np.full(1, -1, dtype=np.int32)
 
 def _args(graph: StaticGraph, plan: StaticPlan) -> tuple:
     """The flat argument tuple every kernel takes (numba-friendly dtypes)."""
+    settle()  # no compilation may overlap one still running from an interrupted call
     if plan.k < 2:
         raise ValueError("engines need plans with k >= 2 (1-node patterns are answered on host)")
     if plan.directed != graph.directed:
@@ -687,7 +806,20 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> tuple:
         np.ascontiguousarray(root_ok, dtype=np.uint8),
         np.int64(max(graph.max_degree, 1)),
         np.int64(MARK_LIMIT),
+        *_tail(plan),
     )
+
+
+def _tail(plan: StaticPlan) -> tuple:
+    """``(tail_start, tail_kind, tail_indep)`` the kernel counts with (see ``_run_range``)."""
+    k = plan.k
+    start, kind = int(plan.indep_tail_start), int(plan.indep_tail_kind)
+    indep = plan.induced and 2 <= start <= k - 2 and kind in (TAIL_FALLING, TAIL_CHOOSE)
+    if not indep:
+        start, kind = int(plan.tail_start), int(plan.tail_kind)
+    if not (2 <= start <= k - 2 and kind in (TAIL_FALLING, TAIL_CHOOSE)):
+        start, kind = k, 0  # only the last level (the leaf shortcut), or none
+    return np.int64(start), np.int64(kind), bool(indep)
 
 
 def _range(graph: StaticGraph, lo: int, hi: int | None) -> tuple[int, int]:
@@ -704,9 +836,15 @@ def _bounds(args: tuple, lo: int, hi: int) -> np.ndarray:
     return _chunk_bounds(args[0], args[1], args[26], lo, hi, nchunks)
 
 
+def _overflow() -> CapacityError:
+    return CapacityError("the match count overflows a 64-bit integer (more than 2**63 - 1)")
+
+
 def _checked_sum(counts: np.ndarray) -> int:
+    if (counts < 0).any():  # a chunk overflowed
+        raise _overflow()
     total = sum(int(c) for c in counts.tolist())
-    if total > _INT64_MAX or (counts < 0).any():
+    if total > _INT64_MAX:
         raise CapacityError(f"match count {total} overflows a 64-bit integer")
     return total
 
@@ -732,14 +870,20 @@ def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = No
     ------
     CapacityError
         If the count does not fit in 64 bits.
+    KeyboardInterrupt
+        Ctrl-C during the call (see :mod:`nx_gpumine.engines.cpu.calls`).
     """
     lo, hi = _range(graph, lo, hi)
     if plan.impossible or hi <= lo:
         return 0
     args = _args(graph, plan)
+    stop = new_stop()
     if hi - lo < SERIAL_ENTRIES:
-        return int(_serial(args, lo, hi, 0))
-    counts = _count_chunks(_bounds(args, lo, hi), args)
+        n = int(run_kernel(_serial, args, lo, hi, 0, stop, stop=stop, parallel=False))
+        if n < 0:
+            raise _overflow()
+        return n
+    counts = run_kernel(_count_chunks, _bounds(args, lo, hi), args, stop, stop=stop)
     return _checked_sum(counts)
 
 
@@ -749,9 +893,10 @@ def exists(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = N
     if plan.impossible or hi <= lo:
         return False
     args = _args(graph, plan)
+    stop = new_stop()
     if hi - lo < SERIAL_ENTRIES:
-        return bool(_serial(args, lo, hi, 2))
-    found = _exists_chunks(_bounds(args, lo, hi), args)
+        return bool(run_kernel(_serial, args, lo, hi, 2, stop, stop=stop, parallel=False))
+    found = run_kernel(_exists_chunks, _bounds(args, lo, hi), args, stop, stop=stop)
     return bool(found.any())
 
 
@@ -780,14 +925,15 @@ def enumerate_matches(
     if plan.impossible or hi <= lo or limit == 0:
         return np.empty((0, k), dtype=np.int64)
     args = _args(graph, plan)
+    stop = new_stop()
     if limit is None and hi - lo >= SERIAL_ENTRIES:
         bounds = _bounds(args, lo, hi)
-        counts = _count_chunks(bounds, args)
+        counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
         total = _checked_sum(counts)
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         out = np.empty((total, k), dtype=np.int64)
-        ends, status = _fill_chunks(bounds, offsets, out, args)
+        ends, status = run_kernel(_fill_chunks, bounds, offsets, out, args, stop, stop=stop)
         if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
         return out
@@ -799,7 +945,9 @@ def enumerate_matches(
     e = lo
     while True:
         is_limit = cap >= bound
-        _, rows, e, status = _enum_serial(args, e, hi, out, rows, cap, is_limit)
+        _, rows, e, status = run_kernel(
+            _enum_serial, args, e, hi, out, rows, cap, is_limit, stop, stop=stop, parallel=False
+        )
         if status == _DONE or status == _LIMIT:
             return out[:rows].copy() if rows < len(out) else out
         # buffer full inside root entry e: grow and resume from e (rows of e were dropped)

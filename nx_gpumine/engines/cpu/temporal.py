@@ -9,6 +9,7 @@ compare differences (``time[x] - time[base] <= limit``), exact for integer times
 Root ranges are split into chunks of about equal estimated work and run with ``prange``.
 Counts are int64 per chunk and summed in Python with an overflow check. Unlimited enumeration
 counts first and fills exact offsets in parallel; a limited one fills a doubling buffer.
+Kernels release the GIL and poll a stop flag (see :mod:`.calls`: Ctrl-C, threads).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ...errors import CapacityError
 from ...inputs.motifs import CENSUS_AXIS, CENSUS_KEYS
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import TemporalPlan, split_root_edges
+from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
 
@@ -32,6 +34,8 @@ _DONE = 0
 _FULL = 1
 _LIMIT = 2
 _STOPPED = 3
+#: DFS steps between two looks at the stop flag (a power of two, minus one).
+POLL_MASK = 255
 
 
 @njit(cache=True, inline="always")
@@ -256,6 +260,8 @@ def _run_range(
 ):
     """DFS over root edges [lo, hi). mode 0 count, 1 enumerate into out[row0:cap], 2 exists.
 
+    ``stop[0]`` set (a chunk found a match, or the host was interrupted) ends the run within
+    ``POLL_MASK + 1`` steps with status ``_STOPPED``.
     Returns (count, rows_end, next_root, status).
     """
     m = len(src)
@@ -266,8 +272,9 @@ def _run_range(
     kind = np.zeros(l, np.int64)
     cnt = 0
     rows = row0
+    steps = 0
     for e0 in range(lo, hi):
-        if mode == 2 and stop[0] != 0:
+        if stop[0] != 0:
             return cnt, rows, e0, _STOPPED
         s0 = src[e0]
         d0 = dst[e0]
@@ -313,6 +320,11 @@ def _run_range(
         level = 1
         entering = True
         while level >= 1:
+            steps += 1
+            if (steps & POLL_MASK) == 0 and stop[0] != 0:
+                for j in range(k):
+                    fmap[j] = -1
+                return cnt, rows, e0, _STOPPED
             if entering:
                 entering = False
                 prev = eid[level - 1]
@@ -445,25 +457,23 @@ def _run_range(
     return cnt, rows, hi, _DONE
 
 
-@njit(cache=True, parallel=True)
-def _count_chunks(bounds, args):
+@njit(cache=True, parallel=True, nogil=True)
+def _count_chunks(bounds, args, stop):
     nch = len(bounds) - 1
     counts = np.zeros(nch, np.int64)
     l = args[13]
     dummy = np.empty((0, l), np.int64)
-    stop = np.zeros(1, np.int64)
     for c in prange(nch):
         res = _run_range(*args, bounds[c], bounds[c + 1], 0, dummy, 0, 0, False, stop)
         counts[c] = res[0]
     return counts
 
 
-@njit(cache=True, parallel=True)
-def _fill_chunks(bounds, offsets, out, args):
+@njit(cache=True, parallel=True, nogil=True)
+def _fill_chunks(bounds, offsets, out, args, stop):
     nch = len(bounds) - 1
     ends = np.zeros(nch, np.int64)
     status = np.zeros(nch, np.int64)
-    stop = np.zeros(1, np.int64)
     for c in prange(nch):
         res = _run_range(
             *args, bounds[c], bounds[c + 1], 1, out, offsets[c], offsets[c + 1], False, stop
@@ -473,22 +483,20 @@ def _fill_chunks(bounds, offsets, out, args):
     return ends, status
 
 
-@njit(cache=True, parallel=True)
-def _exists_chunks(bounds, args):
+@njit(cache=True, parallel=True, nogil=True)
+def _exists_chunks(bounds, args, stop):
     nch = len(bounds) - 1
     found = np.zeros(nch, np.int64)
     l = args[13]
     dummy = np.empty((0, l), np.int64)
-    stop = np.zeros(1, np.int64)
     for c in prange(nch):
         res = _run_range(*args, bounds[c], bounds[c + 1], 2, dummy, 0, 0, False, stop)
         found[c] = res[0]
     return found
 
 
-@njit(cache=True)
-def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit):
-    stop = np.zeros(1, np.int64)
+@njit(cache=True, nogil=True)
+def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit, stop):
     return _run_range(*args, lo, hi, 1, out, row0, cap, cap_is_limit, stop)
 
 
@@ -496,11 +504,14 @@ def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit):
 @njit(cache=True)
 def _census_range(
     src, dst, time, next_id, out_ptr, out_edges, in_ptr, in_edges, tie, delta_on, delta, table,
-    lo, hi, counts,
+    lo, hi, counts, stop,
 ):  # fmt: skip
-    """Add the 3-edge census of roots [lo, hi) into counts (36,)."""
+    """Add the 3-edge census of roots [lo, hi) into counts (36,); stops early on ``stop[0]``."""
     S = np.zeros(3, np.int64)
+    polls = 0
     for e0 in range(lo, hi):
+        if stop[0] != 0:
+            return counts
         u = src[e0]
         v = dst[e0]
         if u == v:
@@ -522,6 +533,9 @@ def _census_range(
             p1 = _lower_id(arr1, a1, b1, lo1)
             q1 = _end_list(arr1, p1, b1, time, t0, t0, delta_on, delta, False, delta)
             for pp1 in range(p1, q1):
+                polls += 1  # each pp1 walks up to a few lists: look at the flag often
+                if (polls & 15) == 0 and stop[0] != 0:
+                    return counts
                 e1 = arr1[pp1]
                 s1 = src[e1]
                 d1 = dst[e1]
@@ -593,15 +607,15 @@ def _census_range(
     return counts
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _census_chunks(bounds, src, dst, time, next_id, out_ptr, out_edges, in_ptr, in_edges, tie,
-                   delta_on, delta, table):  # fmt: skip
+                   delta_on, delta, table, stop):  # fmt: skip
     nch = len(bounds) - 1
     counts = np.zeros((nch, 36), np.int64)
     for c in prange(nch):
         _census_range(
             src, dst, time, next_id, out_ptr, out_edges, in_ptr, in_edges, tie, delta_on, delta,
-            table, bounds[c], bounds[c + 1], counts[c],
+            table, bounds[c], bounds[c + 1], counts[c], stop,
         )  # fmt: skip
     return counts
 
@@ -622,7 +636,7 @@ _TABLE = _census_table()
 
 
 # ---------------------------------------------------------------------- walk index
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _walk_kernel(out_ptr, out_edges, in_ptr, in_edges, pos_out, pos_in, out_after_in, in_after_out):
     n = len(out_ptr) - 1
     for v in prange(n):
@@ -657,7 +671,11 @@ def walk_index(graph: TemporalGraph) -> tuple:
         m = graph.m
         arrs = tuple(np.empty(m, dtype=np.int64) for _ in range(4))
         if m:
-            _walk_kernel(graph.out_ptr, graph.out_edges, graph.in_ptr, graph.in_edges, *arrs)
+            stop = new_stop()  # O(m): not polled, but run like every parallel kernel
+            run_kernel(
+                _walk_kernel, graph.out_ptr, graph.out_edges, graph.in_ptr, graph.in_edges,
+                *arrs, stop=stop,
+            )  # fmt: skip
         cache["walk"] = arrs
     return cache["walk"]
 
@@ -669,6 +687,7 @@ _DUMMY_ALLOW = np.ones((1, 1), dtype=np.uint8)
 
 def _args(graph: TemporalGraph, plan: TemporalPlan) -> tuple:
     """The flat argument tuple every kernel takes (numba-friendly dtypes)."""
+    settle()  # no compilation may overlap one still running from an interrupted call
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
     tdt = graph.time.dtype
@@ -763,7 +782,9 @@ def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None 
     if plan.impossible or hi <= lo:
         return 0
     args = _args(graph, plan)
-    counts = _count_chunks(_bounds(graph, plan.delta_on, plan.delta, lo, hi), args)
+    stop = new_stop()
+    bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
+    counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
     return _checked_sum(counts)
 
 
@@ -773,7 +794,9 @@ def exists(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None
     if plan.impossible or hi <= lo:
         return False
     args = _args(graph, plan)
-    found = _exists_chunks(_bounds(graph, plan.delta_on, plan.delta, lo, hi), args)
+    stop = new_stop()
+    bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
+    found = run_kernel(_exists_chunks, bounds, args, stop, stop=stop)
     return bool(found.any())
 
 
@@ -802,14 +825,15 @@ def enumerate_matches(
     if plan.impossible or hi <= lo or limit == 0:
         return np.empty((0, ncol), dtype=np.int64)
     args = _args(graph, plan)
+    stop = new_stop()
     if limit is None:
         bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
-        counts = _count_chunks(bounds, args)
+        counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
         total = _checked_sum(counts)
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         out = np.empty((total, ncol), dtype=np.int64)
-        ends, status = _fill_chunks(bounds, offsets, out, args)
+        ends, status = run_kernel(_fill_chunks, bounds, offsets, out, args, stop, stop=stop)
         if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
         return out
@@ -819,7 +843,9 @@ def enumerate_matches(
     e = lo
     while True:
         is_limit = cap >= limit
-        _, rows, e, status = _enum_serial(args, e, hi, out, rows, cap, is_limit)
+        _, rows, e, status = run_kernel(
+            _enum_serial, args, e, hi, out, rows, cap, is_limit, stop, stop=stop, parallel=False
+        )
         if status == _DONE or status == _LIMIT:
             return out[:rows].copy() if rows < len(out) else out
         cap = min(limit, 2 * cap)
@@ -856,6 +882,7 @@ def census(
     from ...inputs.motifs import _num
     from ...plan.temporal_plan import _limit
 
+    settle()
     delta = _num(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
@@ -865,9 +892,11 @@ def census(
     on, d = _limit(delta, graph.integer_times)
     d = graph.time.dtype.type(d)
     bounds = _bounds(graph, on, d, lo, hi)
-    counts = _census_chunks(
-        bounds, graph.src, graph.dst, graph.time, graph.next_id, graph.out_ptr, graph.out_edges,
-        graph.in_ptr, graph.in_edges, 0 if tie == "strict" else 1, on, d, _TABLE,
+    stop = new_stop()
+    counts = run_kernel(
+        _census_chunks, bounds, graph.src, graph.dst, graph.time, graph.next_id, graph.out_ptr,
+        graph.out_edges, graph.in_ptr, graph.in_edges, 0 if tie == "strict" else 1, on, d,
+        _TABLE, stop, stop=stop,
     )  # fmt: skip
     _checked_sum(counts)
     return counts.sum(axis=0).astype(np.int64)

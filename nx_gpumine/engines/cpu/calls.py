@@ -1,0 +1,141 @@
+"""How the CPU engines call their numba kernels: interruptible, and safe from several threads.
+
+**Interrupts.** A numba kernel holds the thread that called it until it returns, and Python runs
+signal handlers (Ctrl-C's ``KeyboardInterrupt``) only in the main thread between bytecodes. So a
+call made from the main thread runs the kernel in a worker thread (kernels are compiled with
+``nogil=True``) while the main thread waits on it; on ``KeyboardInterrupt`` (or any other
+exception raised by a signal handler) the main thread sets the call's stop flag, which every
+kernel polls (the static DFS every ``POLL_MASK + 1`` steps, the temporal DFS likewise, the
+census once per root edge), waits up to ``STOP_GRACE`` seconds for the worker and re-raises.
+The kernel's partial result is dropped; the process stays usable. A worker that could not stop
+in time (numba was still compiling the kernel) is remembered, and the next engine call first
+waits for it (:func:`settle`), so two compilations never overlap. Calls from other threads run
+the kernel directly (signals are not delivered there anyway).
+
+**Threads.** numba's ``workqueue`` threading layer aborts the process when two threads run
+parallel regions at once; ``tbb`` and ``omp`` do not. Parallel kernels therefore run under a
+process-wide lock unless the layer in use is ``tbb`` or ``omp`` (until numba has picked its layer,
+at the first parallel call, the lock is taken too). Serial kernels never take it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+
+__all__ = ["run_kernel", "new_stop", "settle", "threading_layer", "serialised", "STOP_GRACE"]
+
+#: Seconds the main thread waits for a stopped kernel before re-raising anyway (a kernel still
+#: being compiled cannot stop; it finishes in the background and its result is dropped).
+STOP_GRACE = 0.5
+#: numba threading layers that allow parallel regions from several threads at once.
+THREAD_SAFE_LAYERS = ("tbb", "omp")
+
+_PARALLEL_LOCK = threading.Lock()
+#: "done" locks of interrupted workers that were still running when their caller gave up.
+_ABANDONED: list[threading.Lock] = []
+
+
+def settle() -> None:
+    """Wait for interrupted kernels still running (compiling) in the background.
+
+    Engines call this before anything that may compile numba code; the wait itself can be
+    interrupted again.
+    """
+    for done in list(_ABANDONED):
+        while not done.acquire(timeout=0.25):
+            pass
+        done.release()
+        with contextlib.suppress(ValueError):  # another thread settled it too
+            _ABANDONED.remove(done)
+
+
+def threading_layer() -> str | None:
+    """The numba threading layer in use, or None before the first parallel region ran."""
+    try:
+        return str(numba.threading_layer())
+    except ValueError:
+        return None
+
+
+def serialised() -> bool:
+    """Whether parallel kernels run one at a time (layer not known to be thread-safe)."""
+    return threading_layer() not in THREAD_SAFE_LAYERS
+
+
+def new_stop() -> np.ndarray:
+    """A fresh stop flag (``int64[1]``, 0 = run on) for one engine call."""
+    return np.zeros(1, dtype=np.int64)
+
+
+def run_kernel(
+    kernel: Callable[..., Any], *args: Any, stop: np.ndarray, parallel: bool = True
+) -> Any:
+    """Call ``kernel(*args)`` interruptibly (see the module docstring).
+
+    Parameters
+    ----------
+    kernel : callable
+        A numba dispatcher compiled with ``nogil=True`` that polls ``stop``.
+    *args
+        Its arguments (``stop`` among them where the kernel takes it).
+    stop : numpy.ndarray
+        The call's stop flag; set to 1 on an interrupt.
+    parallel : bool
+        The kernel has ``prange`` regions (serialised under a thread-unsafe layer).
+
+    Returns
+    -------
+    object
+        What the kernel returns.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C (SIGINT) arrived while the kernel ran in a main-thread call.
+    """
+
+    settle()
+
+    def call() -> Any:
+        if parallel and serialised():
+            with _PARALLEL_LOCK:
+                return kernel(*args)
+        return kernel(*args)
+
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    box: dict[str, Any] = {}
+    # released by the worker when the kernel has returned; waited on with timeouts (a plain
+    # lock survives an interrupted acquire, unlike Thread.join in some CPython versions)
+    done = threading.Lock()
+    done.acquire()
+
+    def target() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:  # handed to the caller below
+            box["error"] = exc
+        finally:
+            done.release()
+
+    worker = threading.Thread(target=target, name="nx-gpumine-kernel", daemon=True)
+    worker.start()
+    try:
+        while not done.acquire(timeout=0.25):
+            pass
+    except BaseException:
+        stop[0] = 1
+        if done.acquire(timeout=STOP_GRACE):
+            done.release()
+        else:
+            _ABANDONED.append(done)
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
