@@ -195,11 +195,12 @@ def test_reference_algorithms_equal_networkx(n, p, seed, hub):
     assert ref_books(rg, 2) == _distinct(G, _book(2))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
-    n=st.integers(5, 30), p=st.floats(0.1, 0.7), seed=st.integers(0, 9999), hub=st.integers(0, 25)
+    n=st.integers(5, 14), p=st.floats(0.1, 0.5), seed=st.integers(0, 9999), hub=st.integers(0, 12)
 )
 def test_reference_pair_edge_equals_networkx(n, p, seed, hub):
+    # small graphs: NetworkX enumerates every mapping of these 5- and 6-node patterns
     G = _graph(n, p, seed, hub)
     rg = _rank(G)
     for t in (3, 4):
