@@ -37,6 +37,7 @@ design and measurements in ``docs/cuda_static.md``):
 
 from __future__ import annotations
 
+import os
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,8 +46,8 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.static_graph import StaticGraph
-from . import shapes
-from ._runtime import import_cupy, load_module, persistent_blocks
+from . import hostmem, memory, shapes
+from ._runtime import import_cupy, load_module, persistent_blocks, sm_count
 
 __all__ = ["count", "enumerate_matches", "exists", "unsupported", "last_run", "MAX_K"]
 
@@ -156,8 +157,17 @@ def _tail_defines(plan: Any, mode: int, tail: bool) -> dict:
 
 
 # ====================================================================== device state
-def _graph_device(graph: StaticGraph) -> dict:
-    """Graph arrays on the device (uploaded once per graph, kept with it)."""
+def _graph_device(graph: StaticGraph, ooc: _Ooc | None = None) -> dict:
+    """Graph arrays on the device (uploaded once per graph, kept with it).
+
+    Out of core (``ooc``): the per-entry arrays live in host memory the kernels read directly
+    (:mod:`.hostmem`), the per-vertex arrays on the device.
+    """
+    if ooc is not None:
+        key = ("cuda_static_graph_ooc", ooc.placement, ooc.hot_bytes)
+        if not graph.has_derived(key):  # one host copy at a time
+            graph.forget_derived("cuda_static_graph_ooc")
+        return graph.derived(key, lambda: _graph_host(graph, ooc))
 
     def build() -> dict:
         cp = import_cupy()
@@ -185,12 +195,81 @@ def _graph_device(graph: StaticGraph) -> dict:
     return graph.derived(("cuda_static_graph",), build)
 
 
+@dataclass(frozen=True)
+class _Ooc:
+    """Out-of-core settings of one call (:func:`memory.static_ooc_settings`)."""
+
+    placement: str
+    budget: int
+    nwarps: int
+    pool_pages: int
+    pool_cap: int
+    dump_rows: int
+    chunk: int
+    trie_budget: int
+    hot_bytes: int
+    out_bytes: int
+
+
+def _entry_bytes(graph: StaticGraph) -> int:
+    return 9 + (8 if graph.out_label is not None else 0)
+
+
+def _graph_host(graph: StaticGraph, ooc: _Ooc) -> dict:
+    """The out-of-core graph: per-entry arrays in host memory, hot blocks on the device."""
+    cp = import_cupy()
+    if graph.n >= 2**31 - 1:
+        raise CapacityError("the CUDA engine takes graphs of fewer than 2**31 - 1 vertices")
+    deg = np.diff(graph.indptr)
+    owner = np.repeat(np.arange(graph.n, dtype=np.int32), deg)
+    hot = None
+    if ooc.placement == "managed":
+        hot = hostmem.hot_blocks(graph.indptr, ooc.hot_bytes // _entry_bytes(graph))
+    on_device = 0
+
+    def put(a: np.ndarray) -> Any:
+        nonlocal on_device
+        arr, b = hostmem.host_array(a, ooc.placement, hot)
+        on_device += b
+        return arr
+
+    dummy_i = cp.zeros(1, dtype=cp.int32)
+    g = {
+        "indptr": cp.asarray(graph.indptr),
+        "indices": put(graph.indices),
+        "dircode": put(graph.dircode),
+        "loop": cp.asarray(graph.loop),
+        "owner": put(owner),
+        "deg": cp.asarray(deg.astype(np.int32)),
+        "nlab": dummy_i if graph.node_label is None else cp.asarray(graph.node_label),
+        "outl": dummy_i if graph.out_label is None else put(graph.out_label),
+        "inl": dummy_i if graph.in_label is None else put(graph.in_label),
+        "looplab": dummy_i if graph.loop_label is None else cp.asarray(graph.loop_label),
+        "max_degree": int(deg.max()) if len(deg) else 0,
+        "nnz": len(graph.indices),
+        "hot": hot,
+    }
+    g["hot_device_bytes"] = on_device
+    return g
+
+
 #: Per-plan device data (packed plan, root mask, root task lists, work buffers), freed with
 #: the plan. A plan belongs to the graph it was built for; the entry remembers that graph.
 _PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _plan_data(graph: StaticGraph, plan: Any) -> dict:
+def _plan_data(graph: StaticGraph, plan: Any, ooc: _Ooc | None = None) -> dict:
+    if ooc is not None:  # root mask in host memory too, kept apart from the in-memory entry
+        d = _plan_data(graph, plan)
+        key = ("root_ok_ooc", ooc.placement)
+        if key not in d:
+            g = _graph_device(graph, ooc)
+            d[key] = None
+            if plan.root_ok is not None:
+                d[key] = hostmem.host_array(
+                    np.asarray(plan.root_ok, dtype=np.uint8), ooc.placement, g["hot"]
+                )[0]
+        return {**d, "root_ok": d[key], "work": d.setdefault("work_ooc", {}), "tasks": {}}
     d = _PLAN_DATA.get(plan)
     if d is None or d["graph"]() is not graph:
         cp = import_cupy()
@@ -221,22 +300,25 @@ class _Prep:
     tail: bool
     mods: dict = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
+    ooc: _Ooc | None = None
 
 
-def _prepare(graph: StaticGraph, plan: Any, page_log: int = LOGP, tail: bool = True) -> _Prep:
+def _prepare(
+    graph: StaticGraph, plan: Any, page_log: int = LOGP, tail: bool = True, ooc: _Ooc | None = None
+) -> _Prep:
     k = int(plan.k)
     reason = unsupported(plan)
     if reason:
         raise EngineUnavailableError(reason + "; use engine='cpu'")
     if not 0 <= int(page_log) <= 20:
         raise ValueError(f"page_log must be in [0, 20], got {page_log}")
-    g = _graph_device(graph)
-    data = _plan_data(graph, plan)
+    g = _graph_device(graph, ooc)
+    data = _plan_data(graph, plan, ooc)
     nlab = int(graph.node_label is not None and _uses_node_labels(plan))
     elab = int(graph.out_label is not None and _uses_edge_labels(plan))
     echk = int(bool(getattr(plan, "edge_checks", True)) or bool(elab) or bool(plan.induced))
     defines = {"K": k, "NLAB": nlab, "ELAB": elab, "ECHK": echk, "LOGP": int(page_log)}
-    return _Prep(graph, plan, g, k, data["packed"], data["root_ok"], defines, data, tail)
+    return _Prep(graph, plan, g, k, data["packed"], data["root_ok"], defines, data, tail, ooc=ooc)
 
 
 def _module(prep: _Prep, mode: int) -> Any:
@@ -288,11 +370,15 @@ class _Work:
 
 def _work(prep: _Prep, mode: int, npages: int | None = None, dumpcap: int = 0) -> _Work:
     """The plan's work buffers for ``mode`` (allocated once; grown on demand)."""
-    key = (mode, prep.defines["LOGP"], npages)
+    ooc = prep.ooc
+    key = (mode, prep.defines["LOGP"], npages, ooc)
     w = prep.data["work"].get(key)
     if w is None:
         cp = import_cupy()
         nwarps = persistent_blocks(_module(prep, mode).kernel("static_dfs"), WPB * 32) * WPB
+        if ooc is not None:  # the stacks' share of the budget bounds the warps launched
+            nwarps = min(nwarps, ooc.nwarps)
+            npages = ooc.pool_pages if npages is None else min(npages, ooc.pool_pages)
         page = 1 << prep.defines["LOGP"]
         maxlen = max(prep.g["max_degree"], 1)
         maxpg = -(-maxlen // page)
@@ -324,6 +410,15 @@ def _grow_pool(prep: _Prep, w: _Work) -> None:
     if w.npages >= limit:  # pragma: no cover - every table entry already has a page
         raise CapacityError("stack page pool cannot grow further")
     new = min(w.npages * 4, limit)
+    ooc = prep.ooc
+    if ooc is not None:
+        cap = ooc.pool_cap
+        if w.npages >= cap:
+            raise CapacityError(
+                f"the out-of-core DFS stacks ran out of their {w.npages} pages of the"
+                f" {ooc.budget}-byte device budget: raise max_device_bytes"
+            )
+        new = min(new, cap)
     w.pool = None
     try:
         w.pool = cp.empty(new << prep.defines["LOGP"], dtype=cp.int32)
@@ -755,6 +850,98 @@ def _count_dfs(
     return total
 
 
+# ====================================================================== residency
+def _max_degree(graph: StaticGraph) -> int:
+    return graph.derived(
+        ("max_degree",), lambda: int(np.diff(graph.indptr).max()) if graph.n else 0
+    )
+
+
+def _residency(
+    graph: StaticGraph,
+    plan: Any,
+    max_device_bytes: int | None,
+    placement: str,
+    what: str,
+    *,
+    page_log: int = LOGP,
+    dump_rows: int = 1 << 21,
+    trie_budget: int = 1 << 26,
+) -> _Ooc | None:
+    """None (in memory) or the out-of-core settings of this call (``docs/out_of_core.md``)."""
+    if placement not in hostmem.PLACEMENTS:
+        raise ValueError(f"placement must be one of {hostmem.PLACEMENTS}, got {placement!r}")
+    max_device_bytes = memory.check_budget(max_device_bytes)
+    cp = import_cupy()
+    free, total = cp.cuda.runtime.memGetInfo()
+    budget, explicit = memory.resolve_budget(max_device_bytes, free, total)
+    if not explicit and graph.has_derived(("cuda_static_graph",)):
+        return None  # already on the device
+    nnz = len(graph.indices)
+    maxdeg = _max_degree(graph)
+    nwarps = sm_count() * 8 * WPB
+    k = int(plan.k)
+    need = memory.static_need(
+        graph.n,
+        nnz,
+        k=k,
+        max_degree=maxdeg,
+        nwarps=nwarps,
+        node_labels=graph.node_label is not None,
+        edge_labels=graph.out_label is not None,
+        page_log=page_log,
+        dump_rows=dump_rows,
+        trie_budget=trie_budget,
+    )
+    what = f"static {what} of a {k}-node pattern ({graph.n} vertices, {nnz} entries)"
+    if need["total"] <= budget:
+        memory.choose(what, need["total"], budget, 0, explicit)
+        return None
+    st = memory.static_ooc_settings(
+        budget,
+        vertex_bytes=need["vertex"],
+        k=k,
+        max_degree=maxdeg,
+        nwarps=nwarps,
+        hot_cache=placement == "managed",
+        page_log=page_log,
+        dump_rows=dump_rows,
+        trie_budget=trie_budget,
+    )
+    memory.choose(what, need["total"], budget, st.pop("minimum"), explicit)
+    return _Ooc(placement=placement, budget=budget, **st)
+
+
+def _ooc_stats(ooc: _Ooc, graph: StaticGraph, chunks: int) -> None:
+    g = _graph_device(graph, ooc)
+    last_run.update(
+        out_of_core=True,
+        placement=ooc.placement,
+        budget=ooc.budget,
+        chunks=chunks,
+        ooc_warps=ooc.nwarps,
+        hot_device_bytes=g["hot_device_bytes"],
+    )
+
+
+def _chunks(lo: int, hi: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size, hi)) for a in range(lo, hi, max(int(size), 1))]
+
+
+def _host_room(nbytes: int, rows: int) -> None:
+    """Raise :class:`CapacityError` when ``nbytes`` more of results would not fit host memory."""
+    try:
+        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return
+    if nbytes > avail:
+        raise CapacityError(
+            f"enumeration output of {rows} matches ({nbytes / 2**30:.1f} GiB as int64 rows) does"
+            f" not fit the {avail / 2**30:.1f} GiB of free host memory; pass limit= or iterate"
+            " in blocks (iter_subgraph_mappings)"
+        )
+
+
 # ====================================================================== public API
 _TUNING_DOC = """
     Tuning (defaults are right for normal use; tests use them to force the rare paths):
@@ -780,6 +967,8 @@ def count(
     dump_capacity: int = 1 << 21,
     symmetry: bool | None = None,
     tail: bool = True,
+    max_device_bytes: int | None = None,
+    placement: str = "managed",
 ) -> int:
     """Count the matches the plan admits among root entries ``[lo, hi)``.
 
@@ -815,6 +1004,15 @@ def count(
         Sub-ranges are always counted directly (their per-range counts differ).
     tail : bool
         Finish matches with the plan's count tail (default); ``False`` walks every level.
+    max_device_bytes : int, optional
+        Device memory the call may use for graph data and working memory (default: the
+        configured budget, see :mod:`.memory`; None there: free memory minus a margin). When
+        the estimated in-memory need exceeds it, the graph's per-entry arrays stay in host
+        memory read by the kernels and root ranges are processed in chunks
+        (``docs/out_of_core.md``); shape kernels then give way to the DFS / trie.
+    placement : {"managed", "pinned"}
+        Out-of-core host memory: managed memory with the hottest entry blocks cached on the
+        device, or pinned zero-copy memory.
 
     Returns
     -------
@@ -845,11 +1043,33 @@ def count(
                 pool_pages=pool_pages,
                 dump_capacity=dump_capacity,
                 tail=tail,
+                max_device_bytes=max_device_bytes,
+                placement=placement,
             )
             aut = int(plan.num_automorphisms)
             _check_total(res * aut)
             last_run["symmetry"] = aut
             return res * aut
+    ooc = _residency(
+        graph,
+        plan,
+        max_device_bytes,
+        placement,
+        "count",
+        page_log=page_log,
+        dump_rows=dump_capacity,
+        trie_budget=trie_budget,
+    )
+    if ooc is not None:
+        if strategy == "shape":
+            raise EngineUnavailableError(
+                "shape kernels run with the graph in device memory; this graph exceeds the"
+                " device memory budget (use strategy='auto', 'dfs' or 'trie')"
+            )
+        return _count_ooc(
+            graph, plan, ooc, lo, hi, strategy, tail, timeout_ms, trie_depth, page_log,
+            pool_pages, dump_capacity,
+        )  # fmt: skip
     if strategy in ("auto", "shape") and full and (plan.distinct or symmetry is not False):
         reason = _shape_reason(graph, plan)
         if reason is None:
@@ -869,6 +1089,38 @@ def count(
     return _count_dfs(prep, lo, hi, timeout_ms, pool_pages, dump_capacity)
 
 
+def _count_ooc(
+    graph: StaticGraph,
+    plan: Any,
+    ooc: _Ooc,
+    lo: int,
+    hi: int,
+    strategy: str,
+    tail: bool,
+    timeout_ms: float,
+    trie_depth: int | None,
+    page_log: int,
+    pool_pages: int | None,
+    dump_capacity: int,
+) -> int:
+    """Out-of-core count: root entry chunks in turn over the host-resident graph."""
+    trie = plan.k >= 4 and (strategy == "trie" or (strategy == "auto" and _auto_trie(plan, tail)))
+    prep = _prepare(graph, plan, page_log, tail=tail and not trie, ooc=ooc)
+    total = 0
+    chunks = _chunks(lo, hi, ooc.chunk)
+    for a, b in chunks:
+        if trie:
+            total += _count_trie(prep, 0, a, b, ooc.trie_budget, trie_depth, pool_pages)
+        else:
+            total += _count_dfs(
+                prep, a, b, timeout_ms, pool_pages, max(min(dump_capacity, ooc.dump_rows), 1)
+            )
+        _check_total(total)
+    _finish_stats(prep, strategy="trie" if trie else "dfs")
+    _ooc_stats(ooc, graph, len(chunks))
+    return total
+
+
 def exists(
     graph: StaticGraph,
     plan: Any,
@@ -879,11 +1131,13 @@ def exists(
     trie_budget: int = 1 << 26,
     page_log: int = LOGP,
     pool_pages: int | None = None,
+    max_device_bytes: int | None = None,
+    placement: str = "managed",
 ) -> bool:
     """True if at least one match exists among root entries ``[lo, hi)`` (warps stop early).
 
     Parameters are those of :func:`count` (``strategy="trie"`` builds the trie first;
-    every other value walks the DFS).
+    every other value walks the DFS; out of core, root chunks are tried in turn).
 
     Returns
     -------
@@ -898,15 +1152,28 @@ def exists(
     if plan.k <= 2:
         last_run.clear()
         return _small_k_count(graph, plan, lo, hi) > 0
-    prep = _prepare(graph, plan, page_log)
-    if strategy == "trie" and plan.k >= 4:
-        found = bool(_count_trie(prep, 1, lo, hi, trie_budget, None, pool_pages))
-        _finish_stats(prep, strategy="trie")
-        return found
-    w = _work(prep, 1, pool_pages)
-    ctl = _dfs_launch(prep, 1, w, lo=lo, hi=hi)
-    _finish_stats(prep, strategy="dfs", warps=w.nwarps, pages=w.npages)
-    return bool(int(ctl[C_FLAGS]) & F_FOUND)
+    ooc = _residency(
+        graph, plan, max_device_bytes, placement, "exists", page_log=page_log,
+        trie_budget=trie_budget,
+    )  # fmt: skip
+    prep = _prepare(graph, plan, page_log, ooc=ooc)
+    chunks = [(lo, hi)] if ooc is None else _chunks(lo, hi, ooc.chunk)
+    found = False
+    for a, b in chunks:
+        if strategy == "trie" and plan.k >= 4:
+            tb = trie_budget if ooc is None else ooc.trie_budget
+            found = bool(_count_trie(prep, 1, a, b, tb, None, pool_pages))
+            _finish_stats(prep, strategy="trie")
+        else:
+            w = _work(prep, 1, pool_pages)
+            ctl = _dfs_launch(prep, 1, w, lo=a, hi=b)
+            _finish_stats(prep, strategy="dfs", warps=w.nwarps, pages=w.npages)
+            found = bool(int(ctl[C_FLAGS]) & F_FOUND)
+        if found:
+            break
+    if ooc is not None:
+        _ooc_stats(ooc, graph, len(chunks))
+    return found
 
 
 def enumerate_matches(
@@ -920,6 +1187,8 @@ def enumerate_matches(
     max_buffer_rows: int = 1 << 26,
     page_log: int = LOGP,
     pool_pages: int | None = None,
+    max_device_bytes: int | None = None,
+    placement: str = "managed",
 ) -> np.ndarray:
     """All matches among root entries ``[lo, hi)`` as an ``(n, k)`` int64 array.
 
@@ -938,11 +1207,19 @@ def enumerate_matches(
         Initial and largest device output buffer (rows).
     page_log, pool_pages : int
         Tuning, see :func:`count`.
+    max_device_bytes, placement
+        Device memory budget and out-of-core placement, see :func:`count` (out of core the
+        output buffer is capped by the budget and root chunks run in turn).
 
     Returns
     -------
     numpy.ndarray
         int64 ``(n, k)``.
+
+    Raises
+    ------
+    CapacityError
+        The rows found do not fit the free host memory (pass ``limit``).
     """
     cp = import_cupy()
     k = int(plan.k)
@@ -969,17 +1246,57 @@ def enumerate_matches(
         out = np.empty((len(rows), k), dtype=np.int64)
         out[:, order] = rows
         return out
-    prep = _prepare(graph, plan, page_log)
+    ooc = _residency(graph, plan, max_device_bytes, placement, "enumeration", page_log=page_log)
+    prep = _prepare(graph, plan, page_log, ooc=ooc)
+    if ooc is not None:
+        most = max(ooc.out_bytes // (4 * k), 1)
+        buffer_rows, max_buffer_rows = min(buffer_rows, most), min(max_buffer_rows, most)
     mode = 2
     w = _work(prep, mode, pool_pages)
     nwarps = w.nwarps
     resume = cp.empty(3 * nwarps, dtype=cp.int64)
     pieces: list[np.ndarray] = []
     got = 0
+    rounds = 0
+    chunks = [(lo, hi)] if ooc is None else _chunks(lo, hi, ooc.chunk)
+    for lo, hi in chunks:
+        if limit is not None and got >= limit:
+            break
+        got, rounds = _enumerate_range(
+            prep, w, resume, pieces, got, rounds, lo, hi, limit, buffer_rows, max_buffer_rows
+        )
+    rows = np.concatenate(pieces) if pieces else np.zeros((0, k), dtype=np.int32)
+    if limit is not None:
+        rows = rows[:limit]
+    _host_room(rows.size * 8, len(rows))
+    res = np.empty((len(rows), k), dtype=np.int64)
+    res[:, order] = rows
+    _finish_stats(prep, strategy="dfs", rounds=rounds, warps=nwarps)
+    if ooc is not None:
+        _ooc_stats(ooc, graph, len(chunks))
+    return res
+
+
+def _enumerate_range(
+    prep: _Prep,
+    w: _Work,
+    resume: Any,
+    pieces: list,
+    got: int,
+    rounds: int,
+    lo: int,
+    hi: int,
+    limit: int | None,
+    buffer_rows: int,
+    max_buffer_rows: int,
+) -> tuple[int, int]:
+    """Enumerate root entries ``[lo, hi)`` into ``pieces`` (host); return (rows, rounds)."""
+    cp = import_cupy()
+    k = prep.k
+    mode = 2
     cap = int(buffer_rows)
     tl_e = np.zeros(0, dtype=np.int64)
     tl_s = np.zeros(0, dtype=np.int64)
-    rounds = 0
     while True:
         rounds += 1
         want = cap if limit is None else min(cap, limit - got)
@@ -999,6 +1316,8 @@ def enumerate_matches(
         )
         nrows = min(int(ctl[C_OUTCUR]), want)
         if nrows:
+            # this int32 piece now; the concatenated int32 copy and int64 rows at the end
+            _host_room(nrows * k * 4 + (got + nrows) * k * 12, got + nrows)
             pieces.append(out[: nrows * k].get().reshape(nrows, k))
             got += nrows
         del out
@@ -1008,13 +1327,7 @@ def enumerate_matches(
             break
         tl_e, tl_s, lo = _resume_tasks(resume.get(), ctl, tl_e, tl_s, lo, hi)
         cap = min(cap * 4, int(max_buffer_rows))
-    rows = np.concatenate(pieces) if pieces else np.zeros((0, k), dtype=np.int32)
-    if limit is not None:
-        rows = rows[:limit]
-    res = np.empty((len(rows), k), dtype=np.int64)
-    res[:, order] = rows
-    _finish_stats(prep, strategy="dfs", rounds=rounds, warps=nwarps)
-    return res
+    return got, rounds
 
 
 def _resume_tasks(

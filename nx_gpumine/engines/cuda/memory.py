@@ -1,0 +1,433 @@
+"""Device memory budget of the CUDA engines: estimate, choose in-memory or out-of-core.
+
+The CUDA engines keep graph data and working memory on the device. A *budget* caps what they
+may use there (``max_device_bytes``):
+
+* an explicit argument of the engine functions (or of the public functions, which set it for
+  the duration of the call through :func:`device_budget`);
+* else the configured default :data:`CONFIG` ``["max_device_bytes"]`` (initially from the
+  environment variable ``NX_GPUMINE_MAX_DEVICE_BYTES``; set with :func:`set_max_device_bytes`);
+* else ``None``: the device's free memory minus :data:`CONFIG` ``["safety_margin"]`` (a
+  fraction of the total memory, at least 256 MiB).
+
+Before a query the engine estimates its in-memory need (graph arrays, indexes and work
+buffers: :func:`static_need`, :func:`temporal_need`) and :func:`choose` picks in-memory when it
+fits, else out-of-core (``docs/out_of_core.md``); the choice is logged on the
+``"nx_gpumine"`` logger. Everything here is host-side arithmetic (tested on the CPU).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import CapacityError
+
+__all__ = [
+    "CONFIG",
+    "ENV",
+    "Choice",
+    "check_budget",
+    "choose",
+    "current_budget",
+    "device_budget",
+    "resolve_budget",
+    "set_max_device_bytes",
+    "static_need",
+    "temporal_need",
+]
+
+logger = logging.getLogger("nx_gpumine")
+
+#: Environment variable giving the default budget in bytes.
+ENV = "NX_GPUMINE_MAX_DEVICE_BYTES"
+
+MIN_MARGIN = 256 << 20
+
+
+def check_budget(value: Any, name: str = "max_device_bytes") -> int | None:
+    """Validate a budget: ``None`` or a positive integer number of bytes.
+
+    Parameters
+    ----------
+    value : int or None
+        The budget.
+    name : str
+        Name used in the error message.
+
+    Returns
+    -------
+    int or None
+
+    Raises
+    ------
+    TypeError
+        Not an integer (bool and float are refused).
+    ValueError
+        Not positive.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be an int number of bytes or None, got {value!r}")
+    value = int(value.__index__())
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return value
+
+
+def _env_default() -> int | None:
+    raw = os.environ.get(ENV)
+    if raw is None or raw.strip() == "":
+        return None
+    try:
+        return check_budget(int(raw.strip()), ENV)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{ENV} must be a positive integer number of bytes, got {raw!r}") from exc
+
+
+#: Configured defaults: ``max_device_bytes`` (None: free memory minus the margin) and
+#: ``safety_margin`` (fraction of the device's total memory kept free when no budget is set).
+CONFIG: dict[str, Any] = {"max_device_bytes": None, "safety_margin": 0.05}
+with contextlib.suppress(ValueError):  # a bad variable is reported when the budget is read
+    CONFIG["max_device_bytes"] = _env_default()
+
+_CALL_BUDGET: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "nx_gpumine_max_device_bytes", default=None
+)
+
+
+def set_max_device_bytes(value: int | None) -> None:
+    """Set the default device memory budget of the CUDA engines (None: free memory - margin).
+
+    Parameters
+    ----------
+    value : int or None
+        Bytes.
+    """
+    CONFIG["max_device_bytes"] = check_budget(value)
+
+
+@contextlib.contextmanager
+def device_budget(value: int | None) -> Iterator[None]:
+    """Within the block, CUDA engine calls without their own budget use ``value`` bytes.
+
+    Parameters
+    ----------
+    value : int or None
+        Bytes; ``None`` leaves the configured default in force.
+    """
+    value = check_budget(value)
+    token = _CALL_BUDGET.set(value)
+    try:
+        yield
+    finally:
+        _CALL_BUDGET.reset(token)
+
+
+def current_budget(explicit: int | None = None) -> int | None:
+    """The budget in force: ``explicit``, else the call's, else the configured default.
+
+    ``None`` means "free device memory minus the margin" (:func:`resolve_budget`).
+    """
+    for v in (explicit, _CALL_BUDGET.get(), CONFIG["max_device_bytes"]):
+        if v is not None:
+            return check_budget(v)
+    if os.environ.get(ENV):
+        return _env_default()
+    return None
+
+
+def resolve_budget(explicit: int | None, free: int, total: int) -> tuple[int, bool]:
+    """Bytes the engine may use, and whether they were set by the user.
+
+    Parameters
+    ----------
+    explicit : int or None
+        Budget argument of the call.
+    free, total : int
+        Free and total device memory (``cupy.cuda.runtime.memGetInfo()``).
+
+    Returns
+    -------
+    (int, bool)
+        The budget, and True when it came from an argument or the configuration (False: the
+        free memory minus ``max(safety_margin * total, 256 MiB)``).
+    """
+    b = current_budget(explicit)
+    if b is not None:
+        return b, True
+    margin = max(int(float(CONFIG["safety_margin"]) * total), MIN_MARGIN)
+    return max(int(free) - margin, 0), False
+
+
+# ====================================================================== estimates
+def static_need(
+    n: int,
+    nnz: int,
+    *,
+    k: int,
+    max_degree: int,
+    nwarps: int,
+    node_labels: bool = False,
+    edge_labels: bool = False,
+    page_log: int = 10,
+    dump_rows: int = 1 << 21,
+    trie_budget: int = 1 << 26,
+) -> dict[str, int]:
+    """In-memory device need of a static query (bytes, by part).
+
+    Parameters
+    ----------
+    n, nnz : int
+        Vertices and union-CSR entries of the graph.
+    k : int
+        Pattern size.
+    max_degree : int
+        Largest union degree (the stack page tables are sized by it).
+    nwarps : int
+        Warps of the persistent grid (SMs x resident blocks x 8).
+    node_labels, edge_labels : bool
+        Whether label arrays are uploaded.
+    page_log, dump_rows, trie_budget : int
+        The engine's tuning values (page size, straggler records, largest trie level).
+
+    Returns
+    -------
+    dict
+        ``vertex`` (per-vertex arrays: indptr, deg, loop, labels), ``entry`` (per-entry
+        arrays: indices, dircode, owner, root mask, edge labels), ``roots`` (root task list and
+        its sort), ``work`` (stack pages, page tables, record buffers, trie levels) and
+        ``total``.
+    """
+    k = max(int(k), 2)
+    page = 1 << int(page_log)
+    vertex = 8 * (n + 1) + 4 * n + n + (8 * n if node_labels else 0)
+    per_entry = 4 + 1 + 4 + 1 + (8 if edge_labels else 0)
+    entry = per_entry * nnz
+    roots = 32 * nnz  # entry ids + costs (int64) and the argsort's output and scratch
+    maxpg = -(-max(int(max_degree), 1) // page)
+    nslot = 2 * k
+    npages = min(max(nwarps * max(k - 2, 1) * 2, 1024), nwarps * nslot * maxpg)
+    work = 4 * nwarps * nslot * maxpg + 4 * npages * page
+    work += 2 * 4 * dump_rows * (k + 1)
+    trie = 8 * min(int(trie_budget), max(nnz, 1)) * 2  # two int32 columns per level, two levels
+    work += trie
+    total = vertex + entry + roots + work
+    return {"vertex": vertex, "entry": entry, "roots": roots, "work": work, "total": total}
+
+
+#: Device bytes per temporal edge: src, dst, time (8), next_id, out/in edges (copied arrays),
+#: walk index (4 x id), pair index (id + dst), and the int64 scratch of building them.
+TEMPORAL_EDGE_BYTES = 4 + 4 + 8 + 3 * 4
+TEMPORAL_INDEX_BYTES = 4 * 4 + 8
+TEMPORAL_SCRATCH_BYTES = 64
+TEMPORAL_ROOT_BYTES = 8 * 8  # level-1 work items of the first launch (4 + l int64 words)
+
+
+def temporal_need(
+    n: int,
+    m: int,
+    *,
+    l: int,
+    lanes: int,
+    wide_ids: bool = False,
+    edge_labels: bool = False,
+    node_labels: bool = False,
+    slots: int = 1,
+) -> dict[str, int]:
+    """Device need of a temporal query over ``m`` edges (bytes, by part).
+
+    Parameters
+    ----------
+    n, m : int
+        Vertices and edges (of the whole graph, or of one time partition).
+    l : int
+        Motif edges.
+    lanes : int
+        Threads of the persistent grid (tail-dump buffers are sized by them).
+    wide_ids : bool
+        64-bit edge ids.
+    edge_labels, node_labels : bool
+        Label arrays uploaded.
+    slots : int
+        Copies of the edge arrays kept at once (2 when streaming: one computed, one copied).
+
+    Returns
+    -------
+    dict
+        ``vertex``, ``edges`` (copied arrays, times ``slots``), ``index`` (walk and pair
+        indexes with their build scratch), ``work`` (dump and level-1 buffers), ``total``.
+    """
+    w = 2 if wide_ids else 1
+    idb = 4 * w
+    vertex = 2 * idb * (n + 1) + (4 * n if node_labels else 0)
+    per_edge = 4 + 4 + 8 + 3 * idb + (4 if edge_labels else 0)
+    edges = slots * per_edge * m
+    index = (4 * idb + idb + 4 + TEMPORAL_SCRATCH_BYTES) * m
+    rw = 4 + int(l)
+    work = 2 * lanes * max(int(l) - 1, 1) * rw * 8 + min(m, 1 << 21) * rw * 8
+    total = vertex + edges + index + work
+    return {"vertex": vertex, "edges": edges, "index": index, "work": work, "total": total}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The engine's placement decision: ``mode`` ("in_memory" or "out_of_core"), the budget and
+    the estimated in-memory ``need`` (bytes)."""
+
+    mode: str
+    budget: int
+    need: int
+    explicit: bool
+
+    @property
+    def out_of_core(self) -> bool:
+        """True for the out-of-core path."""
+        return self.mode == "out_of_core"
+
+
+def choose(what: str, need: int, budget: int, minimum: int, explicit: bool) -> Choice:
+    """In-memory when ``need <= budget``; else out-of-core if ``minimum`` fits; else raise.
+
+    Parameters
+    ----------
+    what : str
+        Name of the query for messages ("static count", "temporal count", ...).
+    need : int
+        Estimated in-memory need.
+    budget : int
+        Budget (:func:`resolve_budget`).
+    minimum : int
+        Smallest device footprint of the out-of-core path.
+    explicit : bool
+        Whether the budget was set by the user (only for the message).
+
+    Returns
+    -------
+    Choice
+
+    Raises
+    ------
+    CapacityError
+        Even the out-of-core path does not fit the budget.
+    """
+    src = "max_device_bytes" if explicit else "free device memory minus the safety margin"
+    if need <= budget:
+        logger.info(
+            "nx_gpumine: %s in device memory (need ~%s of %s budget)",
+            what,
+            _mib(need),
+            _mib(budget),
+        )
+        return Choice("in_memory", budget, need, explicit)
+    if minimum > budget:
+        raise CapacityError(
+            f"{what}: the graph does not fit the device memory budget of {_mib(budget)} ({src})"
+            f" even out of core: the out-of-core path needs at least {_mib(minimum)} on the"
+            f" device (in memory: ~{_mib(need)}); raise max_device_bytes or use engine='cpu'"
+        )
+    logger.info(
+        "nx_gpumine: %s out of core (in-memory need ~%s > %s budget, %s)",
+        what,
+        _mib(need),
+        _mib(budget),
+        src,
+    )
+    return Choice("out_of_core", budget, need, explicit)
+
+
+def _mib(b: int) -> str:
+    return f"{b / 2**20:.1f} MiB"
+
+
+def static_ooc_settings(
+    budget: int,
+    *,
+    vertex_bytes: int,
+    k: int,
+    max_degree: int,
+    nwarps: int,
+    hot_cache: bool = True,
+    page_log: int = 10,
+    dump_rows: int = 1 << 21,
+    trie_budget: int = 1 << 26,
+    warps_per_block: int = 8,
+) -> dict[str, int]:
+    """Split a budget between the out-of-core static engine's device buffers.
+
+    The per-vertex arrays stay on the device; the rest of the budget (less 1 MiB for the plan
+    and control words) goes 40% to the DFS stacks (which bound the warps launched: each gets
+    the in-memory engine's initial pages, and the pool may grow once to twice that), 10% to
+    straggler records, 30% to root chunks and trie levels (or the enumeration buffer) and 20%
+    to the hot-list cache (``hot_cache``; otherwise to root chunks).
+
+    Parameters
+    ----------
+    budget : int
+        Device bytes.
+    vertex_bytes : int
+        Bytes of the per-vertex arrays (:func:`static_need` ``["vertex"]``).
+    k, max_degree, nwarps, page_log, dump_rows, trie_budget : int
+        As in :func:`static_need` (``dump_rows``, ``trie_budget``: the caller's values, capped).
+    hot_cache : bool
+        Reserve a share for hot lists on the device.
+    warps_per_block : int
+        Warps per block of the kernels.
+
+    Returns
+    -------
+    dict
+        ``nwarps``, ``pool_pages`` (initial), ``pool_cap`` (largest), ``dump_rows``,
+        ``chunk`` (root entries per chunk), ``trie_budget``, ``hot_bytes``, ``out_bytes``
+        (enumeration buffer) and ``minimum`` (smallest budget the path takes).
+
+    Raises
+    ------
+    CapacityError
+        The budget is below ``minimum``.
+    """
+    k = max(int(k), 3)
+    page = 4 << int(page_log)
+    maxpg = -(-max(int(max_degree), 1) // (1 << int(page_log)))
+    per_warp = page * 2 * max(k - 2, 1) + 4 * 2 * k * maxpg
+    fixed = vertex_bytes + (1 << 20)
+    minimum = fixed + warps_per_block * per_warp + 2 * 4 * (k + 1) + 40 * 1024
+    minimum += 2 * 16 * max(int(max_degree), 1)
+    if budget < minimum:
+        raise CapacityError(
+            f"the out-of-core static engine needs at least {_mib(minimum)} of device memory"
+            f" (per-vertex arrays {_mib(vertex_bytes)}, one block of DFS stacks); the budget is"
+            f" {_mib(budget)}: raise max_device_bytes or use engine='cpu'"
+        )
+    avail = budget - fixed
+    pool_share = int(0.40 * avail)
+    dump_share = int(0.10 * avail)
+    hot_share = int(0.20 * avail) if hot_cache else 0
+    root_share = avail - pool_share - dump_share - hot_share
+    pages_per_warp = 2 * max(k - 2, 1)  # the in-memory engine's initial pages per warp
+    pt = 4 * 2 * k * maxpg
+    # room for every warp's initial pages twice over (one growth of the pool)
+    warps = min(int(nwarps), max(pool_share // (pt + 2 * page * pages_per_warp), 1))
+    warps = max(warps // warps_per_block * warps_per_block, warps_per_block)
+    pool_cap = max((pool_share - pt * warps) // page, pages_per_warp * warps)
+    pool_pages = min(pages_per_warp * warps, pool_cap)
+    drows = max(min(int(dump_rows), dump_share // (2 * 4 * (k + 1))), 1)
+    chunk = max((root_share // 2) // 40, 1024)
+    tb = max(min(int(trie_budget), (root_share // 2) // 16), int(max_degree), 1)
+    return {
+        "nwarps": int(warps),
+        "pool_pages": int(pool_pages),
+        "pool_cap": int(pool_cap),
+        "dump_rows": int(drows),
+        "chunk": int(chunk),
+        "trie_budget": int(tb),
+        "hot_bytes": int(hot_share),
+        "out_bytes": int(root_share // 2),
+        "minimum": int(minimum),
+    }
