@@ -40,6 +40,8 @@ _EXPORTS: dict[str, str] = {
     "motif_census": "nx_gpumine.interfaces.temporal_functions",
     # engines
     "cuda_available": "nx_gpumine.engines",
+    "set_max_device_bytes": "nx_gpumine.engines.cuda.memory",
+    "device_budget": "nx_gpumine.engines.cuda.memory",
 }
 
 __all__ = ["__version__", *_EXPORTS]

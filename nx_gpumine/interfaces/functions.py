@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engines.cuda.memory import device_budget
 from ..errors import CapacityError
 from ..execution.static import iter_static_blocks, run_static
 from ..inputs.patterns import Pattern, as_pattern
@@ -73,6 +74,7 @@ def count_subgraphs(
     engine: str = "auto",
     progress: bool = False,
     client: Any = None,
+    max_device_bytes: int | None = None,
 ) -> int:
     """Count occurrences of ``pattern`` in ``G``.
 
@@ -103,6 +105,11 @@ def count_subgraphs(
     client : distributed.Client, optional
         Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
         every worker.
+    max_device_bytes : int, optional
+        Device memory the CUDA engine may use in this call (graph data and working memory);
+        a graph whose estimated need exceeds it runs out of core (``docs/out_of_core.md``).
+        Default: ``nx_gpumine.set_max_device_bytes`` / ``NX_GPUMINE_MAX_DEVICE_BYTES``, else
+        the free device memory minus a safety margin. Ignored by the CPU engine.
 
     Returns
     -------
@@ -142,9 +149,10 @@ def count_subgraphs(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    distinct = int(
-        run_static(graph, plan, "count", engine=engine, progress=progress, client=client)
-    )
+    with device_budget(max_device_bytes):
+        distinct = int(
+            run_static(graph, plan, "count", engine=engine, progress=progress, client=client)
+        )
     if count == "subgraphs":
         return distinct
     total = distinct * plan.num_automorphisms
@@ -171,6 +179,7 @@ def find_subgraphs(
     as_frame: str | None = None,
     progress: bool = False,
     client: Any = None,
+    max_device_bytes: int | None = None,
 ) -> Any:
     """List matches of ``pattern`` in ``G``.
 
@@ -189,6 +198,8 @@ def find_subgraphs(
     progress : bool
         Show a progress bar (needs tqdm; on Dask: Dask's own bar).
     client : distributed.Client, optional
+        As in :func:`count_subgraphs`.
+    max_device_bytes : int, optional
         As in :func:`count_subgraphs`.
 
     Returns
@@ -214,9 +225,10 @@ def find_subgraphs(
         from ..execution.distributed import static_frame_dask
 
         return static_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
-    ids = run_static(
-        graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
-    )
+    with device_budget(max_device_bytes):
+        ids = run_static(
+            graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
+        )
     if as_frame is not None:
         return matches_to_frame(graph, pat, ids, as_frame)
     return matches_to_keys(graph, np.asarray(ids))
@@ -233,6 +245,7 @@ def has_subgraph(
     edge_label_default: Any = _MISSING,
     engine: str = "auto",
     client: Any = None,
+    max_device_bytes: int | None = None,
 ) -> bool:
     """Whether ``G`` contains at least one match of ``pattern`` (stops at the first).
 
@@ -241,6 +254,8 @@ def has_subgraph(
     G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
         As in :func:`count_subgraphs`.
     client : distributed.Client, optional
+        As in :func:`count_subgraphs`.
+    max_device_bytes : int, optional
         As in :func:`count_subgraphs`.
 
     Returns
@@ -257,7 +272,8 @@ def has_subgraph(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    return bool(run_static(graph, plan, "exists", engine=engine, client=client))
+    with device_budget(max_device_bytes):
+        return bool(run_static(graph, plan, "exists", engine=engine, client=client))
 
 
 def iter_subgraph_mappings(

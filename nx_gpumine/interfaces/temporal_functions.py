@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engines.cuda.memory import device_budget
 from ..errors import QueryError
 from ..execution.temporal import run_census, run_temporal
 from ..inputs.frames import frame_namespace, is_frame
@@ -93,6 +94,7 @@ def count_motifs(
     node_label: str | None = None,
     node_labels: Mapping | None = None,
     client: Any = None,
+    max_device_bytes: int | None = None,
 ) -> int:
     """Number of matches of a temporal motif (tuples of graph edges).
 
@@ -123,6 +125,12 @@ def count_motifs(
     client : distributed.Client, optional
         Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
         every worker.
+    max_device_bytes : int, optional
+        Device memory the CUDA engine may use in this call; an edge stream whose estimated
+        need exceeds it is streamed through the GPU in time partitions
+        (``docs/out_of_core.md``). Default: ``nx_gpumine.set_max_device_bytes`` /
+        ``NX_GPUMINE_MAX_DEVICE_BYTES``, else the free device memory minus a safety margin.
+        Ignored by the CPU engine.
 
     Returns
     -------
@@ -131,7 +139,10 @@ def count_motifs(
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, _, plan = _prepare(G, motif, delta, tie, kw)
-    return int(run_temporal(graph, plan, "count", engine=engine, progress=progress, client=client))
+    with device_budget(max_device_bytes):
+        return int(
+            run_temporal(graph, plan, "count", engine=engine, progress=progress, client=client)
+        )
 
 
 def has_motif(
@@ -148,12 +159,14 @@ def has_motif(
     node_label: str | None = None,
     node_labels: Mapping | None = None,
     client: Any = None,
+    max_device_bytes: int | None = None,
 ) -> bool:
     """Whether a match exists (stops at the first). Parameters as :func:`count_motifs`."""
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, _, plan = _prepare(G, motif, delta, tie, kw)
-    return bool(run_temporal(graph, plan, "exists", engine=engine, client=client))
+    with device_budget(max_device_bytes):
+        return bool(run_temporal(graph, plan, "exists", engine=engine, client=client))
 
 
 def _frame(data: dict, like: Any, tz: str | None = None, tz_columns: Sequence[str] = ()) -> Any:
@@ -189,6 +202,7 @@ def find_motifs(
     node_label: str | None = None,
     node_labels: Mapping | None = None,
     client: Any = None,
+    max_device_bytes: int | None = None,
 ) -> Any:
     """List matches.
 
@@ -225,9 +239,10 @@ def find_motifs(
         from ..execution.distributed import temporal_frame_dask
 
         return temporal_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
-    ids = run_temporal(
-        graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
-    )
+    with device_budget(max_device_bytes):
+        ids = run_temporal(
+            graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
+        )
     ids = np.asarray(ids, dtype=np.int64).reshape(-1, plan.l)
     if output == "edge_ids":
         return ids

@@ -179,6 +179,7 @@ def static_need(
     page_log: int = 10,
     dump_rows: int = 1 << 21,
     trie_budget: int = 1 << 26,
+    shape: bool = False,
 ) -> dict[str, int]:
     """In-memory device need of a static query (bytes, by part).
 
@@ -196,14 +197,17 @@ def static_need(
         Whether label arrays are uploaded.
     page_log, dump_rows, trie_budget : int
         The engine's tuning values (page size, straggler records, largest trie level).
+    shape : bool
+        The query may run a shape kernel: add its rank graph (a renumbered copy of the CSR)
+        and the scratch of building it on the device.
 
     Returns
     -------
     dict
         ``vertex`` (per-vertex arrays: indptr, deg, loop, labels), ``entry`` (per-entry
         arrays: indices, dircode, owner, root mask, edge labels), ``roots`` (root task list and
-        its sort), ``work`` (stack pages, page tables, record buffers, trie levels) and
-        ``total``.
+        its sort), ``work`` (stack pages, page tables, record buffers, trie levels), ``shape``
+        and ``total``.
     """
     k = max(int(k), 2)
     page = 1 << int(page_log)
@@ -218,8 +222,16 @@ def static_need(
     work += 2 * 4 * dump_rows * (k + 1)
     trie = 8 * min(int(trie_budget), max(nnz, 1)) * 2  # two int32 columns per level, two levels
     work += trie
-    total = vertex + entry + roots + work
-    return {"vertex": vertex, "entry": entry, "roots": roots, "work": work, "total": total}
+    shape_bytes = (36 * n + 44 * nnz) if shape else 0
+    total = vertex + entry + roots + work + shape_bytes
+    return {
+        "vertex": vertex,
+        "entry": entry,
+        "roots": roots,
+        "work": work,
+        "shape": shape_bytes,
+        "total": total,
+    }
 
 
 #: Device bytes per temporal edge: src, dst, time (8), next_id, out/in edges (copied arrays),

@@ -892,6 +892,7 @@ def _residency(
         page_log=page_log,
         dump_rows=dump_rows,
         trie_budget=trie_budget,
+        shape=getattr(plan, "shape", None) is not None,
     )
     what = f"static {what} of a {k}-node pattern ({graph.n} vertices, {nnz} entries)"
     if need["total"] <= budget:
