@@ -443,3 +443,86 @@ def static_ooc_settings(
         "out_bytes": int(root_share // 2),
         "minimum": int(minimum),
     }
+
+
+def temporal_edge_budget(
+    budget: int, *, n: int, l: int, lanes: int, wide_ids: bool = False, labels: bool = False
+) -> int:
+    """Most edges one streamed time partition may hold under ``budget`` (two copy slots).
+
+    Solves :func:`temporal_need` (``slots=2``, every per-edge term at its largest) for ``m``.
+
+    Raises
+    ------
+    CapacityError
+        Not even one edge fits beside the per-vertex arrays and the work buffers.
+    """
+    base = temporal_need(n, 0, l=l, lanes=lanes, wide_ids=wide_ids, node_labels=labels)
+    one = temporal_need(
+        n, 1, l=l, lanes=lanes, wide_ids=wide_ids, edge_labels=labels, node_labels=labels, slots=2
+    )
+    per = one["total"] - base["total"]
+    fixed = base["total"] + temporal_need(n, 0, l=l, lanes=lanes, wide_ids=wide_ids)["vertex"]
+    room = budget - fixed
+    if room < per:
+        raise CapacityError(
+            f"temporal streaming needs more than {_mib(budget)} of device memory: the per-vertex"
+            f" arrays of two partitions and the work buffers alone take {_mib(fixed)};"
+            " raise max_device_bytes or use engine='cpu'"
+        )
+    return int(room // per)
+
+
+def stream_partitions(
+    time: Any, reach: float | int | None, lo: int, hi: int, max_edges: int
+) -> list[tuple[int, int, int]]:
+    """Time partitions of roots ``[lo, hi)`` holding at most ``max_edges`` edges each.
+
+    A partition ``(root_lo, root_hi, edge_hi)`` reads edges ``[root_lo, edge_hi)``: its roots
+    plus every later edge within ``reach`` of its last root (Everest's major partition and
+    minor overlap). Partitions are as long as the edge bound allows.
+
+    Parameters
+    ----------
+    time : numpy.ndarray
+        Edge times, sorted.
+    reach : number or None
+        :func:`~nx_gpumine.plan.temporal_plan.time_reach` of the plan (None: unbounded).
+    lo, hi : int
+        Root range.
+    max_edges : int
+        Edge bound (:func:`temporal_edge_budget`).
+
+    Returns
+    -------
+    list of (int, int, int)
+
+    Raises
+    ------
+    CapacityError
+        One root's reach alone holds more than ``max_edges`` edges.
+    """
+    import numpy as np
+
+    m = len(time)
+    if hi <= lo:
+        return []
+    if reach is None:
+        ends = np.full(hi - lo, m, dtype=np.int64)
+    else:
+        ends = np.searchsorted(time, time[lo:hi] + reach, side="right").astype(np.int64)
+    ends = np.maximum(ends, np.arange(lo + 1, hi + 1, dtype=np.int64))
+    parts = []
+    r0 = lo
+    while r0 < hi:
+        r1 = lo + int(np.searchsorted(ends, r0 + int(max_edges), side="right"))
+        if r1 <= r0:
+            raise CapacityError(
+                f"the motif's time reach after edge {r0} spans {int(ends[r0 - lo]) - r0} edges,"
+                f" more than the {max_edges} a partition may hold under the device memory"
+                " budget: raise max_device_bytes, narrow delta, or use engine='cpu'"
+            )
+        r1 = min(r1, hi)
+        parts.append((r0, r1, int(ends[r1 - 1 - lo])))
+        r0 = r1
+    return parts

@@ -31,6 +31,7 @@ design and figures in ``docs/cuda_temporal.md``):
 
 from __future__ import annotations
 
+import os
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,8 +40,15 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.temporal_graph import TemporalGraph
-from ...plan.temporal_plan import TIE_INPUT_ORDER, TIE_STRICT, TemporalPlan, split_root_edges
-from ._runtime import import_cupy, load_module, persistent_blocks
+from ...plan.temporal_plan import (
+    TIE_INPUT_ORDER,
+    TIE_STRICT,
+    TemporalPlan,
+    split_root_edges,
+    time_reach,
+)
+from . import memory
+from ._runtime import import_cupy, load_module, persistent_blocks, sm_count
 
 __all__ = [
     "count",
@@ -471,6 +479,7 @@ def count(
     tail_ms: float = 10.0,
     expand: bool = True,
     count_last: bool = True,
+    max_device_bytes: int | None = None,
 ) -> int:
     """Count matches whose root edge id is in ``[lo, hi)``.
 
@@ -493,6 +502,11 @@ def count(
     count_last : bool
         Count the last level's matches from its candidate range and the pair index instead of
         walking them, where the level has no labels, node conditions or anti-edges to check.
+    max_device_bytes : int, optional
+        Device memory the call may use (default: the configured budget, see :mod:`.memory`;
+        None there: free memory minus a margin). When the estimated need of the whole edge
+        stream exceeds it, time partitions sized to the budget are streamed through the GPU,
+        copy overlapping compute (``docs/out_of_core.md``).
 
     Returns
     -------
@@ -508,6 +522,10 @@ def count(
     if plan.impossible or hi <= lo:
         last_run.clear()
         return 0
+    kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "count")
+    if parts is not None:
+        return int(_stream(graph, plan, parts, "count", None, kw))
     prep = _prepare(graph, plan)
     h = _run(
         prep,
@@ -536,15 +554,20 @@ def exists(
     tail_ms: float = 10.0,
     expand: bool = True,
     count_last: bool = True,
+    max_device_bytes: int | None = None,
 ) -> bool:
     """Whether some match has its root edge id in ``[lo, hi)`` (every warp stops at the first).
 
-    Parameters are those of :func:`count`.
+    Parameters are those of :func:`count` (streamed partitions stop at the first match).
     """
     lo, hi = _range(graph, lo, hi)
     if plan.impossible or hi <= lo:
         last_run.clear()
         return False
+    kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "exists")
+    if parts is not None:
+        return bool(_stream(graph, plan, parts, "exists", None, kw))
     prep = _prepare(graph, plan)
     h = _run(
         prep,
@@ -595,6 +618,7 @@ def enumerate_matches(
     steal: bool = True,
     tail_ms: float = 10.0,
     max_buffer_rows: int = 1 << 25,
+    max_device_bytes: int | None = None,
 ) -> np.ndarray:
     """All matches (or ``limit`` of them) with root edge id in ``[lo, hi)``.
 
@@ -607,12 +631,20 @@ def enumerate_matches(
     max_buffer_rows : int
         Largest device output block; a root range with more matches is split (each block is
         copied to the host as it completes), and a single root with more grows the block.
+        Streamed partitions (see ``max_device_bytes``) cap it by the budget.
+    max_device_bytes : int, optional
+        As in :func:`count`.
 
     Returns
     -------
     numpy.ndarray
         ``(n, l)`` int64 edge ids, column ``i`` = ``e_i``, rows in lexicographic order
         (the CPU engine's order: by root edge, then depth-first).
+
+    Raises
+    ------
+    CapacityError
+        The matches do not fit the free host memory (pass ``limit``).
     """
     lo, hi = _range(graph, lo, hi)
     ncol = int(plan.l)
@@ -626,6 +658,12 @@ def enumerate_matches(
     if plan.impossible or hi <= lo or limit == 0:
         last_run.clear()
         return empty
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "enumeration")
+    if parts is not None:
+        budget = memory.current_budget(max_device_bytes) or 0
+        rows_cap = max(budget // (4 * 8 * ncol), 1) if budget else max_buffer_rows
+        kw = dict(steal=steal, tail_ms=tail_ms, max_buffer_rows=min(max_buffer_rows, rows_cap))
+        return _stream(graph, plan, parts, "enumerate", limit, kw)
     prep = _prepare(graph, plan)
     if limit is not None and limit <= max_buffer_rows:
         rows = _fill(prep, lo, hi, limit, steal, tail_ms)
@@ -648,6 +686,7 @@ def enumerate_matches(
             todo += [(mid, b), (a, mid)]
             continue
         want = c if limit is None else min(c, limit - got)
+        _host_room(8 * ncol * (got + want) * 2, got + want)
         block = _fill(prep, a, b, want, steal, tail_ms)
         if limit is None and len(block) != c:  # pragma: no cover - engine invariant
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
@@ -735,3 +774,211 @@ def census(
         blocks=blocks,
     )
     return res.astype(np.int64)
+
+
+# ====================================================================== out of core (streaming)
+def _lanes_estimate() -> int:
+    return sm_count() * 8 * WPB * 32
+
+
+def _stream_plan(
+    graph: TemporalGraph, plan: TemporalPlan, lo: int, hi: int, max_device_bytes: int | None,
+    what: str,
+) -> list[tuple[int, int, int]] | None:  # fmt: skip
+    """None (in memory) or the streamed time partitions ``(root_lo, root_hi, edge_hi)``."""
+    if max_device_bytes == _INF_BUDGET:  # a streamed partition: sized to fit already
+        return None
+    max_device_bytes = memory.check_budget(max_device_bytes)
+    cp = import_cupy()
+    free, total = cp.cuda.runtime.memGetInfo()
+    budget, explicit = memory.resolve_budget(max_device_bytes, free, total)
+    cache = graph._device_cache.get("cuda_temporal", {})
+    if not explicit and "g" in cache:
+        return None  # already on the device
+    labels = graph.edge_label is not None or graph.node_label is not None
+    lanes = _lanes_estimate()
+    need = memory.temporal_need(
+        graph.n,
+        graph.m,
+        l=int(plan.l),
+        lanes=lanes,
+        wide_ids=_wide_ids(graph),
+        edge_labels=graph.edge_label is not None,
+        node_labels=graph.node_label is not None,
+    )["total"]
+    what = f"temporal {what} of a {plan.l}-edge motif ({graph.m} edges)"
+    if need <= budget:
+        memory.choose(what, need, budget, 0, explicit)
+        return None
+    if what.startswith("temporal enumeration"):  # a quarter for the output blocks
+        budget = budget * 3 // 4
+    max_edges = memory.temporal_edge_budget(budget, n=graph.n, l=int(plan.l), lanes=lanes,
+                                            labels=labels)  # fmt: skip
+    parts = memory.stream_partitions(graph.time, time_reach(plan), lo, hi, max_edges)
+    memory.choose(what, need, budget, 0, explicit)
+    return parts
+
+
+_SLOT_ARRAYS = ("src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges")
+
+
+def _slot_dtypes(graph: TemporalGraph) -> dict:
+    idx = np.int32  # a partition holds fewer than 2**31 - 1 edges (checked)
+    d = {"src": np.int32, "dst": np.int32, "time": graph.time.dtype, "next_id": idx,
+         "out_ptr": idx, "out_edges": idx, "in_ptr": idx, "in_edges": idx}  # fmt: skip
+    if graph.edge_label is not None:
+        d["elab"] = np.int32
+    return d
+
+
+class _Streamer:
+    """Two copy slots (pinned host + device) and the streams moving partitions through them."""
+
+    def __init__(self, graph: TemporalGraph, cap: int) -> None:
+        cp = import_cupy()
+        self.graph = graph
+        self.dtypes = _slot_dtypes(graph)
+        self.sizes = {k: (graph.n + 1 if k.endswith("_ptr") else cap) for k in self.dtypes}
+        self.host = [self._pinned() for _ in range(2)]
+        self.dev = [{k: cp.empty(max(self.sizes[k], 1), dt) for k, dt in self.dtypes.items()}
+                    for _ in range(2)]  # fmt: skip
+        self.copy = cp.cuda.Stream(non_blocking=True)
+        self.compute = cp.cuda.Stream(non_blocking=True)
+        self.events = [cp.cuda.Event(), cp.cuda.Event()]
+        self.nlab = (
+            cp.zeros(1, dtype=cp.int32)
+            if graph.node_label is None
+            else cp.asarray(graph.node_label, cp.int32)
+        )
+        self.copy_ms = 0.0
+
+    def _pinned(self) -> dict:
+        cp = import_cupy()
+        out = {}
+        for k, dt in self.dtypes.items():
+            size = max(self.sizes[k], 1)
+            mem = cp.cuda.alloc_pinned_memory(size * np.dtype(dt).itemsize)
+            out[k] = np.frombuffer(mem, dtype=dt, count=size)
+        return out
+
+    def stage(self, slot: int, part: tuple[int, int, int]) -> TemporalGraph:
+        """Build partition ``part``'s graph on the host into pinned slot ``slot`` (any thread)."""
+        r0, _, e1 = part
+        sub = self.graph.edge_slice(r0, e1)
+        h = self.host[slot]
+        for k in _SLOT_ARRAYS:
+            a = getattr(sub, k)
+            h[k][: len(a)] = a
+        if "elab" in h:
+            h["elab"][: sub.m] = sub.edge_label
+        return sub
+
+    def send(self, slot: int, sub: TemporalGraph) -> None:
+        """Copy slot ``slot`` to the device on the copy stream; its event marks the end."""
+        h, d = self.host[slot], self.dev[slot]
+        for k in self.dtypes:
+            size = sub.n + 1 if k.endswith("_ptr") else sub.m
+            if size:
+                d[k][:size].set(h[k][:size], stream=self.copy)
+        self.events[slot].record(self.copy)
+
+    def attach(self, slot: int, sub: TemporalGraph) -> None:
+        """Make the engine read ``sub`` from slot ``slot`` (waits for the copy on compute)."""
+        self.compute.wait_event(self.events[slot])
+        d = self.dev[slot]
+        g = {k: d[k][: (sub.n + 1 if k.endswith("_ptr") else sub.m)] for k in _SLOT_ARRAYS}
+        g["nlab"] = self.nlab
+        g["elab"] = d["elab"][: sub.m] if "elab" in d else self.nlab
+        sub._device_cache.setdefault("cuda_temporal", {})["g"] = g
+
+
+def _stream(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    parts: list[tuple[int, int, int]],
+    mode: str,
+    limit: int | None,
+    kw: dict,
+) -> Any:
+    """Run ``mode`` over the streamed partitions: partition ``i + 1`` is built on the host and
+    copied (pinned buffers, copy stream) while partition ``i`` computes (compute stream)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ...plan.temporal_plan import build_temporal_plan
+
+    cp = import_cupy()
+    cap = max(e1 - r0 for r0, _, e1 in parts)
+    if cap >= 2**31 - 1:
+        raise CapacityError("a streamed partition must hold fewer than 2**31 - 1 edges")
+    st = _Streamer(graph, cap)
+    total, found, got = 0, False, 0
+    blocks: list[np.ndarray] = []
+    stats = {"partitions": len(parts), "partition_edges": cap, "kernel_ms": 0.0}
+    t0 = cp.cuda.Event()
+    t0.record()
+    with ThreadPoolExecutor(1) as pool:
+        sub0 = st.stage(0, parts[0])
+        st.send(0, sub0)
+        nxt = pool.submit(st.stage, 1, parts[1]) if len(parts) > 1 else None
+        cur = sub0
+        for i, (r0, r1, _) in enumerate(parts):
+            slot = i % 2
+            if nxt is not None:  # partition i + 1: copy now, it overlaps compute i
+                sub_next = nxt.result()
+                st.send(1 - slot, sub_next)
+            st.events[slot].synchronize()  # copy i done: its pinned slot may be refilled
+            nxt = None
+            if i + 2 < len(parts):
+                nxt = pool.submit(st.stage, slot, parts[i + 2])
+            st.attach(slot, cur)
+            sub_plan = build_temporal_plan(plan.motif, cur)
+            with st.compute:
+                if mode == "count":
+                    total += count(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
+                    if total > _INT64_MAX:
+                        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+                elif mode == "exists":
+                    found = exists(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
+                else:
+                    left = None if limit is None else limit - got
+                    block = enumerate_matches(
+                        cur, sub_plan, 0, r1 - r0, left, max_device_bytes=_INF_BUDGET, **kw
+                    )
+                    blocks.append(block + r0)
+                    got += len(block)
+            stats["kernel_ms"] += float(last_run.get("kernel_ms", 0.0))
+            cur._device_cache.clear()  # walk and pair indexes go back to the pool
+            if found or (limit is not None and got >= limit):
+                if nxt is not None:
+                    nxt.result()
+                break
+            if i + 1 < len(parts):
+                cur = sub_next
+    t1 = cp.cuda.Event()
+    t1.record()
+    t1.synchronize()
+    last_run.clear()
+    last_run.update(stats, out_of_core=True, mode=mode, stream_ms=cp.cuda.get_elapsed_time(t0, t1))
+    if mode == "count":
+        return total
+    if mode == "exists":
+        return found
+    rows = np.concatenate(blocks) if blocks else np.empty((0, plan.l), np.int64)
+    return rows if limit is None else rows[:limit]
+
+
+#: Budget passed to the per-partition calls: the partition was sized to fit already.
+_INF_BUDGET = 1 << 62
+
+
+def _host_room(nbytes: int, rows: int) -> None:
+    """Raise :class:`CapacityError` when ``nbytes`` more of results would not fit host memory."""
+    try:
+        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return
+    if nbytes > avail:
+        raise CapacityError(
+            f"enumeration output of {rows} matches ({nbytes / 2**30:.1f} GiB) does not fit the"
+            f" {avail / 2**30:.1f} GiB of free host memory; pass limit= or iterate in blocks"
+        )
