@@ -845,10 +845,9 @@ class _Streamer:
         self.copy = cp.cuda.Stream(non_blocking=True)
         self.compute = cp.cuda.Stream(non_blocking=True)
         self.events = [cp.cuda.Event(), cp.cuda.Event()]
+        self.dummy = cp.zeros(1, dtype=cp.int32)
         self.nlab = (
-            cp.zeros(1, dtype=cp.int32)
-            if graph.node_label is None
-            else cp.asarray(graph.node_label, cp.int32)
+            self.dummy if graph.node_label is None else cp.asarray(graph.node_label, cp.int32)
         )
         self.copy_ms = 0.0
 
@@ -888,7 +887,7 @@ class _Streamer:
         d = self.dev[slot]
         g = {k: d[k][: (sub.n + 1 if k.endswith("_ptr") else sub.m)] for k in _SLOT_ARRAYS}
         g["nlab"] = self.nlab
-        g["elab"] = d["elab"][: sub.m] if "elab" in d else self.nlab
+        g["elab"] = d["elab"][: sub.m] if "elab" in d else self.dummy
         sub._device_cache.setdefault("cuda_temporal", {})["g"] = g
 
 
