@@ -146,3 +146,17 @@ def test_temporal_edge_budget_and_stream_partitions():
     with pytest.raises(CapacityError, match="time reach"):
         memory.stream_partitions(time, None, 0, 5000, 1000)
     assert memory.stream_partitions(time, reach, 10, 10, 100) == []
+
+
+def test_hot_blocks_pick_the_hub_lists():
+    from nx_gpumine.engines.cuda import hostmem
+
+    deg = np.full(4000, 3, dtype=np.int64)
+    deg[2500] = 5000  # a hub in the middle of the entry range
+    indptr = np.concatenate([[0], np.cumsum(deg)])
+    hot = hostmem.hot_blocks(indptr, 2048, block=1024)
+    assert len(hot) == 2
+    hub_lo, hub_hi = indptr[2500], indptr[2501]
+    assert all(hub_lo // 1024 <= b <= hub_hi // 1024 for b in hot.tolist())
+    assert len(hostmem.hot_blocks(indptr, 100, block=1024)) == 0
+    assert len(hostmem.hot_blocks(indptr, 10**9, block=1024)) == -(-int(indptr[-1]) // 1024)

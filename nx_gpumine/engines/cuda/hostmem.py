@@ -29,7 +29,7 @@ _CPU = -1  # cudaCpuDeviceId
 BLOCK_ENTRIES = 1 << 19
 
 
-def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int = BLOCK_ENTRIES) -> np.ndarray:
+def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int | None = None) -> np.ndarray:
     """Entry blocks to keep on the device, hottest first, covering at most ``hot_entries``.
 
     A list of vertex ``v`` is read about ``deg(v)`` times per level (once per neighbour that
@@ -39,8 +39,10 @@ def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int = BLOCK_ENTRIES)
     Returns
     -------
     numpy.ndarray
-        Block indices (int64): block ``b`` holds entries ``[b * block, (b + 1) * block)``.
+        Block indices (int64): block ``b`` holds entries ``[b * block, (b + 1) * block)``
+        (``block``: :data:`BLOCK_ENTRIES` by default).
     """
+    block = int(BLOCK_ENTRIES if block is None else block)
     nnz = int(indptr[-1]) if len(indptr) else 0
     if nnz == 0 or hot_entries < block:
         return np.zeros(0, dtype=np.int64)

@@ -375,7 +375,8 @@ def static_ooc_settings(
 
     The per-vertex arrays stay on the device; the rest of the budget (less 1 MiB for the plan
     and control words) goes 40% to the DFS stacks (which bound the warps launched: each gets
-    the in-memory engine's initial pages, and the pool may grow once to twice that), 10% to
+    the in-memory engine's initial pages, and the pool may grow once to twice that; a pool
+    still too small halves the warps, down to one block, whose longest stacks always fit), 10% to
     straggler records, 30% to root chunks and trie levels (or the enumeration buffer) and 20%
     to the hot-list cache (``hot_cache``; otherwise to root chunks).
 
@@ -407,7 +408,8 @@ def static_ooc_settings(
     k = max(int(k), 3)
     page = 4 << int(page_log)
     maxpg = -(-max(int(max_degree), 1) // (1 << int(page_log)))
-    per_warp = page * 2 * max(k - 2, 1) + 4 * 2 * k * maxpg
+    # one block of warps with every stack slot at its longest never runs the pool dry
+    per_warp = page * 2 * k * maxpg + 4 * 2 * k * maxpg
     fixed = vertex_bytes + (1 << 20)
     minimum = fixed + warps_per_block * per_warp + 2 * 4 * (k + 1) + 40 * 1024
     minimum += 2 * 16 * max(int(max_degree), 1)
@@ -428,6 +430,7 @@ def static_ooc_settings(
     warps = min(int(nwarps), max(pool_share // (pt + 2 * page * pages_per_warp), 1))
     warps = max(warps // warps_per_block * warps_per_block, warps_per_block)
     pool_cap = max((pool_share - pt * warps) // page, pages_per_warp * warps)
+    pool_cap = max(pool_cap, warps_per_block * 2 * k * maxpg)
     pool_pages = min(pages_per_warp * warps, pool_cap)
     drows = max(min(int(dump_rows), dump_share // (2 * 4 * (k + 1))), 1)
     chunk = max((root_share // 2) // 40, 1024)

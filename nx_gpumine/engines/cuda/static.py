@@ -414,10 +414,14 @@ def _grow_pool(prep: _Prep, w: _Work) -> None:
     if ooc is not None:
         cap = ooc.pool_cap
         if w.npages >= cap:
-            raise CapacityError(
-                f"the out-of-core DFS stacks ran out of their {w.npages} pages of the"
-                f" {ooc.budget}-byte device budget: raise max_device_bytes"
-            )
+            if w.nwarps <= WPB:  # pragma: no cover - one block's longest stacks fit the cap
+                raise CapacityError(
+                    f"the out-of-core DFS stacks ran out of their {w.npages} pages of the"
+                    f" {ooc.budget}-byte device budget: raise max_device_bytes"
+                )
+            w.nwarps = max(w.nwarps // 2 // WPB * WPB, WPB)  # fewer warps, fewer pages held
+            prep.stats["ooc_warp_halvings"] = prep.stats.get("ooc_warp_halvings", 0) + 1
+            return
         new = min(new, cap)
     w.pool = None
     try:
@@ -505,7 +509,7 @@ def _dfs_launch(
         ]
         start, end = cp.cuda.Event(), cp.cuda.Event()
         start.record()
-        kern((grid,), (WPB * 32,), tuple(args))
+        kern((min(grid, w.nwarps // WPB),), (WPB * 32,), tuple(args))
         end.record()
         end.synchronize()
         prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
