@@ -49,7 +49,15 @@ from ...inputs.static_graph import StaticGraph
 from . import hostmem, memory, shapes
 from ._runtime import import_cupy, load_module, persistent_blocks, sm_count
 
-__all__ = ["count", "enumerate_matches", "exists", "unsupported", "last_run", "MAX_K"]
+__all__ = [
+    "count",
+    "enumerate_matches",
+    "exists",
+    "unsupported",
+    "device_need",
+    "last_run",
+    "MAX_K",
+]
 
 #: Largest pattern the kernels take (per-level sets of earlier levels are 32-bit masks).
 MAX_K = 32
@@ -885,19 +893,7 @@ def _residency(
     maxdeg = _max_degree(graph)
     nwarps = sm_count() * 8 * WPB
     k = int(plan.k)
-    need = memory.static_need(
-        graph.n,
-        nnz,
-        k=k,
-        max_degree=maxdeg,
-        nwarps=nwarps,
-        node_labels=graph.node_label is not None,
-        edge_labels=graph.out_label is not None,
-        page_log=page_log,
-        dump_rows=dump_rows,
-        trie_budget=trie_budget,
-        shape=getattr(plan, "shape", None) is not None,
-    )
+    need = device_need(graph, plan, page_log=page_log, dump_rows=dump_rows, trie_budget=trie_budget)
     what = f"static {what} of a {k}-node pattern ({graph.n} vertices, {nnz} entries)"
     if need["total"] <= budget:
         memory.choose(what, need["total"], budget, 0, explicit)
@@ -915,6 +911,30 @@ def _residency(
     )
     memory.choose(what, need["total"], budget, st.pop("minimum"), explicit)
     return _Ooc(placement=placement, budget=budget, **st)
+
+
+def device_need(
+    graph: StaticGraph, plan: Any, *, page_log: int = LOGP, dump_rows: int = 1 << 21,
+    trie_budget: int = 1 << 26,
+) -> dict[str, int]:  # fmt: skip
+    """Estimated in-memory device need of ``plan`` on ``graph`` (bytes, by part).
+
+    The number the engine compares with the budget (:func:`memory.static_need`; the SM count
+    comes from the current device).
+    """
+    return memory.static_need(
+        graph.n,
+        len(graph.indices),
+        k=int(plan.k),
+        max_degree=_max_degree(graph),
+        nwarps=sm_count() * 8 * WPB,
+        node_labels=graph.node_label is not None,
+        edge_labels=graph.out_label is not None,
+        page_log=page_log,
+        dump_rows=dump_rows,
+        trie_budget=trie_budget,
+        shape=getattr(plan, "shape", None) is not None,
+    )
 
 
 def _ooc_stats(ooc: _Ooc, graph: StaticGraph, chunks: int) -> None:

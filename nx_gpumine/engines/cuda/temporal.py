@@ -57,6 +57,7 @@ __all__ = [
     "census",
     "unsupported",
     "upload",
+    "device_need",
     "structure_defines",
     "walk_arrays",
     "last_run",
@@ -797,15 +798,7 @@ def _stream_plan(
         return None  # already on the device
     labels = graph.edge_label is not None or graph.node_label is not None
     lanes = _lanes_estimate()
-    need = memory.temporal_need(
-        graph.n,
-        graph.m,
-        l=int(plan.l),
-        lanes=lanes,
-        wide_ids=_wide_ids(graph),
-        edge_labels=graph.edge_label is not None,
-        node_labels=graph.node_label is not None,
-    )["total"]
+    need = device_need(graph, plan)["total"]
     what = f"temporal {what} of a {plan.l}-edge motif ({graph.m} edges)"
     if need <= budget:
         memory.choose(what, need, budget, 0, explicit)
@@ -817,6 +810,20 @@ def _stream_plan(
     parts = memory.stream_partitions(graph.time, time_reach(plan), lo, hi, max_edges)
     memory.choose(what, need, budget, 0, explicit)
     return parts
+
+
+def device_need(graph: TemporalGraph, plan: TemporalPlan) -> dict[str, int]:
+    """Estimated in-memory device need of ``plan`` on ``graph`` (bytes, by part): the number
+    the engine compares with the budget (:func:`memory.temporal_need`)."""
+    return memory.temporal_need(
+        graph.n,
+        graph.m,
+        l=int(plan.l),
+        lanes=_lanes_estimate(),
+        wide_ids=_wide_ids(graph),
+        edge_labels=graph.edge_label is not None,
+        node_labels=graph.node_label is not None,
+    )
 
 
 _SLOT_ARRAYS = ("src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges")
