@@ -1,0 +1,350 @@
+"""Out-of-core runs on one GPU (issue 12): slowdown under a device memory budget, one big graph.
+
+usage: python3 benchmarks/bench_out_of_core.py [--out DIR] [--deadline S] [--repeat R]
+       [--patterns P1,P2,P7] [--motifs M1,M4,M8] [--fractions 1,0.25,0.1]
+       [--placements managed,pinned] [--skip-static] [--skip-temporal]
+       [--big [--big-edges E] [--big-samples K]]
+
+Static: pl10m (``powerlaw_graph.py 2000000 10000000 2.3 3000 1``) with the T-DFS patterns P1
+(diamond), P2 (4-clique), P7 (5-clique), counted by the public
+``count_subgraphs(..., engine="cuda", max_device_bytes=B)`` with ``B`` = 100%, 25% and 10% of
+the engine's own in-memory estimate (``engines.cuda.static.device_need``), for each out-of-core
+placement. Temporal: the 10M-edge graph (``gen_temporal.py --seed 1``) with Everest M1, M4, M8 at
+delta = 1 day, budgets likewise (``engines.cuda.temporal.device_need``). Each cell: warm-up call,
+then ``--repeat`` timed calls (host clock), the count (must equal the in-memory count), the
+engine's statistics (chunks / partitions, warps, hot bytes) and the peak of CuPy's pool (device
+memory the engine allocated; managed and pinned host memory are outside it) plus the hot
+blocks prefetched to the device; slowdown = time / time at 100%.
+
+``--big``: one static graph whose in-memory need exceeds the GPU's free memory (default 1.2e9
+edges, generated in chunks with NumPy: power-law endpoints, duplicates and self-loops dropped),
+a triangle count with the default budget (free memory minus the margin: out of core), and
+``--big-samples`` root ranges counted on the GPU and by the CPU engine. Static counts are distinct
+subgraphs (engine-level ``count`` with the symmetry-broken plan, as ``count_subgraphs`` runs
+it). Writes ``out_of_core.json`` to ``--out`` (default ``$OUT``, else ``.``), stopping before
+``--deadline``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from gen_temporal import generate as gen_temporal  # noqa: E402
+from powerlaw_graph import generate as gen_powerlaw  # noqa: E402
+
+import nx_gpumine as ng  # noqa: E402
+
+T_DFS_EDGES = {
+    "P1": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)],  # diamond
+    "P2": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],  # 4-clique
+    "P7": [(a, b) for a in range(5) for b in range(a + 1, 5)],  # 5-clique
+}
+PL10M = (2_000_000, 10_000_000, 2.3, 3000, 1)
+DAY = 86400
+
+
+class PeakPool:
+    """Tracks the peak bytes in use of CuPy's default memory pool (an allocator wrapper)."""
+
+    def __init__(self) -> None:
+        import cupy as cp
+
+        self.cp = cp
+        self.pool = cp.get_default_memory_pool()
+        self.peak = 0
+        cp.cuda.set_allocator(self.malloc)
+
+    def malloc(self, size: int):
+        mp = self.pool.malloc(size)
+        self.peak = max(self.peak, self.pool.used_bytes())
+        return mp
+
+    def reset(self) -> None:
+        self.peak = self.pool.used_bytes()
+
+
+def free_device(graph) -> None:
+    """Drop every device copy of ``graph`` (static or temporal) and return the pool's memory."""
+    import cupy as cp
+
+    if hasattr(graph, "forget_derived"):
+        for prefix in ("cuda_static_graph", "cuda_static_graph_ooc", "cuda_rank_graph"):
+            graph.forget_derived(prefix)
+    graph._device_cache.clear()
+    gc.collect()
+    cp.get_default_memory_pool().free_all_blocks()
+
+
+def timed(fn, repeat: int) -> tuple[object, float, list[float]]:
+    t = time.perf_counter()
+    first = fn()
+    first_s = time.perf_counter() - t
+    walls = []
+    for _ in range(repeat if first_s < 60 else 0):
+        t = time.perf_counter()
+        r = fn()
+        walls.append(time.perf_counter() - t)
+        if r != first:
+            raise AssertionError(f"inconsistent results {r} != {first}")
+    return first, first_s, walls
+
+
+def stats_of(mod) -> dict:
+    return {k: v for k, v in mod.last_run.items() if isinstance(v, int | float | str | bool)}
+
+
+def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
+    import networkx as nx
+
+    from nx_gpumine.engines.cuda import static as gs
+    from nx_gpumine.inputs.patterns import Pattern
+    from nx_gpumine.inputs.static_graph import from_arrays
+    from nx_gpumine.plan.static_plan import static_plan
+
+    t = time.perf_counter()
+    a, b = gen_powerlaw(*PL10M, device=True)
+    g = from_arrays(a, b, num_nodes=PL10M[0])
+    out["static_graph"] = {
+        "name": "pl10m",
+        "source": "powerlaw_graph.py " + " ".join(map(str, PL10M)),
+        "n": g.n,
+        "entries": len(g.indices),
+        "build_s": time.perf_counter() - t,
+    }
+    rows = out.setdefault("static", [])
+    for pname in args.patterns:
+        pat = Pattern.from_networkx(nx.Graph(T_DFS_EDGES[pname]), name=pname)  # distinct count
+        plan = static_plan(pat, g, induced=False, distinct=True)
+        need = gs.device_need(g, plan)
+        base = None
+        for frac in args.fractions:
+            for placement in args.placements if frac < 1 else ["-"]:
+                if time.perf_counter() - t0 > args.deadline:
+                    rows.append({"pattern": pname, "fraction": frac, "skipped": "deadline"})
+                    continue
+                budget = int(frac * need["total"])
+                free_device(g)
+                peak.reset()
+
+                def call(budget=budget, placement=placement, plan=plan):
+                    kw = {} if placement == "-" else {"placement": placement}
+                    return gs.count(g, plan, max_device_bytes=budget, **kw)
+
+                try:
+                    c, first_s, walls = timed(call, args.repeat)
+                except ng.CapacityError as exc:
+                    rows.append({"pattern": pname, "fraction": frac, "placement": placement,
+                                 "capacity_error": str(exc)})  # fmt: skip
+                    continue
+                wall = float(np.median(walls)) if walls else first_s
+                row = {
+                    "pattern": pname,
+                    "fraction": frac,
+                    "placement": placement,
+                    "budget_bytes": budget,
+                    "need_bytes": need,
+                    "count": int(c),
+                    "first_s": first_s,
+                    "wall_s": wall,
+                    "walls_s": walls,
+                    "peak_pool_bytes": peak.peak,
+                    "stats": stats_of(gs),
+                }
+                if base is None:
+                    base = row
+                row["count_equal"] = int(c) == base["count"]
+                row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+                rows.append(row)
+                print(json.dumps({k: row[k] for k in ("pattern", "fraction", "placement",
+                      "count", "wall_s", "slowdown", "peak_pool_bytes")}), flush=True)  # fmt: skip
+    free_device(g)
+
+
+def bench_temporal(args, peak: PeakPool, t0: float, out: dict) -> None:
+    from nx_gpumine.engines.cuda import temporal as gt
+    from nx_gpumine.inputs.motifs import named_motif
+    from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
+    from nx_gpumine.plan.temporal_plan import build_temporal_plan
+
+    t = time.perf_counter()
+    src, dst, tt = gen_temporal(seed=1)
+    g = temporal_from_arrays(src, dst, tt)
+    out["temporal_graph"] = {"source": "gen_temporal.py --seed 1", "n": g.n, "m": g.m,
+                             "build_s": time.perf_counter() - t}  # fmt: skip
+    rows = out.setdefault("temporal", [])
+    for mname in args.motifs:
+        plan = build_temporal_plan(named_motif(mname, DAY), g)
+        need = gt.device_need(g, plan)
+        base = None
+        for frac in args.fractions:
+            if time.perf_counter() - t0 > args.deadline:
+                rows.append({"motif": mname, "fraction": frac, "skipped": "deadline"})
+                continue
+            budget = int(frac * need["total"])
+            free_device(g)
+            peak.reset()
+            try:
+                c, first_s, walls = timed(
+                    lambda b=budget, p=plan: gt.count(g, p, max_device_bytes=b), args.repeat
+                )
+            except ng.CapacityError as exc:
+                rows.append({"motif": mname, "fraction": frac, "capacity_error": str(exc)})
+                continue
+            wall = float(np.median(walls)) if walls else first_s
+            row = {
+                "motif": mname,
+                "delta_s": DAY,
+                "fraction": frac,
+                "budget_bytes": budget,
+                "need_bytes": need,
+                "count": int(c),
+                "first_s": first_s,
+                "wall_s": wall,
+                "walls_s": walls,
+                "peak_pool_bytes": peak.peak,
+                "stats": stats_of(gt),
+            }
+            if base is None:
+                base = row
+            row["count_equal"] = int(c) == base["count"]
+            row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+            rows.append(row)
+            print(json.dumps({k: row[k] for k in ("motif", "fraction", "count", "wall_s",
+                  "slowdown", "peak_pool_bytes")}), flush=True)  # fmt: skip
+    free_device(g)
+
+
+def big_edges(m: int, n: int, seed: int = 5, chunk: int = 100_000_000) -> tuple:
+    """``m`` power-law edges (int32 ``a < b``), drawn in chunks; duplicates dropped once."""
+    rng = np.random.default_rng(seed)
+    w = (np.arange(n, dtype=np.float64) + 10.0) ** (-1.0 / (2.3 - 1.0))
+    c = np.cumsum(w)
+    c /= c[-1]
+    keys = []
+    got = 0
+    while got < m:
+        k = min(chunk, int((m - got) * 1.05) + 1000)
+        s = np.searchsorted(c, rng.random(k)).astype(np.int64)
+        d = np.searchsorted(c, rng.random(k)).astype(np.int64)
+        keep = s != d
+        key = np.minimum(s, d)[keep] * n + np.maximum(s, d)[keep]
+        keys.append(key)
+        got += len(key)
+    key = np.unique(np.concatenate(keys))[:m]
+    del keys
+    return (key // n).astype(np.int32), (key % n).astype(np.int32)
+
+
+def bench_big(args, t0: float, out: dict) -> None:
+    import cupy as cp
+
+    from nx_gpumine.engines.cpu import static as cs
+    from nx_gpumine.engines.cuda import static as gs
+    from nx_gpumine.inputs.patterns import as_pattern
+    from nx_gpumine.inputs.static_graph import from_arrays
+    from nx_gpumine.plan.static_plan import static_plan
+
+    free, total = cp.cuda.runtime.memGetInfo()
+    m = int(args.big_edges)
+    n = max(m // 25, 1000)
+    t = time.perf_counter()
+    a, b = big_edges(m, n)
+    gen_s = time.perf_counter() - t
+    t = time.perf_counter()
+    g = from_arrays(a, b, num_nodes=n)
+    del a, b
+    build_s = time.perf_counter() - t
+    plan = static_plan(as_pattern("triangle"), g, induced=False, distinct=True)
+    need = gs.device_need(g, plan)
+    row = {
+        "edges": int(len(g.indices) // 2),
+        "n": g.n,
+        "entries": len(g.indices),
+        "max_degree": int(np.diff(g.indptr).max()),
+        "host_csr_bytes": int(g.indptr.nbytes + g.indices.nbytes + g.dircode.nbytes),
+        "device_free_bytes": int(free),
+        "device_total_bytes": int(total),
+        "need_bytes": need,
+        "generate_s": gen_s,
+        "build_s": build_s,
+        "pattern": "triangle (distinct)",
+    }
+    out["big"] = row
+    print(json.dumps({k: v for k, v in row.items() if k != "need_bytes"}), flush=True)
+    t = time.perf_counter()
+    row["count"] = int(gs.count(g, plan))  # default budget: free memory minus the margin
+    row["count_s"] = time.perf_counter() - t
+    row["stats"] = stats_of(gs)
+    print(json.dumps({"count": row["count"], "count_s": row["count_s"]}), flush=True)
+    rng = np.random.default_rng(0)
+    nnz = len(g.indices)
+    samples = []
+    for lo in np.sort(rng.integers(0, nnz - 20_000, args.big_samples)).tolist():
+        if time.perf_counter() - t0 > args.deadline:
+            break
+        hi = lo + 20_000
+        gpu_c = int(gs.count(g, plan, lo, hi))
+        t = time.perf_counter()
+        cpu_c = int(cs.count(g, plan, lo, hi))
+        samples.append({"lo": lo, "hi": hi, "gpu": gpu_c, "cpu": cpu_c,
+                        "cpu_s": time.perf_counter() - t, "equal": gpu_c == cpu_c})  # fmt: skip
+    row["samples"] = samples
+    row["samples_equal"] = all(s["equal"] for s in samples) and bool(samples)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--deadline", type=float, default=540.0)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--patterns", default="P1,P2,P7")
+    ap.add_argument("--motifs", default="M1,M4,M8")
+    ap.add_argument("--fractions", default="1,0.25,0.1")
+    ap.add_argument("--placements", default="managed,pinned")
+    ap.add_argument("--skip-static", action="store_true")
+    ap.add_argument("--skip-temporal", action="store_true")
+    ap.add_argument("--big", action="store_true")
+    ap.add_argument("--big-edges", type=float, default=1.2e9)
+    ap.add_argument("--big-samples", type=int, default=4)
+    args = ap.parse_args()
+    args.patterns = [p for p in args.patterns.split(",") if p]
+    args.motifs = [p for p in args.motifs.split(",") if p]
+    args.fractions = sorted({float(f) for f in args.fractions.split(",")}, reverse=True)
+    args.placements = [p for p in args.placements.split(",") if p]
+    if args.fractions[0] != 1.0:
+        args.fractions.insert(0, 1.0)  # the baseline
+    t0 = time.perf_counter()
+    from nx_gpumine.engines.cuda import _runtime
+
+    out: dict = {"device": _runtime.device_info(), "host": platform.node(), "args": vars(args)}
+    peak = PeakPool()
+    path = Path(args.out) / "out_of_core.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if not args.skip_static:
+            bench_static(args, peak, t0, out)
+        if not args.skip_temporal and time.perf_counter() - t0 < args.deadline:
+            bench_temporal(args, peak, t0, out)
+        if args.big and time.perf_counter() - t0 < args.deadline:
+            bench_big(args, t0, out)
+    finally:
+        out["elapsed_s"] = time.perf_counter() - t0
+        path.write_text(json.dumps(out, indent=1, default=str))
+        print(f"wrote {path}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
