@@ -76,10 +76,17 @@ class PeakPool:
         self.peak = self.pool.used_bytes()
 
 
-def free_device(graph) -> None:
-    """Drop every device copy of ``graph`` (static or temporal) and return the pool's memory."""
+def free_device(graph, plan=None) -> None:
+    """Drop every device copy of ``graph`` (static or temporal) and of ``plan``'s work buffers,
+    and return the pool's memory, so that each budget starts from an empty device."""
     import cupy as cp
 
+    from nx_gpumine.engines.cuda import static as gs
+    from nx_gpumine.engines.cuda import temporal as gt
+
+    if plan is not None:
+        gs._PLAN_DATA.pop(plan, None)
+        gt._PLAN_DATA.pop(plan, None)
     if hasattr(graph, "forget_derived"):
         for prefix in ("cuda_static_graph", "cuda_static_graph_ooc", "cuda_rank_graph"):
             graph.forget_derived(prefix)
@@ -136,7 +143,7 @@ def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
                     rows.append({"pattern": pname, "fraction": frac, "skipped": "deadline"})
                     continue
                 budget = int(frac * need["total"])
-                free_device(g)
+                free_device(g, plan)
                 peak.reset()
 
                 def call(budget=budget, placement=placement, plan=plan):
@@ -194,7 +201,7 @@ def bench_temporal(args, peak: PeakPool, t0: float, out: dict) -> None:
                 rows.append({"motif": mname, "fraction": frac, "skipped": "deadline"})
                 continue
             budget = int(frac * need["total"])
-            free_device(g)
+            free_device(g, plan)
             peak.reset()
             try:
                 c, first_s, walls = timed(

@@ -381,6 +381,9 @@ def _work(prep: _Prep, mode: int, npages: int | None = None, dumpcap: int = 0) -
     ooc = prep.ooc
     key = (mode, prep.defines["LOGP"], npages, ooc)
     w = prep.data["work"].get(key)
+    if w is None and ooc is not None:  # buffers of another budget go first
+        for old in [k for k in prep.data["work"] if k[3] != ooc]:
+            del prep.data["work"][old]
     if w is None:
         cp = import_cupy()
         nwarps = persistent_blocks(_module(prep, mode).kernel("static_dfs"), WPB * 32) * WPB
@@ -887,7 +890,7 @@ def _residency(
     cp = import_cupy()
     free, total = cp.cuda.runtime.memGetInfo()
     budget, explicit = memory.resolve_budget(max_device_bytes, free, total)
-    if not explicit and graph.has_derived(("cuda_static_graph",)):
+    if not explicit and _resident(graph):
         return None  # already on the device
     nnz = len(graph.indices)
     maxdeg = _max_degree(graph)
@@ -911,6 +914,14 @@ def _residency(
     )
     memory.choose(what, need["total"], budget, st.pop("minimum"), explicit)
     return _Ooc(placement=placement, budget=budget, **st)
+
+
+def _resident(graph: StaticGraph) -> bool:
+    """Whether the in-memory device graph is built (under any key naming it first)."""
+    return any(
+        isinstance(key, tuple) and key and key[0] == "cuda_static_graph"
+        for key in list(graph._derived)
+    )
 
 
 def device_need(
