@@ -13,6 +13,7 @@ Two placements of a NumPy array, both returned as a ``cupy.ndarray`` the kernels
 from __future__ import annotations
 
 import ctypes
+import logging
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,8 @@ import numpy as np
 from ._runtime import import_cupy
 
 __all__ = ["PLACEMENTS", "host_array", "hot_blocks"]
+
+logger = logging.getLogger("nx_gpumine")
 
 PLACEMENTS = ("managed", "pinned")
 _ADV_PREFERRED = 3  # cudaMemAdviseSetPreferredLocation
@@ -88,20 +91,25 @@ def host_array(
     nbytes = max(a.nbytes, 1)
     dev = cp.cuda.runtime.getDevice()
     on_device = 0
+    if placement == "managed":
+        mp = cp.cuda.malloc_managed(nbytes)
+        ptr = int(mp.ptr)
+        rt = cp.cuda.runtime
+        try:
+            rt.memAdvise(ptr, nbytes, _ADV_PREFERRED, _CPU)
+            rt.memAdvise(ptr, nbytes, _ADV_ACCESSED_BY, dev)
+        except Exception as exc:  # noqa: BLE001 - e.g. a runtime without the int-device API
+            logger.warning("nx_gpumine: cudaMemAdvise failed (%s); using pinned memory", exc)
+            del mp
+            placement = "pinned"
     if placement == "pinned":
+        # Under unified addressing, cudaHostAlloc memory is mapped into every device's address
+        # space at the same pointer value: the kernels read it over the bus (zero-copy).
         mem = cp.cuda.alloc_pinned_memory(nbytes)
         host = np.frombuffer(mem, dtype=a.dtype, count=a.size)
         host[...] = a
-        ptr = int(mem.ptr)
-        get_dev = getattr(cp.cuda.runtime, "hostGetDevicePointer", None)
-        dptr = int(get_dev(ptr, 0)) if get_dev is not None else ptr
-        um = cp.cuda.UnownedMemory(dptr, nbytes, mem, dev)
+        um = cp.cuda.UnownedMemory(int(mem.ptr), nbytes, mem, dev)
         return cp.ndarray(a.shape, a.dtype, cp.cuda.MemoryPointer(um, 0)), 0
-    mp = cp.cuda.malloc_managed(nbytes)
-    ptr = int(mp.ptr)
-    rt = cp.cuda.runtime
-    rt.memAdvise(ptr, nbytes, _ADV_PREFERRED, _CPU)
-    rt.memAdvise(ptr, nbytes, _ADV_ACCESSED_BY, dev)
     view = np.ctypeslib.as_array((ctypes.c_uint8 * nbytes).from_address(ptr))
     view[: a.nbytes] = a.view(np.uint8)
     if hot is not None and len(hot) and a.size:
