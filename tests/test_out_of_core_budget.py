@@ -81,7 +81,7 @@ def test_static_need_parts_and_choice(caplog):
     assert labelled["vertex"] - need["vertex"] == 8 * 1000
     shaped = memory.static_need(1000, 20000, k=4, max_degree=3000, nwarps=1024, shape=True)
     assert shaped["total"] > need["total"]
-    with caplog.at_level(logging.INFO, logger="nx_gpumine"):
+    with caplog.at_level(logging.DEBUG, logger="nx_gpumine"):
         c = memory.choose("static count", need["total"], need["total"], 10, True)
         assert c.mode == "in_memory" and not c.out_of_core
         c = memory.choose("static count", need["total"], need["total"] - 1, 10, True)

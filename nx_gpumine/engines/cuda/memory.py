@@ -13,7 +13,8 @@ may use there (``max_device_bytes``):
 Before a query the engine estimates its in-memory need (graph arrays, indexes and work
 buffers: :func:`static_need`, :func:`temporal_need`) and :func:`choose` picks in-memory when it
 fits, else out-of-core (``docs/out_of_core.md``); the choice is logged on the
-``"nx_gpumine"`` logger. Everything here is host-side arithmetic (tested on the CPU).
+``"nx_gpumine"`` logger (in memory at DEBUG, out of core at INFO). Everything here is host-side
+arithmetic (tested on the CPU).
 """
 
 from __future__ import annotations
@@ -330,8 +331,8 @@ def choose(what: str, need: int, budget: int, minimum: int, explicit: bool) -> C
         Even the out-of-core path does not fit the budget.
     """
     src = "max_device_bytes" if explicit else "free device memory minus the safety margin"
-    if need <= budget:
-        logger.info(
+    if need <= budget:  # the normal case: DEBUG (INFO announces the out-of-core path)
+        logger.debug(
             "nx_gpumine: %s in device memory (need ~%s of %s budget)",
             what,
             _mib(need),
