@@ -882,8 +882,12 @@ def _residency(
     page_log: int = LOGP,
     dump_rows: int = 1 << 21,
     trie_budget: int = 1 << 26,
+    shape: bool = False,
 ) -> _Ooc | None:
-    """None (in memory) or the out-of-core settings of this call (``docs/out_of_core.md``)."""
+    """None (in memory) or the out-of-core settings of this call (``docs/out_of_core.md``).
+
+    ``shape``: the call may run a shape kernel (a count over the whole root range).
+    """
     if placement not in hostmem.PLACEMENTS:
         raise ValueError(f"placement must be one of {hostmem.PLACEMENTS}, got {placement!r}")
     max_device_bytes = memory.check_budget(max_device_bytes)
@@ -896,7 +900,14 @@ def _residency(
     maxdeg = _max_degree(graph)
     nwarps = sm_count() * 8 * WPB
     k = int(plan.k)
-    need = device_need(graph, plan, page_log=page_log, dump_rows=dump_rows, trie_budget=trie_budget)
+    need = device_need(
+        graph,
+        plan,
+        page_log=page_log,
+        dump_rows=dump_rows,
+        trie_budget=trie_budget,
+        shape=shape and getattr(plan, "shape", None) is not None,
+    )
     what = f"static {what} of a {k}-node pattern ({graph.n} vertices, {nnz} entries)"
     if need["total"] <= budget:
         memory.choose(what, need["total"], budget, 0, explicit)
@@ -926,13 +937,16 @@ def _resident(graph: StaticGraph) -> bool:
 
 def device_need(
     graph: StaticGraph, plan: Any, *, page_log: int = LOGP, dump_rows: int = 1 << 21,
-    trie_budget: int = 1 << 26,
+    trie_budget: int = 1 << 26, shape: bool | None = None,
 ) -> dict[str, int]:  # fmt: skip
     """Estimated in-memory device need of ``plan`` on ``graph`` (bytes, by part).
 
     The number the engine compares with the budget (:func:`memory.static_need`; the SM count
-    comes from the current device).
+    comes from the current device). ``shape``: count the shape kernel's rank graph (default:
+    when the plan has a shape).
     """
+    if shape is None:
+        shape = getattr(plan, "shape", None) is not None
     return memory.static_need(
         graph.n,
         len(graph.indices),
@@ -944,7 +958,7 @@ def device_need(
         page_log=page_log,
         dump_rows=dump_rows,
         trie_budget=trie_budget,
-        shape=getattr(plan, "shape", None) is not None,
+        shape=shape,
     )
 
 
@@ -1095,6 +1109,7 @@ def count(
         page_log=page_log,
         dump_rows=dump_capacity,
         trie_budget=trie_budget,
+        shape=full and strategy in ("auto", "shape"),
     )
     if ooc is not None:
         if strategy == "shape":
