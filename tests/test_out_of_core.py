@@ -288,3 +288,40 @@ def test_temporal_public_api_and_errors(gt, skewed, caplog):
         gt.count(skewed, unbounded, max_device_bytes=budget)
     with pytest.raises(CapacityError, match="device memory"):
         gt.count(skewed, plan, max_device_bytes=1 << 20)
+
+
+# ---------------------------------------------------------------------------- the cap holds
+@pytest.fixture
+def pool_peak():
+    """Peak bytes the CuPy pool hands out while the test runs, above what was in use before."""
+    import cupy as cp
+
+    pool = cp.get_default_memory_pool()
+    state = {"base": pool.used_bytes(), "peak": pool.used_bytes()}
+
+    def malloc(size):
+        mp = pool.malloc(size)
+        state["peak"] = max(state["peak"], pool.used_bytes())
+        return mp
+
+    cp.cuda.set_allocator(malloc)
+    yield state
+    cp.cuda.set_allocator(pool.malloc)
+
+
+def test_static_device_allocations_stay_under_budget(gs, rand_graph, pool_peak):
+    plan = _plan(rand_graph, "house", distinct=True)
+    want = cpu_static.count(rand_graph, plan)
+    assert gs.count(rand_graph, plan, max_device_bytes=SMALL) == want
+    used = pool_peak["peak"] - pool_peak["base"] + gs.last_run["hot_device_bytes"]
+    assert used <= SMALL, (used, SMALL, dict(gs.last_run))
+
+
+def test_temporal_device_allocations_stay_under_budget(gt, skewed, pool_peak):
+    plan = build_temporal_plan(named_motif("M4", 3600), skewed)
+    budget = _tbudget(gt, skewed, plan, skewed.m // 6)
+    want = cpu_temporal.count(skewed, plan)
+    assert gt.count(skewed, plan, max_device_bytes=budget) == want
+    assert gt.last_run["partitions"] >= 6
+    used = pool_peak["peak"] - pool_peak["base"]
+    assert used <= budget, (used, budget, dict(gt.last_run))

@@ -103,7 +103,7 @@ def test_static_ooc_settings_fit_the_budget():
             + st["pool_cap"] * page
             + 4 * 2 * 5 * maxpg * st["nwarps"]
             + 2 * 4 * st["dump_rows"] * 6
-            + 40 * st["chunk"]
+            + memory.ROOT_BYTES * st["chunk"]
             + 16 * st["trie_budget"]
             + st["hot_bytes"]
         )

@@ -49,6 +49,9 @@ logger = logging.getLogger("nx_gpumine")
 ENV = "NX_GPUMINE_MAX_DEVICE_BYTES"
 
 MIN_MARGIN = 256 << 20
+#: Device bytes per root entry of an out-of-core chunk: entry ids, the root mask, gathered
+#: degrees, costs and their argsort (or the trie's first-level bounds and prefix sums).
+ROOT_BYTES = 64
 
 
 def check_budget(value: Any, name: str = "max_device_bytes") -> int | None:
@@ -235,12 +238,9 @@ def static_need(
     }
 
 
-#: Device bytes per temporal edge: src, dst, time (8), next_id, out/in edges (copied arrays),
-#: walk index (4 x id), pair index (id + dst), and the int64 scratch of building them.
-TEMPORAL_EDGE_BYTES = 4 + 4 + 8 + 3 * 4
-TEMPORAL_INDEX_BYTES = 4 * 4 + 8
-TEMPORAL_SCRATCH_BYTES = 64
-TEMPORAL_ROOT_BYTES = 8 * 8  # level-1 work items of the first launch (4 + l int64 words)
+#: Device scratch bytes per temporal edge while the walk and pair indexes are built (int64
+#: keys, ids and endpoints, searchsorted and argsort outputs).
+TEMPORAL_SCRATCH_BYTES = 96
 
 
 def temporal_need(
@@ -282,9 +282,11 @@ def temporal_need(
     vertex = 2 * idb * (n + 1) + (4 * n if node_labels else 0)
     per_edge = 4 + 4 + 8 + 3 * idb + (4 if edge_labels else 0)
     edges = slots * per_edge * m
-    index = (4 * idb + idb + 4 + TEMPORAL_SCRATCH_BYTES) * m
+    index = (4 * idb + idb + 4 + TEMPORAL_SCRATCH_BYTES) * m  # walk + pairs + build scratch
     rw = 4 + int(l)
-    work = 2 * lanes * max(int(l) - 1, 1) * rw * 8 + min(m, 1 << 21) * rw * 8
+    dumps = lanes * max(int(l) - 1, 1)
+    # two tail-dump buffers and a relaunch's prefix sums; level-1 work items with theirs
+    work = 2 * dumps * rw * 8 + dumps * 16 + min(m, 1 << 21) * (rw * 8 + 24)
     total = vertex + edges + index + work
     return {"vertex": vertex, "edges": edges, "index": index, "work": work, "total": total}
 
@@ -412,7 +414,7 @@ def static_ooc_settings(
     # one block of warps with every stack slot at its longest never runs the pool dry
     per_warp = page * 2 * k * maxpg + 4 * 2 * k * maxpg
     fixed = vertex_bytes + (1 << 20)
-    minimum = fixed + warps_per_block * per_warp + 2 * 4 * (k + 1) + 40 * 1024
+    minimum = fixed + warps_per_block * per_warp + 2 * 4 * (k + 1) + ROOT_BYTES * 1024
     minimum += 2 * 16 * max(int(max_degree), 1)
     if budget < minimum:
         raise CapacityError(
@@ -434,7 +436,7 @@ def static_ooc_settings(
     pool_cap = max(pool_cap, warps_per_block * 2 * k * maxpg)
     pool_pages = min(pages_per_warp * warps, pool_cap)
     drows = max(min(int(dump_rows), dump_share // (2 * 4 * (k + 1))), 1)
-    chunk = max((root_share // 2) // 40, 1024)
+    chunk = max((root_share // 2) // ROOT_BYTES, 1024)
     tb = max(min(int(trie_budget), (root_share // 2) // 16), int(max_degree), 1)
     return {
         "nwarps": int(warps),

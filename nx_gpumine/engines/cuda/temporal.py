@@ -32,6 +32,7 @@ design and figures in ``docs/cuda_temporal.md``):
 from __future__ import annotations
 
 import os
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -662,7 +663,8 @@ def enumerate_matches(
     parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "enumeration")
     if parts is not None:
         budget = memory.current_budget(max_device_bytes) or 0
-        rows_cap = max(budget // (4 * 8 * ncol), 1) if budget else max_buffer_rows
+        # output blocks take 1/16 of the budget (sorting them takes about three times that)
+        rows_cap = max(budget // (16 * 8 * ncol), 1) if budget else max_buffer_rows
         kw = dict(steal=steal, tail_ms=tail_ms, max_buffer_rows=min(max_buffer_rows, rows_cap))
         return _stream(graph, plan, parts, "enumerate", limit, kw)
     prep = _prepare(graph, plan)
@@ -852,6 +854,7 @@ class _Streamer:
         self.copy = cp.cuda.Stream(non_blocking=True)
         self.compute = cp.cuda.Stream(non_blocking=True)
         self.events = [cp.cuda.Event(), cp.cuda.Event()]
+        self.starts = [cp.cuda.Event(), cp.cuda.Event()]
         self.dummy = cp.zeros(1, dtype=cp.int32)
         self.nlab = (
             self.dummy if graph.node_label is None else cp.asarray(graph.node_label, cp.int32)
@@ -882,6 +885,7 @@ class _Streamer:
     def send(self, slot: int, sub: TemporalGraph) -> None:
         """Copy slot ``slot`` to the device on the copy stream; its event marks the end."""
         h, d = self.host[slot], self.dev[slot]
+        self.starts[slot].record(self.copy)
         for k in self.dtypes:
             size = sub.n + 1 if k.endswith("_ptr") else sub.m
             if size:
@@ -919,7 +923,13 @@ def _stream(
     st = _Streamer(graph, cap)
     total, found, got = 0, False, 0
     blocks: list[np.ndarray] = []
-    stats = {"partitions": len(parts), "partition_edges": cap, "kernel_ms": 0.0}
+    stats = {
+        "partitions": len(parts),
+        "partition_edges": cap,
+        "kernel_ms": 0.0,
+        "copy_ms": 0.0,  # H2D copies (copy stream; overlapping the previous partition's compute)
+        "stage_wait_ms": 0.0,  # host time waiting for the next partition's slice
+    }
     t0 = cp.cuda.Event()
     t0.record()
     with ThreadPoolExecutor(1) as pool:
@@ -930,9 +940,12 @@ def _stream(
         for i, (r0, r1, _) in enumerate(parts):
             slot = i % 2
             if nxt is not None:  # partition i + 1: copy now, it overlaps compute i
+                w0 = time.perf_counter()
                 sub_next = nxt.result()
+                stats["stage_wait_ms"] += 1e3 * (time.perf_counter() - w0)
                 st.send(1 - slot, sub_next)
             st.events[slot].synchronize()  # copy i done: its pinned slot may be refilled
+            stats["copy_ms"] += cp.cuda.get_elapsed_time(st.starts[slot], st.events[slot])
             nxt = None
             if i + 2 < len(parts):
                 nxt = pool.submit(st.stage, slot, parts[i + 2])
