@@ -267,32 +267,34 @@ _PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _plan_data(graph: StaticGraph, plan: Any, ooc: _Ooc | None = None) -> dict:
-    if ooc is not None:  # root mask in host memory too, kept apart from the in-memory entry
-        d = _plan_data(graph, plan)
-        key = ("root_ok_ooc", ooc.placement)
-        if key not in d:
-            g = _graph_device(graph, ooc)
-            d[key] = None
-            if plan.root_ok is not None:
-                d[key] = hostmem.host_array(
-                    np.asarray(plan.root_ok, dtype=np.uint8), ooc.placement, g["hot"]
-                )[0]
-        return {**d, "root_ok": d[key], "work": d.setdefault("work_ooc", {}), "tasks": {}}
     d = _PLAN_DATA.get(plan)
     if d is None or d["graph"]() is not graph:
         cp = import_cupy()
-        root = None
-        if plan.root_ok is not None:
-            root = cp.asarray(np.ascontiguousarray(plan.root_ok, dtype=np.uint8))
         d = {
             "graph": weakref.ref(graph),
             "packed": cp.asarray(_pack_plan(plan)),
-            "root_ok": root,
             "tasks": {},
             "work": {},
         }
         _PLAN_DATA[plan] = d
-    return d
+    if ooc is None:
+        if "root_ok" not in d:  # uploaded on the first in-memory use
+            root = None
+            if plan.root_ok is not None:
+                cp = import_cupy()
+                root = cp.asarray(np.ascontiguousarray(plan.root_ok, dtype=np.uint8))
+            d["root_ok"] = root
+        return d
+    # out of core: the root mask lives in host memory like the other per-entry arrays
+    key = ("root_ok_ooc", ooc.placement)
+    if key not in d:
+        g = _graph_device(graph, ooc)
+        d[key] = None
+        if plan.root_ok is not None:
+            d[key] = hostmem.host_array(
+                np.asarray(plan.root_ok, dtype=np.uint8), ooc.placement, g["hot"]
+            )[0]
+    return {**d, "root_ok": d[key], "work": d.setdefault("work_ooc", {}), "tasks": {}}
 
 
 @dataclass
