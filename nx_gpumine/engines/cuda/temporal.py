@@ -967,6 +967,7 @@ def _stream(
                     got += len(block)
             stats["kernel_ms"] += float(last_run.get("kernel_ms", 0.0))
             cur._device_cache.clear()  # walk and pair indexes go back to the pool
+            _PLAN_DATA.pop(sub_plan, None)  # its work buffers too (the entry holds its plan)
             if found or (limit is not None and got >= limit):
                 if nxt is not None:
                     nxt.result()
