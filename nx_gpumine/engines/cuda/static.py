@@ -291,9 +291,10 @@ def _plan_data(graph: StaticGraph, plan: Any, ooc: _Ooc | None = None) -> dict:
         g = _graph_device(graph, ooc)
         d[key] = None
         if plan.root_ok is not None:
-            d[key] = hostmem.host_array(
+            d[key], on_device = hostmem.host_array(
                 np.asarray(plan.root_ok, dtype=np.uint8), ooc.placement, g["hot"]
-            )[0]
+            )
+            g["hot_device_bytes"] += on_device
     return {**d, "root_ok": d[key], "work": d.setdefault("work_ooc", {}), "tasks": {}}
 
 
