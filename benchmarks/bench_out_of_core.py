@@ -3,7 +3,7 @@
 usage: python3 benchmarks/bench_out_of_core.py [--out DIR] [--deadline S] [--repeat R]
        [--patterns P1,P2,P7] [--motifs M1,M4,M8] [--fractions 1,0.25,0.1]
        [--placements managed,pinned] [--skip-static] [--skip-temporal]
-       [--big [--big-edges E] [--big-samples K]]
+       [--big [--big-edges E] [--big-samples K] [--big-budget BYTES]]
 
 Static: pl10m (``powerlaw_graph.py 2000000 10000000 2.3 3000 1``) with the T-DFS patterns P1
 (diamond), P2 (4-clique), P7 (5-clique), counted by the public
@@ -327,7 +327,10 @@ def bench_big(args, t0: float, out: dict) -> None:
     out["big"] = row
     print(json.dumps({k: v for k, v in row.items() if k != "need_bytes"}), flush=True)
     t = time.perf_counter()
-    row["count"] = int(gs.count(g, plan))  # default budget: free memory minus the margin
+    # default budget: free memory minus the margin (or --big-budget)
+    budget = int(args.big_budget) if args.big_budget else None
+    row["budget_bytes"] = budget
+    row["count"] = int(gs.count(g, plan, max_device_bytes=budget))
     row["count_s"] = time.perf_counter() - t
     row["stats"] = stats_of(gs)
     print(json.dumps({"count": row["count"], "count_s": row["count_s"]}), flush=True)
@@ -338,7 +341,7 @@ def bench_big(args, t0: float, out: dict) -> None:
         if time.perf_counter() - t0 > args.deadline:
             break
         hi = lo + 20_000
-        gpu_c = int(gs.count(g, plan, lo, hi))
+        gpu_c = int(gs.count(g, plan, lo, hi, max_device_bytes=budget))
         t = time.perf_counter()
         cpu_c = int(cs.count(g, plan, lo, hi))
         samples.append({"lo": lo, "hi": hi, "gpu": gpu_c, "cpu": cpu_c,
@@ -361,6 +364,7 @@ def main() -> None:
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--big-edges", type=float, default=1.2e9)
     ap.add_argument("--big-samples", type=int, default=4)
+    ap.add_argument("--big-budget", type=float, default=0.0, help="bytes (0: the default)")
     args = ap.parse_args()
     args.patterns = [p for p in args.patterns.split(",") if p]
     args.motifs = [p for p in args.motifs.split(",") if p]
