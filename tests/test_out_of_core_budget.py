@@ -160,3 +160,114 @@ def test_hot_blocks_pick_the_hub_lists():
     assert all(hub_lo // 1024 <= b <= hub_hi // 1024 for b in hot.tolist())
     assert len(hostmem.hot_blocks(indptr, 100, block=1024)) == 0
     assert len(hostmem.hot_blocks(indptr, 10**9, block=1024)) == -(-int(indptr[-1]) // 1024)
+
+
+def test_stream_pipeline_with_host_stand_ins(monkeypatch):
+    """The streaming loop of the CUDA temporal engine, run on the host: a NumPy stand-in for
+    CuPy (streams and events as no-ops) and the CPU engine for each partition's kernels. Checks
+    the partition bookkeeping (two slots, staged slices, root ranges, id shifts, early stops):
+    every slot's arrays equal its slice, and counts, rows, existence and limits equal the
+    whole-graph CPU answers. The GPU run of the same loop is in tests/test_out_of_core.py."""
+    import sys
+    import types
+
+    from nx_gpumine.engines.cpu import temporal as ct
+    from nx_gpumine.engines.cuda import temporal as gt
+    from nx_gpumine.inputs.generators import skewed_temporal_graph
+    from nx_gpumine.inputs.motifs import named_motif
+    from nx_gpumine.plan.temporal_plan import build_temporal_plan
+
+    class Arr(np.ndarray):
+        def set(self, h, stream=None):
+            self[...] = h
+
+    class Stream:
+        def __init__(self, non_blocking=False):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def wait_event(self, event):
+            pass
+
+    class Event:
+        def record(self, stream=None):
+            pass
+
+        def synchronize(self):
+            pass
+
+    def arr(a, dtype=None):
+        return np.asarray(a, dtype).view(Arr)
+
+    fake = types.SimpleNamespace(
+        empty=lambda n, dtype=None: np.empty(n, dtype).view(Arr),
+        zeros=lambda n, dtype=None: np.zeros(n, dtype).view(Arr),
+        asarray=arr,
+        int32=np.int32,
+        cuda=types.SimpleNamespace(
+            runtime=types.SimpleNamespace(memGetInfo=lambda: (1 << 34, 1 << 35)),
+            alloc_pinned_memory=bytearray,
+            Stream=Stream,
+            Event=Event,
+            get_elapsed_time=lambda a, b: 0.0,
+        ),
+    )
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    monkeypatch.setattr(gt, "_lanes_estimate", lambda: 1000)
+    real = {f: getattr(gt, f) for f in ("count", "exists", "enumerate_matches")}
+    slices = []
+
+    def part_count(g, plan, lo=0, hi=None, max_device_bytes=None, **kw):
+        if max_device_bytes != gt._INF_BUDGET:
+            return real["count"](g, plan, lo, hi, max_device_bytes=max_device_bytes, **kw)
+        d = g._device_cache["cuda_temporal"]["g"]
+        for k in gt._SLOT_ARRAYS:
+            assert np.array_equal(np.asarray(d[k]), getattr(g, k)), k
+        slices.append(g.m)
+        return ct.count(g, plan, lo, hi)
+
+    def part_exists(g, plan, lo=0, hi=None, max_device_bytes=None, **kw):
+        if max_device_bytes != gt._INF_BUDGET:
+            return real["exists"](g, plan, lo, hi, max_device_bytes=max_device_bytes, **kw)
+        return ct.exists(g, plan, lo, hi)
+
+    def part_rows(g, plan, lo=0, hi=None, limit=None, max_device_bytes=None, **kw):
+        if max_device_bytes != gt._INF_BUDGET:
+            fn = real["enumerate_matches"]
+            return fn(g, plan, lo, hi, limit, max_device_bytes=max_device_bytes, **kw)
+        return ct.enumerate_matches(g, plan, lo, hi, limit=limit)
+
+    monkeypatch.setattr(gt, "count", part_count)
+    monkeypatch.setattr(gt, "exists", part_exists)
+    monkeypatch.setattr(gt, "enumerate_matches", part_rows)
+    g = skewed_temporal_graph(n=3000, m=60_000, seed=3)
+    for name, delta in (("M1", 600), ("M4", 3600)):
+        plan = build_temporal_plan(named_motif(name, delta), g)
+        kw = dict(l=int(plan.l), lanes=1000)
+        per = (
+            memory.temporal_need(g.n, 1, slots=2, **kw)["total"]
+            - memory.temporal_need(g.n, 0, **kw)["total"]
+        )
+        budget = (
+            memory.temporal_need(g.n, 0, **kw)["total"] * 2
+            - memory.temporal_need(g.n, 0, **kw)["work"]
+        )
+        budget += per * 7000
+        assert memory.temporal_edge_budget(budget, n=g.n, **kw) == 7000
+        want = ct.count(g, plan)
+        slices.clear()
+        assert real["count"](g, plan, max_device_bytes=budget) == want
+        assert gt.last_run["out_of_core"] and gt.last_run["partitions"] == len(slices) >= 9
+        assert max(slices) <= 7000
+        lo, hi = 10_000, 31_000
+        assert real["count"](g, plan, lo, hi, max_device_bytes=budget) == ct.count(g, plan, lo, hi)
+        assert real["exists"](g, plan, max_device_bytes=budget) == (want > 0)
+        rows = real["enumerate_matches"](g, plan, max_device_bytes=budget)
+        assert np.array_equal(rows, ct.enumerate_matches(g, plan))
+        first = real["enumerate_matches"](g, plan, limit=5, max_device_bytes=budget)
+        assert len(first) == min(5, want)
