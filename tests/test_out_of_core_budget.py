@@ -271,3 +271,14 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         assert np.array_equal(rows, ct.enumerate_matches(g, plan))
         first = real["enumerate_matches"](g, plan, limit=5, max_device_bytes=budget)
         assert len(first) == min(5, want)
+
+
+def test_hot_byte_ranges_merge_and_align(monkeypatch):
+    from nx_gpumine.engines.cuda import hostmem
+
+    monkeypatch.setattr(hostmem, "BLOCK_ENTRIES", 1000)
+    # int32: blocks of 4000 bytes; uint8: 1000 bytes (several blocks share a page)
+    assert hostmem._byte_ranges(np.array([3, 1, 2, 7]), 4, 10**6) == [(0, 16384), (24576, 32768)]
+    assert hostmem._byte_ranges(np.array([0, 5]), 1, 5500) == [(0, 5500)]  # touching: merged
+    assert hostmem._byte_ranges(np.array([0, 9]), 1, 10**6) == [(0, 4096), (8192, 12288)]
+    assert hostmem._byte_ranges(np.array([9]), 4, 30000) == []

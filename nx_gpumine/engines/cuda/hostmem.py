@@ -28,6 +28,7 @@ PLACEMENTS = ("managed", "pinned")
 _ADV_PREFERRED = 3  # cudaMemAdviseSetPreferredLocation
 _ADV_ACCESSED_BY = 5  # cudaMemAdviseSetAccessedBy
 _CPU = -1  # cudaCpuDeviceId
+_PAGE = 4096
 #: Granularity (entries) of the hot/cold split of per-entry arrays.
 BLOCK_ENTRIES = 1 << 19
 
@@ -113,15 +114,27 @@ def host_array(
     view = np.ctypeslib.as_array((ctypes.c_uint8 * nbytes).from_address(ptr))
     view[: a.nbytes] = a.view(np.uint8)
     if hot is not None and len(hot) and a.size:
-        item = a.itemsize
         stream = cp.cuda.get_current_stream()
-        for b in np.asarray(hot, dtype=np.int64).tolist():
-            lo = b * BLOCK_ENTRIES * item
-            hi = min((b + 1) * BLOCK_ENTRIES * item, a.nbytes)
-            if hi <= lo:
-                continue
+        for lo, hi in _byte_ranges(hot, a.itemsize, nbytes):
             rt.memAdvise(ptr + lo, hi - lo, _ADV_PREFERRED, dev)
             rt.memPrefetchAsync(ptr + lo, hi - lo, dev, stream.ptr)
             on_device += hi - lo
         stream.synchronize()
     return cp.ndarray(a.shape, a.dtype, mp), on_device
+
+
+def _byte_ranges(blocks: np.ndarray, itemsize: int, nbytes: int) -> list[tuple[int, int]]:
+    """Byte ranges of entry ``blocks`` in an array of ``nbytes``: adjacent blocks merged, ends
+    aligned to 4 KiB pages (what the driver advises and migrates), clipped to the array."""
+    out: list[tuple[int, int]] = []
+    step = BLOCK_ENTRIES * itemsize
+    for b in np.sort(np.asarray(blocks, dtype=np.int64)).tolist():
+        lo = (b * step) // _PAGE * _PAGE
+        hi = min(-(-((b + 1) * step) // _PAGE) * _PAGE, nbytes)
+        if hi <= lo:
+            continue
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
