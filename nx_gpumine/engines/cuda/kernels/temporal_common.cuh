@@ -215,11 +215,14 @@ __device__ __forceinline__ idx_t window_end_lt(const tm_t* lt, idx_t lo, idx_t h
   return lo;
 }
 
-// Number of edges x -> y with id >= lo_id whose time lies in the window (pair index).
-__device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
-                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+// The positions [a, e) of the pair index holding the edges x -> y with id >= lo_id whose time
+// lies in the window: their ids are pair_ids[a..e), ascending (so in time order).
+__device__ __forceinline__ void pair_range(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
+                                           tm_t tp, tm_t delta, bool gap_on, tm_t gap, idx_t& a,
+                                           idx_t& e) {
   const idx_t s1 = g.out_ptr[x + 1];
-  idx_t a = g.out_ptr[x], b = s1;
+  idx_t b = s1;
+  a = g.out_ptr[x];
   while (a < b) {  // first entry with destination >= y
     const idx_t mid = a + ((b - a) >> 1);
     if (g.pair_dst[mid] < y)
@@ -227,7 +230,8 @@ __device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t
     else
       b = mid;
   }
-  idx_t e = a, hi = s1;
+  idx_t hi = s1;
+  e = a;
   while (e < hi) {  // first entry with destination > y
     const idx_t mid = e + ((hi - e) >> 1);
     if (g.pair_dst[mid] <= y)
@@ -235,7 +239,15 @@ __device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t
     else
       hi = mid;
   }
-  if (a == e) return 0;
-  const idx_t p = lower_id(g.pair_ids, a, e, lo_id);
-  return window_end_lt(g.pair_t, p, e, t0, tp, delta, gap_on, gap) - p;
+  if (a == e) return;
+  a = lower_id(g.pair_ids, a, e, lo_id);
+  e = window_end_lt(g.pair_t, a, e, t0, tp, delta, gap_on, gap);
+}
+
+// Number of edges x -> y with id >= lo_id whose time lies in the window (pair index).
+__device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
+                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+  idx_t a, e;
+  pair_range(g, x, y, lo_id, t0, tp, delta, gap_on, gap, a, e);
+  return e - a;
 }

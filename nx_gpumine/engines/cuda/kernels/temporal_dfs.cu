@@ -141,12 +141,18 @@ struct Env {
   i64 outcap;
 };
 
+// A both-mapped level whose window holds more than PAIR_MIN candidates in the shorter list walks
+// the pair index's group f(src) -> f(dst) instead: every entry there is a match.
+#define PAIR_MIN 32
+#define PAIR_BIT 16
+
 struct Ctx {
   int fm[K];
   idx_t eid[L];
   idx_t pos[L];
   idx_t end[L];
-  unsigned kinds;  // bit i: a both-mapped level i walks the in-list of f(dst)
+  unsigned kinds;  // both-mapped level i: bit i walks the in-list of f(dst) (else the out-list
+                   // of f(src)); bit PAIR_BIT + i walks the pair group f(src) -> f(dst)
   tm_t t0;
   int lvl;    // level being matched; -1 idle
   int floor;  // lowest level this thread owns (below it the path belongs to a donor's tree)
@@ -298,6 +304,15 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
         start >= 0 ? gallop_id(arr, start, stop, lo_id) : lower_id(arr, ptr[x], stop, lo_id);
     c.pos[I] = a;
     c.end[I] = window_end_lt(lt, a, stop, c.t0, tp, v.delta, gon, gap);
+    if constexpr (sc == SRC_BOTH) {
+      // a long window of the shorter list: walk only its edges f(src) -> f(dst) (pair index)
+      c.kinds &= ~(1u << (PAIR_BIT + I));
+      if (c.end[I] - a > PAIR_MIN) {
+        pair_range(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap,
+                   c.pos[I], c.end[I]);
+        c.kinds |= 1u << (PAIR_BIT + I);
+      }
+    }
   }
 }
 
@@ -311,6 +326,7 @@ __device__ __forceinline__ idx_t candidate(const Ctx& c, const Env& v, idx_t p) 
   } else if constexpr (sc == SRC_IN) {
     return v.g.in_edges[p];
   } else {
+    if ((c.kinds >> (PAIR_BIT + I)) & 1) return v.g.pair_ids[p];
     return ((c.kinds >> I) & 1) ? v.g.in_edges[p] : v.g.out_edges[p];
   }
 }
@@ -330,6 +346,9 @@ __device__ __forceinline__ void endpoints(const Ctx& c, const Env& v, idx_t p, i
     d = v.g.out_nbr[p];
   } else if constexpr (sc == SRC_IN) {
     s = v.g.in_nbr[p];
+    d = c.fm[edst(I)];
+  } else if ((c.kinds >> (PAIR_BIT + I)) & 1) {
+    s = c.fm[esrc(I)];
     d = c.fm[edst(I)];
   } else if ((c.kinds >> I) & 1) {
     s = v.g.in_nbr[p];
@@ -406,6 +425,9 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
   enter<I>(c, v);  // the candidate range; it is never walked by the DFS (lvl stays below I)
   const idx_t n = c.end[I] - c.pos[I];
+  if constexpr (source(I) == SRC_BOTH) {
+    if ((c.kinds >> (PAIR_BIT + I)) & 1) return (u64)n;  // a pair group: all match
+  }
   if (n <= WALK_MAX) {
     u64 k = 0;
     for (idx_t p = c.pos[I]; p < c.end[I]; ++p) {
@@ -785,10 +807,10 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);
 }
 
-// Level-1 expansion (small graphs): for each root edge of [lo, hi) that starts a match, the
-// candidate range of level 1 as a record (level 1, list kinds, pos, end, e_0), so that the DFS
-// launch that follows takes one (root, level-1 candidate) pair per work item instead of one
-// root per thread. At most one record per root: the buffer (hi - lo records) cannot overflow.
+// Level-1 expansion (small graphs): for each root edge e of [lo, hi), record e - lo holds the
+// candidate range of level 1 (level 1, list kinds, pos, end, e_0) -- an empty range if e starts
+// no match -- so that the DFS launch that follows takes one (root, level-1 candidate) pair per
+// work item instead of one root per thread. One record per root, at a fixed slot.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_level1(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
                     const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
@@ -797,7 +819,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                     const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
                     const int* pair_dst, const int* out_nbr, const tm_t* out_t,
                     const int* in_nbr, const tm_t* in_t, const tm_t* pair_t, int n, i64 m,
-                    const int* plab, const tm_t* tlim, i64 lo, i64 hi, u64* ctl, i64* recs) {
+                    const int* plab, const tm_t* tlim, i64 lo, i64 hi, i64* recs) {
   Env v;
   v.mode = MODE_ENUMERATE;  // start_root must not count anything here
   v.lastc = 0;
@@ -828,7 +850,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.plab = plab;
   v.tlim = tlim;
   v.delta = tlim[0];
-  v.ctl = ctl;
+  v.ctl = nullptr;
   v.out = nullptr;
   v.outcap = 0;
   if constexpr (L >= 2) {
@@ -839,15 +861,18 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       c.cnt = 0;
 #pragma unroll
       for (int A = 0; A < K; A++) c.fm[A] = -1;
-      if (!start_root(c, v, (idx_t)e)) continue;
-      enter<1>(c, v);
-      if (c.end[1] <= c.pos[1]) continue;
-      const u64 slot = atomicAdd(ctl + C_NDUMP, 1ULL);
-      i64* r = recs + (i64)slot * RW;
+      i64* r = recs + (e - lo) * RW;
       r[0] = 1;
+      if (!start_root(c, v, (idx_t)e)) {
+        r[1] = 0;
+        r[2] = 0;
+        r[3] = 0;
+        continue;
+      }
+      enter<1>(c, v);
       r[1] = c.kinds;
       r[2] = c.pos[1];
-      r[3] = c.end[1];
+      r[3] = c.end[1] > c.pos[1] ? c.end[1] : c.pos[1];
       r[4] = c.eid[0];
 #pragma unroll
       for (int E = 1; E < L; E++) r[4 + E] = -1;
