@@ -346,6 +346,25 @@ def test_temporal_partitions_equal_one_process(name, delta, gaps, tie):
     assert mg.last_run["tasks"] > 2
 
 
+@pytest.mark.parametrize("delta", [None, 10**6])
+def test_temporal_without_window_uses_root_ranges_on_the_whole_graph(delta):
+    big = _tie_graph()
+    graph = big.edge_slice(0, 500)
+    plan = _temporal_case("M4", 60, None, "input_order", graph)
+    plan = temporal_plan(plan.motif.with_(delta=delta), graph)
+    want = run_temporal(graph, plan, "count", engine="cpu")
+    rows = run_temporal(graph, plan, "enumerate", engine="cpu")
+    assert mg.run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu") == want
+    got = mg.run_temporal_devices(graph, plan, "enumerate", [0, 1], engine="cpu")
+    assert np.array_equal(got, rows)
+    assert mg.last_run["tasks"] > 2
+    assert graph._derived[mg._SLICE_KEY] == {}  # no slice was cut
+    counts = run_census(graph, delta, "strict", engine="cpu")
+    assert np.array_equal(
+        mg.run_census_devices(graph, delta, "strict", [0, 0], engine="cpu"), counts
+    )
+
+
 def test_temporal_slices_are_kept_for_the_next_call():
     graph = _tie_graph()
     plan = _temporal_case("M1", 60, None, "strict", graph)

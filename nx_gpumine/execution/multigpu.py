@@ -21,7 +21,9 @@ Work units are the single-process paths' own tasks:
   :data:`PARTS_PER_DEVICE` per slot. Partition ``j`` has a home slot (contiguous blocks, in time
   order); a slot runs its own partitions first, then steals the last partition of the slot with
   the most left. A partition is searched on its own edge slice (``TemporalGraph.edge_slice``)
-  with its own plan; nothing is exchanged during the search.
+  with its own plan; nothing is exchanged during the search. When the slices would hold more
+  than twice the edges together (no window, or one spanning most of the time line), the tasks
+  are root-edge ranges on the whole graph instead, from one shared queue.
 
 Data: every device cache of the engines is keyed by device id, so each GPU uploads the graph
 (static) or the slices it runs (temporal) once and keeps them with the graph object; the slices
@@ -68,6 +70,7 @@ from ..plan.temporal_plan import (
     TimePartition,
     _limit,
     build_temporal_plan,
+    split_root_edges,
     temporal_plan,
     time_partitions,
 )
@@ -580,6 +583,25 @@ def _homes(nparts: int, nslots: int) -> list[int]:
     return [j * nslots // nparts for j in range(nparts)]
 
 
+def _partition(
+    graph: TemporalGraph, plan: TemporalPlan, nparts: int, nslots: int
+) -> tuple[list[TimePartition], list[int] | None]:
+    """Time partitions and their home slots, or root ranges on the whole graph (homes None:
+    one shared queue).
+
+    Slices that overlap so much that together they hold more than twice the edges (an
+    unbounded or very wide time reach) would multiply the memory of the graph on the host and
+    on every device; the tasks are then root-edge ranges searched on the whole graph, which
+    each device uploads once.
+    """
+    parts = time_partitions(graph, plan, nparts)
+    if sum(p.edge_hi - p.edge_lo for p in parts) <= 2 * graph.m:
+        return parts, _homes(len(parts), nslots)
+    bounds = split_root_edges(graph, nparts, plan.delta_on, plan.delta, 0, graph.m)
+    ranges = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    return [TimePartition(a, b, 0, graph.m) for a, b in ranges], None
+
+
 def run_temporal_devices(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -619,7 +641,8 @@ def run_temporal_devices(
         with ctx(slots[0]), _device_lock(slots[0]):
             _record(slots=slots, tasks=1)
             return _run_temporal_local(graph, plan, mode, engine, limit, progress)
-    parts = time_partitions(graph, plan, _units(nparts, PARTS_PER_DEVICE, len(slots)))
+    nunits = _units(nparts, PARTS_PER_DEVICE, len(slots))
+    parts, homes = _partition(graph, plan, nunits, len(slots))
     table = _slice_table(graph, parts)
     bar = _bar(progress, len(parts), f"{plan.motif.name or 'motif'} ({mode})")
     merge = _Merge(mode, len(parts), plan.l, limit, bar)
@@ -630,18 +653,16 @@ def run_temporal_devices(
         sub = _slice(graph, table, p)
         sub_plan = plan if sub is graph else temporal_plan(motif, sub)
         sub_eng = select_engine(engine, "temporal", sub_plan)
-        nroots = p.root_hi - p.edge_lo
+        roots = (p.root_lo - p.edge_lo, p.root_hi - p.edge_lo)
         if mode == "count":
-            return int(sub_eng.count(sub, sub_plan, 0, nroots))
+            return int(sub_eng.count(sub, sub_plan, *roots))
         if mode == "exists":
-            return bool(sub_eng.exists(sub, sub_plan, 0, nroots))
-        ids = sub_eng.enumerate_matches(sub, sub_plan, 0, nroots, limit=limit)
+            return bool(sub_eng.exists(sub, sub_plan, *roots))
+        ids = sub_eng.enumerate_matches(sub, sub_plan, *roots, limit=limit)
         return np.asarray(ids, dtype=np.int64) + p.edge_lo
 
     try:
-        stats = run_tasks(
-            slots, len(parts), work, merge, context=ctx, homes=_homes(len(parts), len(slots))
-        )
+        stats = run_tasks(slots, len(parts), work, merge, context=ctx, homes=homes)
     finally:
         if bar is not None:
             bar.close()
@@ -684,7 +705,8 @@ def run_census_devices(
         with ctx(slots[0]), _device_lock(slots[0]):
             return np.asarray(fn(graph, delta, tie), dtype=np.int64)
     reach = build_temporal_plan(TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=delta), graph)
-    parts = time_partitions(graph, reach, _units(nparts, PARTS_PER_DEVICE, len(slots)))
+    nunits = _units(nparts, PARTS_PER_DEVICE, len(slots))
+    parts, homes = _partition(graph, reach, nunits, len(slots))
     if not parts:
         return np.zeros(36, dtype=np.int64)
     table = _slice_table(graph, parts)
@@ -694,7 +716,8 @@ def run_census_devices(
     def work(i: int) -> np.ndarray:
         p = parts[i]
         sub = _slice(graph, table, p)
-        return np.asarray(fn(sub, delta, tie, 0, p.root_hi - p.edge_lo), dtype=np.int64)
+        lo, hi = p.root_lo - p.edge_lo, p.root_hi - p.edge_lo
+        return np.asarray(fn(sub, delta, tie, lo, hi), dtype=np.int64)
 
     def on_result(_i: int, counts: np.ndarray) -> bool:
         if bar is not None:
@@ -706,9 +729,7 @@ def run_census_devices(
         return False
 
     try:
-        stats = run_tasks(
-            slots, len(parts), work, on_result, context=ctx, homes=_homes(len(parts), len(slots))
-        )
+        stats = run_tasks(slots, len(parts), work, on_result, context=ctx, homes=homes)
     finally:
         if bar is not None:
             bar.close()
