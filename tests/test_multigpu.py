@@ -150,6 +150,8 @@ def test_resolve_rules(monkeypatch):
         mg.resolve_devices(2, "cpu")
     with pytest.raises(ValueError, match="dask"):
         mg.resolve_devices([0], "dask")
+    with pytest.raises(ValueError, match="engine must be"):
+        mg.resolve_devices([0], "gpu")
     monkeypatch.setattr(mg, "cuda_available", lambda: False)
     with pytest.raises(EngineUnavailableError, match="needs CUDA GPUs"):
         mg.resolve_devices("all", "auto")
