@@ -415,6 +415,7 @@ def test_gpu_static_virtual_devices(cupy, case, slots, monkeypatch):
     assert np.array_equal(key(got), key(rows))
     head = run_static(g, mplan, "enumerate", engine="cuda", devices=slots, limit=5)
     assert len(head) == min(5, len(rows))
+    assert {tuple(r) for r in head.tolist()} <= {tuple(r) for r in rows.tolist()}
     assert run_static(g, plan, "exists", engine="cuda", devices=slots) == (want > 0)
     G = _labelled_graph() if case[0] == "labelled" else None
     if G is not None:  # the public function, labels by attribute name
@@ -439,7 +440,8 @@ def test_gpu_temporal_virtual_devices(cupy, name, delta, gaps, tie, slots):
         got = run_temporal(graph, plan, "enumerate", engine="cuda", devices=slots)
         assert np.array_equal(got, rows)  # same rows, same order
         head = run_temporal(graph, plan, "enumerate", engine="cuda", devices=slots, limit=9)
-        assert np.array_equal(head, rows[:9])
+        assert len(head) == min(9, len(rows))  # a limited CUDA call returns any 9 matches
+        assert {tuple(r) for r in head.tolist()} <= {tuple(r) for r in rows.tolist()}
         assert run_temporal(graph, plan, "exists", engine="cuda", devices=slots) == (want > 0)
 
 

@@ -32,9 +32,9 @@ of the last partitioning are kept on the graph for the next call.
 Results are those of one device, bit for bit: counts summed as Python integers and refused past
 64 bits (:class:`~nx_gpumine.errors.CapacityError`), censuses summed per motif the same way,
 matches copied to the host per task and concatenated in task order (static: root order;
-temporal: the single-device lexicographic order), ``limit`` honoured across devices (the first
-``limit`` matches in task order; later tasks are skipped), ``exists`` stops every device at the
-first task that finds one.
+temporal: the single-device lexicographic order), ``limit`` honoured across devices (``limit``
+matches taken from the tasks in order, each task stopping at ``limit``; later tasks are
+skipped), ``exists`` stops every device at the first task that finds one.
 
 Workers on one device id (``devices=[0, 0]``) take turns (a lock per device id: they would
 share the engines' per-plan work buffers); that runs the split and the merge of N devices on
