@@ -242,11 +242,12 @@ def _pairs_device(graph: TemporalGraph) -> tuple:
 
 
 def _lists_device(graph: TemporalGraph) -> tuple:
-    """List-ordered copies on the device (built there once per graph, cached): the other
-    endpoint and the time of the edge at each position of the out-lists and in-lists, and the
-    time at each position of the pair index, so that walks along a list read consecutive words.
+    """List-ordered copies on the current device (built there once per graph and device,
+    cached): the other endpoint and the time of the edge at each position of the out-lists and
+    in-lists, and the time at each position of the pair index, so that walks along a list read
+    consecutive words.
     """
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    cache = _device_cache(graph)
     if "lists" not in cache:
         g = _graph_device(graph)
         pair_ids = _pairs_device(graph)[0]
