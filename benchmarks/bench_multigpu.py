@@ -5,6 +5,7 @@ usage (on the GPU machine, from the repo root):
     python3 benchmarks/bench_multigpu.py [--out OUT_DIR] [--devices 1,2,4,8] [--virtual]
         [--graphs pl10m,synth10m] [--patterns P1,P2,P5,P7] [--motifs M1,M4,M8]
         [--delta 86400] [--repeat 3] [--split-shapes] [--deadline SECONDS]
+        [--tasks-per-device 16] [--parts-per-device 4]
 
 Dry run without a GPU (checks the script; the CPU engine on plain threads, small graphs):
 ``--dry-run``.
@@ -200,7 +201,11 @@ def main() -> None:
     ap.add_argument("--split-shapes", action="store_true")
     ap.add_argument("--deadline", type=float, default=480.0, help="seconds for the whole run")
     ap.add_argument("--dry-run", action="store_true", help="CPU engine, small graphs")
+    ap.add_argument("--tasks-per-device", type=int, default=mg.TASKS_PER_DEVICE)
+    ap.add_argument("--parts-per-device", type=int, default=mg.PARTS_PER_DEVICE)
     args = ap.parse_args()
+    mg.TASKS_PER_DEVICE = args.tasks_per_device  # root-edge ranges per slot (static)
+    mg.PARTS_PER_DEVICE = args.parts_per_device  # time partitions per slot (temporal)
     t_start = time.perf_counter()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
