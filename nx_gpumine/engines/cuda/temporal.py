@@ -31,6 +31,7 @@ design and figures in ``docs/cuda_temporal.md``):
 
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +41,7 @@ import numpy as np
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import TIE_INPUT_ORDER, TIE_STRICT, TemporalPlan, split_root_edges
-from ._runtime import import_cupy, load_module, persistent_blocks
+from ._runtime import current_device, import_cupy, load_module, persistent_blocks
 
 __all__ = [
     "count",
@@ -154,9 +155,15 @@ def _wide_ids(graph: TemporalGraph) -> bool:
 
 
 # ====================================================================== device data
+def _device_cache(graph: TemporalGraph) -> dict:
+    """The graph's cache of device data for the current device (keyed by device id)."""
+    return graph._device_cache.setdefault(("cuda_temporal", current_device()), {})
+
+
 def _graph_device(graph: TemporalGraph) -> dict:
-    """The graph's arrays on the device (once per graph; ids 32-bit when they fit)."""
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    """The graph's arrays on the current device (once per graph and device; ids 32-bit when
+    they fit)."""
+    cache = _device_cache(graph)
     if "g" not in cache:
         cp = import_cupy()
         idx = np.int64 if _wide_ids(graph) else np.int32
@@ -202,7 +209,7 @@ def walk_arrays(xp: Any, src: Any, dst: Any, out_edges: Any, in_edges: Any) -> t
 
 def _walk_device(graph: TemporalGraph) -> tuple:
     """The walk index on the device (built there once per graph, cached)."""
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    cache = _device_cache(graph)
     if "walk" not in cache:
         cp = import_cupy()
         g = _graph_device(graph)
@@ -225,7 +232,7 @@ def pair_index(xp: Any, src: Any, dst: Any, n: int, idx_dtype: Any) -> tuple:
 
 def _pairs_device(graph: TemporalGraph) -> tuple:
     """The pair index on the device (built there once per graph, cached)."""
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    cache = _device_cache(graph)
     if "pairs" not in cache:
         cp = import_cupy()
         g = _graph_device(graph)
@@ -235,11 +242,12 @@ def _pairs_device(graph: TemporalGraph) -> tuple:
 
 
 def _lists_device(graph: TemporalGraph) -> tuple:
-    """List-ordered copies on the device (built there once per graph, cached): the other
-    endpoint and the time of the edge at each position of the out-lists and in-lists, and the
-    time at each position of the pair index, so that walks along a list read consecutive words.
+    """List-ordered copies on the current device (built there once per graph and device,
+    cached): the other endpoint and the time of the edge at each position of the out-lists and
+    in-lists, and the time at each position of the pair index, so that walks along a list read
+    consecutive words.
     """
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    cache = _device_cache(graph)
     if "lists" not in cache:
         g = _graph_device(graph)
         pair_ids = _pairs_device(graph)[0]
@@ -293,12 +301,18 @@ class _Prep:
 
 
 #: Per-plan device data (compiled module, label codes, limits, work buffers), freed with the
-#: plan; the entry remembers the graph the plan was built for.
+#: plan, one entry per device id; the entry remembers the graph the plan was built for.
 _PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PLAN_LOCK = threading.Lock()
 
 
 def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
-    hit = _PLAN_DATA.get(plan)
+    dev = current_device()
+    with _PLAN_LOCK:
+        per_device = _PLAN_DATA.get(plan)
+        if per_device is None:
+            per_device = _PLAN_DATA[plan] = {}
+    hit = per_device.get(dev)
     if hit is not None and hit[0]() is graph:
         prep = hit[1]
         prep.stats = {}
@@ -314,7 +328,7 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     if defines["ALLOW"]:
         allow = cp.asarray(np.ascontiguousarray(plan.node_allow, dtype=np.uint8).ravel())
     prep = _Prep(graph, plan, defines, cp.asarray(plab), cp.asarray(tlim), allow)
-    _PLAN_DATA[plan] = (weakref.ref(graph), prep)
+    per_device[dev] = (weakref.ref(graph), prep)
     return prep
 
 
