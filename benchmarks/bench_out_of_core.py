@@ -85,7 +85,7 @@ def free_device(graph, plan=None) -> None:
     from nx_gpumine.engines.cuda import temporal as gt
 
     if plan is not None:
-        gs._PLAN_DATA.pop(plan, None)
+        gs._PLAN_DATA.pop(plan, None)  # every device's entry
         gt._PLAN_DATA.pop(plan, None)
     if hasattr(graph, "forget_derived"):
         for prefix in ("cuda_static_graph", "cuda_static_graph_ooc", "cuda_rank_graph"):

@@ -325,3 +325,37 @@ def test_temporal_device_allocations_stay_under_budget(gt, skewed, pool_peak):
     assert gt.last_run["partitions"] >= 6
     used = pool_peak["peak"] - pool_peak["base"]
     assert used <= budget, (used, budget, dict(gt.last_run))
+
+
+# ---------------------------------------------------------------------------- with devices=
+def test_budget_with_virtual_devices(gs, gt, skewed, hub_graph):
+    """``max_device_bytes`` with ``devices=`` (issues 11 and 12): the budget reaches every
+    worker thread; slices over it are streamed through their device; the static out-of-core
+    path runs on virtual slots of one device (one host copy)."""
+    plan = build_temporal_plan(named_motif("M4", 3600), skewed)
+    budget = _tbudget(gt, skewed, plan, skewed.m // 20)
+    want = ng.count_motifs(skewed, "M4", delta=3600, engine="cuda")
+    kw = dict(delta=3600, engine="cuda", devices=[0, 0], max_device_bytes=budget)
+    assert ng.count_motifs(skewed, "M4", **kw) == want
+    rows = ng.find_motifs(skewed, "M4", delta=3600, engine="cuda", output="edge_ids")
+    assert np.array_equal(ng.find_motifs(skewed, "M4", output="edge_ids", **kw), rows)
+    assert ng.has_motif(skewed, "M4", **kw) == (want > 0)
+    want = ng.count_subgraphs(hub_graph, "diamond", engine="cuda")
+    kw = dict(engine="cuda", devices=[0, 0], max_device_bytes=SMALL)
+    assert ng.count_subgraphs(hub_graph, "diamond", **kw) == want
+    assert gs.last_run.get("out_of_core")
+    hub_graph.forget_derived("cuda_static_graph_ooc")
+
+
+def test_static_out_of_core_refused_on_distinct_devices(rand_graph):
+    import cupy as cp
+
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two or more visible GPUs")
+    with pytest.raises(CapacityError, match="one GPU only"):
+        ng.count_subgraphs(
+            rand_graph, "house", engine="cuda", devices=[0, 1], max_device_bytes=SMALL
+        )
+    assert ng.count_subgraphs(rand_graph, "house", engine="cuda", devices=[0, 1]) == (
+        ng.count_subgraphs(rand_graph, "house", engine="cpu")
+    )

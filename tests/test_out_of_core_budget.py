@@ -210,7 +210,9 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         asarray=arr,
         int32=np.int32,
         cuda=types.SimpleNamespace(
-            runtime=types.SimpleNamespace(memGetInfo=lambda: (1 << 34, 1 << 35)),
+            runtime=types.SimpleNamespace(
+                memGetInfo=lambda: (1 << 34, 1 << 35), getDevice=lambda: 0
+            ),
             alloc_pinned_memory=bytearray,
             Stream=Stream,
             Event=Event,
@@ -225,7 +227,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
     def part_count(g, plan, lo=0, hi=None, max_device_bytes=None, **kw):
         if max_device_bytes != gt._INF_BUDGET:
             return real["count"](g, plan, lo, hi, max_device_bytes=max_device_bytes, **kw)
-        d = g._device_cache["cuda_temporal"]["g"]
+        d = g._device_cache[("cuda_temporal", 0)]["g"]  # keyed by device id
         for k in gt._SLOT_ARRAYS:
             assert np.array_equal(np.asarray(d[k]), getattr(g, k)), k
         slices.append(g.m)

@@ -75,6 +75,7 @@ def count_subgraphs(
     progress: bool = False,
     client: Any = None,
     max_device_bytes: int | None = None,
+    devices: Any = None,
 ) -> int:
     """Count occurrences of ``pattern`` in ``G``.
 
@@ -109,7 +110,16 @@ def count_subgraphs(
         Device memory the CUDA engine may use in this call (graph data and working memory);
         a graph whose estimated need exceeds it runs out of core (``docs/out_of_core.md``).
         Default: ``nx_gpumine.set_max_device_bytes`` / ``NX_GPUMINE_MAX_DEVICE_BYTES``, else
-        the free device memory minus a safety margin. Ignored by the CPU engine.
+        the free device memory minus a safety margin. Ignored by the CPU engine. With
+        ``devices``, it applies to each device; a graph that would run out of core on several
+        distinct devices raises :class:`~nx_gpumine.errors.CapacityError` (the out-of-core
+        static path runs on one GPU).
+    devices : int, list of int or "all", optional
+        GPUs of this host to split the work over (one thread per GPU, root-edge ranges from a
+        shared queue; see ``docs/multigpu.md``): ``N`` = the first N devices, a list of
+        device ids (repeats allowed), ``"all"``. None (default): the current device only, or
+        the ``NX_GPUMINE_DEVICES`` environment default for calls on the CUDA engine. Results
+        are identical to one device's. Not with ``engine="cpu"`` or Dask.
 
     Returns
     -------
@@ -151,7 +161,15 @@ def count_subgraphs(
     )
     with device_budget(max_device_bytes):
         distinct = int(
-            run_static(graph, plan, "count", engine=engine, progress=progress, client=client)
+            run_static(
+                graph,
+                plan,
+                "count",
+                engine=engine,
+                progress=progress,
+                client=client,
+                devices=devices,
+            )
         )
     if count == "subgraphs":
         return distinct
@@ -180,6 +198,7 @@ def find_subgraphs(
     progress: bool = False,
     client: Any = None,
     max_device_bytes: int | None = None,
+    devices: Any = None,
 ) -> Any:
     """List matches of ``pattern`` in ``G``.
 
@@ -201,6 +220,9 @@ def find_subgraphs(
         As in :func:`count_subgraphs`.
     max_device_bytes : int, optional
         As in :func:`count_subgraphs`.
+    devices : int, list of int or "all", optional
+        As in :func:`count_subgraphs`; each device's matches are copied to the host per
+        root-edge range and concatenated in root order.
 
     Returns
     -------
@@ -227,7 +249,14 @@ def find_subgraphs(
         return static_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
     with device_budget(max_device_bytes):
         ids = run_static(
-            graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
+            graph,
+            plan,
+            "enumerate",
+            engine=engine,
+            limit=limit,
+            progress=progress,
+            client=client,
+            devices=devices,
         )
     if as_frame is not None:
         return matches_to_frame(graph, pat, ids, as_frame)
@@ -246,6 +275,7 @@ def has_subgraph(
     engine: str = "auto",
     client: Any = None,
     max_device_bytes: int | None = None,
+    devices: Any = None,
 ) -> bool:
     """Whether ``G`` contains at least one match of ``pattern`` (stops at the first).
 
@@ -257,6 +287,8 @@ def has_subgraph(
         As in :func:`count_subgraphs`.
     max_device_bytes : int, optional
         As in :func:`count_subgraphs`.
+    devices : int, list of int or "all", optional
+        As in :func:`count_subgraphs` (every device stops at the first match found).
 
     Returns
     -------
@@ -273,7 +305,9 @@ def has_subgraph(
         edge_label_default=edge_label_default,
     )
     with device_budget(max_device_bytes):
-        return bool(run_static(graph, plan, "exists", engine=engine, client=client))
+        return bool(
+            run_static(graph, plan, "exists", engine=engine, client=client, devices=devices)
+        )
 
 
 def iter_subgraph_mappings(

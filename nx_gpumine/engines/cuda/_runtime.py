@@ -32,6 +32,7 @@ __all__ = [
     "import_cupy",
     "persistent_blocks",
     "sm_count",
+    "current_device",
 ]
 
 #: Folder holding the ``.cu`` / ``.cuh`` sources.
@@ -168,6 +169,11 @@ def persistent_blocks(kernel: Any, threads_per_block: int, max_per_sm: int = 8) 
 
 
 _sm_counts: dict[int, int] = {}
+
+
+def current_device() -> int:
+    """Id of the calling thread's current CUDA device (device caches are keyed by it)."""
+    return int(import_cupy().cuda.runtime.getDevice())
 
 
 def sm_count() -> int:

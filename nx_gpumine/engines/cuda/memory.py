@@ -37,6 +37,8 @@ __all__ = [
     "choose",
     "current_budget",
     "device_budget",
+    "device_spread",
+    "spread_devices",
     "resolve_budget",
     "set_max_device_bytes",
     "static_need",
@@ -132,6 +134,35 @@ def device_budget(value: int | None) -> Iterator[None]:
         yield
     finally:
         _CALL_BUDGET.reset(token)
+
+
+#: Distinct GPUs the current call is spread over (``devices=``, :mod:`..execution.multigpu`).
+_SPREAD: contextvars.ContextVar[int] = contextvars.ContextVar("nx_gpumine_devices", default=1)
+
+
+@contextlib.contextmanager
+def spread_devices(n: int) -> Iterator[None]:
+    """Within the block, engine calls are tasks of one call spread over ``n`` distinct GPUs.
+
+    Set by the multi-device scheduler (and copied into its worker threads together with the
+    call's budget). The budget applies to each device; the static out-of-core path refuses to
+    run when ``n > 1`` (``docs/out_of_core.md``).
+
+    Parameters
+    ----------
+    n : int
+        Distinct device ids of the call.
+    """
+    token = _SPREAD.set(max(int(n), 1))
+    try:
+        yield
+    finally:
+        _SPREAD.reset(token)
+
+
+def device_spread() -> int:
+    """Distinct GPUs the current call is spread over (1 outside a multi-device call)."""
+    return _SPREAD.get()
 
 
 def current_budget(explicit: int | None = None) -> int | None:
@@ -241,6 +272,9 @@ def static_need(
 #: Device scratch bytes per temporal edge while the walk and pair indexes are built (int64
 #: keys, ids and endpoints, searchsorted and argsort outputs).
 TEMPORAL_SCRATCH_BYTES = 96
+#: Device bytes per temporal edge of the list-ordered copies (``_lists_device``: int32
+#: endpoint and 8-byte time per out-list and in-list position, 8-byte time per pair position).
+TEMPORAL_LIST_BYTES = 2 * (4 + 8) + 8
 
 
 def temporal_need(
@@ -275,14 +309,17 @@ def temporal_need(
     -------
     dict
         ``vertex``, ``edges`` (copied arrays, times ``slots``), ``index`` (walk and pair
-        indexes with their build scratch), ``work`` (dump and level-1 buffers), ``total``.
+        indexes, list-ordered copies, build scratch), ``work`` (dump and level-1 buffers),
+        ``total``.
     """
     w = 2 if wide_ids else 1
     idb = 4 * w
     vertex = 2 * idb * (n + 1) + (4 * n if node_labels else 0)
     per_edge = 4 + 4 + 8 + 3 * idb + (4 if edge_labels else 0)
     edges = slots * per_edge * m
-    index = (4 * idb + idb + 4 + TEMPORAL_SCRATCH_BYTES) * m  # walk + pairs + build scratch
+    # walk + pairs, the list-ordered copies (other endpoint and time along the out- and
+    # in-lists, time along the pair index), build scratch
+    index = (4 * idb + idb + 4 + TEMPORAL_LIST_BYTES + TEMPORAL_SCRATCH_BYTES) * m
     rw = 4 + int(l)
     dumps = lanes * max(int(l) - 1, 1)
     # two tail-dump buffers and a relaunch's prefix sums; level-1 work items with theirs

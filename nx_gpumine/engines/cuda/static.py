@@ -38,6 +38,7 @@ design and measurements in ``docs/cuda_static.md``):
 from __future__ import annotations
 
 import os
+import threading
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +48,7 @@ import numpy as np
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.static_graph import StaticGraph
 from . import hostmem, memory, shapes
-from ._runtime import import_cupy, load_module, persistent_blocks, sm_count
+from ._runtime import current_device, import_cupy, load_module, persistent_blocks, sm_count
 
 __all__ = [
     "count",
@@ -55,6 +56,7 @@ __all__ = [
     "exists",
     "unsupported",
     "device_need",
+    "whole_range_count",
     "last_run",
     "MAX_K",
 ]
@@ -166,15 +168,17 @@ def _tail_defines(plan: Any, mode: int, tail: bool) -> dict:
 
 # ====================================================================== device state
 def _graph_device(graph: StaticGraph, ooc: _Ooc | None = None) -> dict:
-    """Graph arrays on the device (uploaded once per graph, kept with it).
+    """Graph arrays on the current device (uploaded once per graph and device, kept with it).
 
     Out of core (``ooc``): the per-entry arrays live in host memory the kernels read directly
-    (:mod:`.hostmem`), the per-vertex arrays on the device.
+    (:mod:`.hostmem`), the per-vertex arrays and hot blocks on the current device; keyed by
+    device id like the in-memory copy.
     """
+    dev = current_device()
     if ooc is not None:
-        key = ("cuda_static_graph_ooc", ooc.placement, ooc.hot_bytes)
-        if not graph.has_derived(key):  # one host copy at a time
-            graph.forget_derived("cuda_static_graph_ooc")
+        key = ("cuda_static_graph_ooc", dev, ooc.placement, ooc.hot_bytes)
+        if not graph.has_derived(key):  # one host copy per device at a time
+            _forget_ooc(graph, dev)
         return graph.derived(key, lambda: _graph_host(graph, ooc))
 
     def build() -> dict:
@@ -200,7 +204,17 @@ def _graph_device(graph: StaticGraph, ooc: _Ooc | None = None) -> dict:
             "nnz": len(graph.indices),
         }
 
-    return graph.derived(("cuda_static_graph",), build)
+    return graph.derived(("cuda_static_graph", dev), build)
+
+
+def _forget_ooc(graph: StaticGraph, dev: int) -> None:
+    """Drop device ``dev``'s out-of-core graph copies (other devices' copies stay)."""
+    for key in [
+        k
+        for k in list(graph._derived)
+        if isinstance(k, tuple) and len(k) > 1 and k[0] == "cuda_static_graph_ooc" and k[1] == dev
+    ]:
+        graph._derived.pop(key, None)
 
 
 @dataclass(frozen=True)
@@ -262,12 +276,19 @@ def _graph_host(graph: StaticGraph, ooc: _Ooc) -> dict:
 
 
 #: Per-plan device data (packed plan, root mask, root task lists, work buffers), freed with
-#: the plan. A plan belongs to the graph it was built for; the entry remembers that graph.
+#: the plan, one entry per device id. A plan belongs to the graph it was built for; the entry
+#: remembers that graph.
 _PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PLAN_LOCK = threading.Lock()
 
 
 def _plan_data(graph: StaticGraph, plan: Any, ooc: _Ooc | None = None) -> dict:
-    d = _PLAN_DATA.get(plan)
+    dev = current_device()
+    with _PLAN_LOCK:
+        per_device = _PLAN_DATA.get(plan)
+        if per_device is None:
+            per_device = _PLAN_DATA[plan] = {}
+    d = per_device.get(dev)
     if d is None or d["graph"]() is not graph:
         cp = import_cupy()
         d = {
@@ -276,7 +297,7 @@ def _plan_data(graph: StaticGraph, plan: Any, ooc: _Ooc | None = None) -> dict:
             "tasks": {},
             "work": {},
         }
-        _PLAN_DATA[plan] = d
+        per_device[dev] = d
     if ooc is None:
         if "root_ok" not in d:  # uploaded on the first in-memory use
             root = None
@@ -791,7 +812,7 @@ def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
 
 def _count_shape(graph: StaticGraph, plan: Any) -> int:
     stats: dict = {}
-    had = graph.has_derived(("cuda_rank_graph",))
+    had = graph.has_derived(("cuda_rank_graph", current_device()))
     if plan.shape == "clique":
         distinct = shapes.count_clique(graph, int(plan.shape_arg), stats)
     elif plan.shape == "book":
@@ -812,6 +833,25 @@ def _count_shape(graph: StaticGraph, plan: Any) -> int:
     _check_total(res)
     _finish_stats(None, **stats)
     return res
+
+
+def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
+    """Whether :func:`count` over every root of ``graph`` runs a whole-range kernel.
+
+    The shape kernels (cliques, books, 4-cycles, pair-edges; :mod:`.shapes`) count the whole
+    root range at once and are not used for sub-ranges, so a caller that would split the roots
+    into tasks (several devices) runs such a count in one call instead. Builds the device rank
+    graph of ``graph`` on the current device when it is not there yet.
+
+    False when the count would run out of core under the device budget in force (shape
+    kernels need the graph in device memory); decided as :func:`count` decides it.
+    """
+    if plan.impossible or int(plan.k) <= 2 or unsupported(plan):
+        return False
+    if _residency(graph, plan, None, "managed", "count", shape=True) is not None:
+        return False
+    sym = _symmetric_plan(graph, plan)
+    return _shape_reason(graph, sym if sym is not None else plan) is None
 
 
 def _check_total(total: int) -> None:
@@ -915,6 +955,15 @@ def _residency(
     if need["total"] <= budget:
         memory.choose(what, need["total"], budget, 0, explicit)
         return None
+    spread = memory.device_spread()
+    if spread > 1:
+        raise CapacityError(
+            f"{what} needs about {need['total']} bytes of device memory, over the"
+            f" {budget}-byte budget of device {current_device()}, and the out-of-core static"
+            f" path runs on one GPU only (each of the {spread} GPUs of devices= would need its"
+            " own host-resident copy of the graph): leave devices= out or pass one device to"
+            " run it out of core, or raise max_device_bytes (docs/out_of_core.md)"
+        )
     st = memory.static_ooc_settings(
         budget,
         vertex_bytes=need["vertex"],
@@ -931,11 +980,8 @@ def _residency(
 
 
 def _resident(graph: StaticGraph) -> bool:
-    """Whether the in-memory device graph is built (under any key naming it first)."""
-    return any(
-        isinstance(key, tuple) and key and key[0] == "cuda_static_graph"
-        for key in list(graph._derived)
-    )
+    """Whether the in-memory device graph is built on the current device."""
+    return graph.has_derived(("cuda_static_graph", current_device()))
 
 
 def device_need(
