@@ -74,7 +74,12 @@ def run_case(call: str, cache_dir: str) -> dict:
     out = proc.stdout
     line = next(ln for ln in out.splitlines() if ln.startswith("RESULT"))
     imp, first, second, cpu = map(float, line.split()[1:])
-    return {"import_s": imp, "first_call_s": first, "first_call_cpu_s": cpu, "second_call_s": second}
+    return {
+        "import_s": imp,
+        "first_call_s": first,
+        "first_call_cpu_s": cpu,
+        "second_call_s": second,
+    }
 
 
 def main() -> None:
