@@ -54,6 +54,8 @@ EXCLUDE = (
 )
 #: Wheels ``import cudf`` and frame work do not load (UDF compilation): packed last.
 LATE = ("numba_cuda_mlir*", "nvidia_nvvm*")
+#: Bytes of each part kept for its MANIFEST.json.
+MANIFEST_ROOM = 64 << 10
 
 
 def _sha256(path: Path) -> str:
@@ -106,7 +108,8 @@ def split(
 
     wheels = [w for w in wheels if not late(w)] + [w for w in wheels if late(w)]
     info = {w.name: {"size": w.stat().st_size, "sha256": _sha256(w)} for w in wheels}
-    layout = plan_parts([(w.name, info[w.name]["size"]) for w in wheels], int(part_mib * MIB))
+    budget = int(part_mib * MIB) - MANIFEST_ROOM  # the part's folder, manifest included
+    layout = plan_parts([(w.name, info[w.name]["size"]) for w in wheels], budget)
     pieces: dict[str, int] = {}
     for part in layout:
         for name, _, _ in part:
