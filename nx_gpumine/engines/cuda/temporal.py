@@ -163,6 +163,8 @@ def _graph_device(graph: TemporalGraph) -> dict:
         idx = np.int64 if _wide_ids(graph) else np.int32
         dummy = cp.zeros(1, dtype=cp.int32)
         dev = graph._device_cache.get("arrays") if graph._device_cache.get(DEVICE_BUILT) else None
+        if dev is not None and dev["src"].device.id != cp.cuda.runtime.getDevice():
+            dev = None  # built on another GPU: upload the host mirror here
 
         def put(name: str, dtype: Any) -> Any:
             """The array on the device: as built there (cuDF / CuPy input), else uploaded."""
