@@ -69,7 +69,7 @@ def _as_cupy(column: Any, name: str, what: str) -> Any:
         nulls = int(column.null_count)
         if nulls:
             raise InputError(f"{what}: column {name!r} holds {nulls} null value(s)")
-        if column.dtype.kind not in "iuf":
+        if getattr(column.dtype, "kind", "O") not in "iuf":
             return None  # datetimes, strings, categories: the host path
         return column.to_cupy()
     if not is_device_array(column):
