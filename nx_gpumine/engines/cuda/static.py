@@ -174,15 +174,19 @@ def _graph_device(graph: StaticGraph) -> dict:
             raise CapacityError("the CUDA engine takes graphs of fewer than 2**31 - 1 vertices")
         arr = graph.device_arrays()
         deg = np.diff(graph.indptr)
-        owner = np.repeat(np.arange(graph.n, dtype=np.int32), deg)
+        # owner and degree per entry are derived on the device from the device CSR (for a
+        # graph built there from cuDF / CuPy columns nothing is uploaded)
+        nnz = len(graph.indices)
+        entry = cp.arange(nnz, dtype=cp.int64)
+        owner = cp.searchsorted(arr["indptr"], entry, side="right") - 1
         dummy_i = cp.zeros(1, dtype=cp.int32)
         return {
             "indptr": arr["indptr"],
             "indices": arr["indices"],
             "dircode": arr["dircode"],
             "loop": arr["loop"],
-            "owner": cp.asarray(owner),
-            "deg": cp.asarray(deg.astype(np.int32)),
+            "owner": owner.astype(cp.int32),
+            "deg": cp.diff(arr["indptr"]).astype(cp.int32),
             "nlab": arr.get("node_label", dummy_i),
             "outl": arr.get("out_label", dummy_i),
             "inl": arr.get("in_label", dummy_i),
