@@ -37,3 +37,22 @@ def test_license_and_metadata():
     text = (ROOT / "LICENSE").read_text()
     assert "BSD 3-Clause" in text
     assert 'license = { text = "BSD-3-Clause" }' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_project_urls_match_docs_site():
+    """``[project.urls]`` names the site and repository that mkdocs.yml and the README name."""
+    import tomllib
+
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    assert set(urls) == {"Homepage", "Documentation", "Source", "Issues"}
+    assert all(u.startswith("https://") for u in urls.values())
+    mk = {}
+    for line in (ROOT / "mkdocs.yml").read_text().splitlines():
+        key, sep, value = line.partition(": ")
+        if sep and key in ("site_url", "repo_url"):
+            mk[key] = value.strip()
+    assert mk["site_url"] == urls["Documentation"]
+    assert mk["repo_url"] == urls["Source"] == urls["Homepage"]
+    assert urls["Issues"] == urls["Source"].rstrip("/") + "/issues"
+    readme = (ROOT / "README.md").read_text()
+    assert urls["Documentation"] in readme and urls["Source"] in readme

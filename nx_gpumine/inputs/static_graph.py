@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import InputError, UnsupportedGraphError
+from .device import host_fallback, is_device_frame, static_from_device
 from .frames import frame_columns, is_frame
 
 __all__ = [
@@ -719,7 +720,9 @@ def from_edgelist(
     Parameters
     ----------
     frame : dataframe
-        One row per edge.
+        One row per edge. A cuDF frame (or a mapping of column name -> CuPy / device array)
+        with numeric endpoints and no labels is built on the GPU and stays there (see
+        :mod:`nx_gpumine.inputs.device`).
     source, target : str
         Endpoint column names.
     edge_label : str, optional
@@ -743,6 +746,14 @@ def from_edgelist(
     InputError
         If a column is missing or holds nulls.
     """
+    if is_device_frame(frame):
+        if edge_label is None and nodes is None and node_label is None:
+            g = static_from_device(
+                frame, source=source, target=target, directed=directed, duplicates=duplicates
+            )
+            if g is not None:  # built on the device (cuDF / CuPy numeric columns)
+                return g
+        frame = host_fallback(frame)
     s, d, lab = frame_columns(frame, [source, target, edge_label])
     node_list = node_labels = None
     if nodes is not None:
@@ -820,7 +831,7 @@ def as_static_graph(
             node_label_default=node_label_default,
             edge_label_default=edge_label_default,
         )
-    if is_frame(G):
+    if is_frame(G) or is_device_frame(G):
         if node_label is not None:
             raise InputError("node labels of an edge frame come from from_edgelist(nodes=...)")
         return from_edgelist(

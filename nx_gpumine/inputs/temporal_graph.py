@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UnsupportedGraphError
+from .device import host_fallback, is_device_frame, temporal_from_device
 from .frames import (
     frame_columns,
     frame_time_zone,
@@ -494,7 +495,9 @@ def temporal_from_frame(
     Parameters
     ----------
     frame : dataframe
-        One row per temporal edge.
+        One row per temporal edge. A cuDF frame (or a mapping of column name -> CuPy /
+        device array) with numeric endpoints and times and no labels is built on the GPU and
+        stays there (see :mod:`nx_gpumine.inputs.device`).
     source, target, time : str
         Column names of the endpoints and the time.
     edge_label : str, optional
@@ -508,6 +511,12 @@ def temporal_from_frame(
     -------
     TemporalGraph
     """
+    if is_device_frame(frame):
+        if edge_label is None and node_labels is None and nodes is None:
+            g = temporal_from_device(frame, source, target, time)
+            if g is not None:  # built on the device (cuDF / CuPy numeric columns)
+                return g
+        frame = host_fallback(frame)
     s, d, t, lab = frame_columns(frame, [source, target, time, edge_label], what="edge frame")
     return temporal_from_arrays(
         s,
@@ -633,7 +642,7 @@ def as_temporal_graph(
 
     if isinstance(G, nx.Graph):
         return temporal_from_networkx(G, time, edge_label=edge_label, node_label=node_label)
-    if is_frame(G):
+    if is_frame(G) or is_device_frame(G):
         return temporal_from_frame(
             G, source, target, time, edge_label=edge_label, node_labels=node_labels
         )

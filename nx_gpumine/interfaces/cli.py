@@ -500,11 +500,28 @@ def warm_up(engine: str, kinds: Sequence[str] = ("static", "temporal")) -> dict[
         _, secs = _timed(lambda: hook(engines=names))
         times[f"engines ({', '.join(names)})"] = secs
         return times
+    if len(resolved) > 1 and set(resolved.values()) == {"cpu"} and (os.cpu_count() or 1) > 1:
+        # numba compiles under a process-wide lock: the families compile side by side in
+        # one process each (their kernels live in different modules, so their cache files
+        # differ); the on-disk cache they fill serves every later process
+        import concurrent.futures
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(len(resolved), mp_context=ctx) as pool:
+            futs = {k: pool.submit(_warm_kind, k, e) for k, e in resolved.items()}
+            for kind, fut in futs.items():
+                times[f"{kind} ({resolved[kind]})"] = fut.result()
+        return times
     for kind, eng in resolved.items():
-        fn = warm_static if kind == "static" else warm_temporal
-        _, secs = _timed(lambda fn=fn, eng=eng: fn(eng))
-        times[f"{kind} ({eng})"] = secs
+        times[f"{kind} ({eng})"] = _warm_kind(kind, eng)
     return times
+
+
+def _warm_kind(kind: str, engine: str) -> float:
+    """Seconds to warm one engine family (``"static"`` or ``"temporal"``) in this process."""
+    fn = warm_static if kind == "static" else warm_temporal
+    return _timed(lambda: fn(engine))[1]
 
 
 # ====================================================================== subcommands

@@ -277,6 +277,9 @@ def _run_range(
     non-adjacent; otherwise the tail levels are walked for that mapping.
     Returns (count, rows_end, next_e, status); count -1 with ``_OVERFLOW``.
     """
+    # typed zero for helper calls: a literal 0 argument would compile a separate
+    # specialisation of the helper (numba types constants as Literal[int])
+    Z = np.int64(0)
     f = np.empty(k, np.int64)
     pos = np.zeros(k, np.int64)
     end = np.zeros(k, np.int64)
@@ -355,7 +358,7 @@ def _run_range(
             marked_u = u
         f[0] = u
         f[1] = indices[e]
-        nt = 0
+        nt = Z
         twalk = False
         level = 2
         if k == 2:
@@ -440,19 +443,19 @@ def _run_range(
                     if r >= 0:
                         src = cand[r]
                         if nl == 0:
-                            n = _copy_marked(src, 0, cnt[r], row, mark, has0)
+                            n = _copy_marked(src, Z, cnt[r], row, mark, has0)
                             marked = True
                         else:
                             w = f[js[0]]
                             n = _intersect(
                                 src,
-                                _start(src, 0, cnt[r], trim),
+                                _start(src, Z, cnt[r], trim),
                                 cnt[r],
                                 indices,
                                 _start(indices, indptr[w], indptr[w + 1], trim),
                                 indptr[w + 1],
                                 row,
-                                0,
+                                Z,
                             )
                             first = 1
                     elif nl == 1:
@@ -478,7 +481,7 @@ def _run_range(
                             _start(indices, indptr[w1], indptr[w1 + 1], trim),
                             indptr[w1 + 1],
                             row,
-                            0,
+                            Z,
                         )
                         first = 2
                     for x in range(first, nl):
@@ -487,16 +490,16 @@ def _run_range(
                         w = f[js[x]]
                         n = _intersect(
                             row,
-                            0,
+                            Z,
                             n,
                             indices,
                             _start(indices, indptr[w], indptr[w + 1], trim),
                             indptr[w + 1],
                             row,
-                            0,
+                            Z,
                         )
                     if has0 and not marked:
-                        n = _copy_marked(row, 0, n, row, mark, True)
+                        n = _copy_marked(row, Z, n, row, mark, has0)  # has0 is True here
                     if edge_checks and n > 0:
                         # direction / label checks of the new backward neighbours
                         for x in range(nl):
@@ -531,7 +534,7 @@ def _run_range(
                     end[level] = n
                 prepared = True
                 if use_tail and level == T:
-                    nt = 0
+                    nt = Z
                     tstart = pos[level]
                 if leaf_fast and level == last:
                     a0 = pos[level]
@@ -559,19 +562,19 @@ def _run_range(
                                 v = tbuf[x]
                                 if (
                                     _intersect(
-                                        indices, indptr[v], indptr[v + 1], tbuf, 0, nt, scr, 0
+                                        indices, indptr[v], indptr[v + 1], tbuf, Z, nt, scr, Z
                                     )
                                     > 0
                                 ):
                                     formula = False
                                     break
                         if not formula:
-                            nt = 0
+                            nt = Z
                             twalk = True
                             pos[level] = tstart
                             continue
                         val = _choose(nt, ntail) if tail_kind == 2 else _falling(nt, ntail)
-                        nt = 0
+                        nt = Z
                         if val < 0:
                             return np.int64(-1), rows, e, _OVERFLOW
                         if mode == 2:

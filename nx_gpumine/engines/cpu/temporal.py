@@ -264,15 +264,16 @@ def _run_range(
     ``POLL_MASK + 1`` steps with status ``_STOPPED``.
     Returns (count, rows_end, next_root, status).
     """
+    Z = np.int64(0)  # typed: a literal 0 argument would compile a helper specialisation
     m = len(src)
     fmap = np.full(k, -1, np.int64)
     eid = np.zeros(l, np.int64)
     pos = np.zeros(l, np.int64)
     end = np.zeros(l, np.int64)
     kind = np.zeros(l, np.int64)
-    cnt = 0
+    cnt = Z
     rows = row0
-    steps = 0
+    steps = Z
     for e0 in range(lo, hi):
         if stop[0] != 0:
             return cnt, rows, e0, _STOPPED
@@ -290,7 +291,7 @@ def _run_range(
         fmap[edst[0]] = d0
         eid[0] = e0
         ok0 = anti_ptr[1] == anti_ptr[0] or _anti_ok(
-            0, eid, fmap, src, dst, time, out_ptr, out_edges, in_ptr, in_edges,
+            Z, eid, fmap, src, dst, time, out_ptr, out_edges, in_ptr, in_edges,
             anti_ptr, anti_src, anti_dst, anti_lo, anti_hi, anti_w_on, anti_w,
         )  # fmt: skip
         if not ok0:
@@ -317,7 +318,7 @@ def _run_range(
         root_rows = rows
         root_cnt = cnt
         t0 = time[e0]
-        level = 1
+        level = Z + 1
         entering = True
         while level >= 1:
             steps += 1
@@ -508,6 +509,7 @@ def _census_range(
 ):  # fmt: skip
     """Add the 3-edge census of roots [lo, hi) into counts (36,); stops early on ``stop[0]``."""
     S = np.zeros(3, np.int64)
+    NO = np.bool_(False)  # typed: a literal False would compile a helper specialisation
     polls = 0
     for e0 in range(lo, hi):
         if stop[0] != 0:
@@ -531,7 +533,7 @@ def _census_range(
                 a1 = in_ptr[x]
                 b1 = in_ptr[x + 1]
             p1 = _lower_id(arr1, a1, b1, lo1)
-            q1 = _end_list(arr1, p1, b1, time, t0, t0, delta_on, delta, False, delta)
+            q1 = _end_list(arr1, p1, b1, time, t0, t0, delta_on, delta, NO, delta)
             for pp1 in range(p1, q1):
                 polls += 1  # each pp1 walks up to a few lists: look at the flag often
                 if (polls & 15) == 0 and stop[0] != 0:
@@ -573,7 +575,7 @@ def _census_range(
                         a2 = in_ptr[y]
                         b2 = in_ptr[y + 1]
                     p2 = _lower_id(arr2, a2, b2, lo2)
-                    q2 = _end_list(arr2, p2, b2, time, t0, t0, delta_on, delta, False, delta)
+                    q2 = _end_list(arr2, p2, b2, time, t0, t0, delta_on, delta, NO, delta)
                     jm = j2 >> 1
                     for pp2 in range(p2, q2):
                         e2 = arr2[pp2]

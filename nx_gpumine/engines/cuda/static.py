@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
+from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
 from . import hostmem, memory, shapes
 from ._runtime import current_device, import_cupy, load_module, persistent_blocks, sm_count
@@ -187,15 +188,19 @@ def _graph_device(graph: StaticGraph, ooc: _Ooc | None = None) -> dict:
             raise CapacityError("the CUDA engine takes graphs of fewer than 2**31 - 1 vertices")
         arr = graph.device_arrays()
         deg = np.diff(graph.indptr)
-        owner = np.repeat(np.arange(graph.n, dtype=np.int32), deg)
+        # owner and degree per entry are derived on the device from the device CSR (for a
+        # graph built there from cuDF / CuPy columns nothing is uploaded)
+        nnz = len(graph.indices)
+        entry = cp.arange(nnz, dtype=cp.int64)
+        owner = cp.searchsorted(arr["indptr"], entry, side="right") - 1
         dummy_i = cp.zeros(1, dtype=cp.int32)
         return {
             "indptr": arr["indptr"],
             "indices": arr["indices"],
             "dircode": arr["dircode"],
             "loop": arr["loop"],
-            "owner": cp.asarray(owner),
-            "deg": cp.asarray(deg.astype(np.int32)),
+            "owner": owner.astype(cp.int32),
+            "deg": cp.diff(arr["indptr"]).astype(cp.int32),
             "nlab": arr.get("node_label", dummy_i),
             "outl": arr.get("out_label", dummy_i),
             "inl": arr.get("in_label", dummy_i),
@@ -980,8 +985,12 @@ def _residency(
 
 
 def _resident(graph: StaticGraph) -> bool:
-    """Whether the in-memory device graph is built on the current device."""
-    return graph.has_derived(("cuda_static_graph", current_device()))
+    """Whether the in-memory device graph is built on the current device (or the graph was
+    built there from cuDF / CuPy columns: its CSR is on the device already)."""
+    dev = current_device()
+    if graph.has_derived(("cuda_static_graph", dev)):
+        return True
+    return bool(graph._device_cache.get(DEVICE_BUILT)) and ("arrays", dev) in graph._device_cache
 
 
 def device_need(

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
+from ...inputs.device import DEVICE_BUILT
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import (
     TIE_INPUT_ORDER,
@@ -179,15 +180,25 @@ def _graph_device(graph: TemporalGraph) -> dict:
         cp = import_cupy()
         idx = np.int64 if _wide_ids(graph) else np.int32
         dummy = cp.zeros(1, dtype=cp.int32)
+        dev = graph._device_cache.get("arrays") if graph._device_cache.get(DEVICE_BUILT) else None
+        if dev is not None and dev["src"].device.id != cp.cuda.runtime.getDevice():
+            dev = None  # built on another GPU: upload the host mirror here
+
+        def put(name: str, dtype: Any) -> Any:
+            """The array on the device: as built there (cuDF / CuPy input), else uploaded."""
+            if dev is not None:
+                return dev[name].astype(dtype, copy=False)
+            return cp.asarray(getattr(graph, name).astype(dtype, copy=False))
+
         cache["g"] = {
-            "src": cp.asarray(graph.src.astype(np.int32, copy=False)),
-            "dst": cp.asarray(graph.dst.astype(np.int32, copy=False)),
-            "time": cp.asarray(graph.time),
-            "next_id": cp.asarray(graph.next_id.astype(idx)),
-            "out_ptr": cp.asarray(graph.out_ptr.astype(idx)),
-            "out_edges": cp.asarray(graph.out_edges.astype(idx)),
-            "in_ptr": cp.asarray(graph.in_ptr.astype(idx)),
-            "in_edges": cp.asarray(graph.in_edges.astype(idx)),
+            "src": put("src", np.int32),
+            "dst": put("dst", np.int32),
+            "time": put("time", graph.time.dtype),
+            "next_id": put("next_id", idx),
+            "out_ptr": put("out_ptr", idx),
+            "out_edges": put("out_edges", idx),
+            "in_ptr": put("in_ptr", idx),
+            "in_edges": put("in_edges", idx),
             "nlab": dummy if graph.node_label is None else cp.asarray(graph.node_label, cp.int32),
             "elab": dummy if graph.edge_label is None else cp.asarray(graph.edge_label, cp.int32),
         }
@@ -852,7 +863,7 @@ def _stream_plan(
     free, total = cp.cuda.runtime.memGetInfo()
     budget, explicit = memory.resolve_budget(max_device_bytes, free, total)
     cache = graph._device_cache.get(("cuda_temporal", current_device()), {})
-    if not explicit and "g" in cache:
+    if not explicit and ("g" in cache or _built_here(graph)):
         return None  # already on the device
     labels = graph.edge_label is not None or graph.node_label is not None
     lanes = _lanes_estimate()
@@ -868,6 +879,12 @@ def _stream_plan(
     parts = memory.stream_partitions(graph.time, time_reach(plan), lo, hi, max_edges)
     memory.choose(what, need, budget, 0, explicit)
     return parts
+
+
+def _built_here(graph: TemporalGraph) -> bool:
+    """Whether ``graph`` was built on the current device (cuDF / CuPy columns)."""
+    dev = graph._device_cache.get("arrays") if graph._device_cache.get(DEVICE_BUILT) else None
+    return dev is not None and dev["src"].device.id == current_device()
 
 
 def device_need(graph: TemporalGraph, plan: TemporalPlan) -> dict[str, int]:
