@@ -160,3 +160,27 @@ def test_multigraph_edges_and_counts_as_networkx():
     D = nx.DiGraph([(0, 1), (1, 0), (1, 1)])
     BD = BackendInterface.convert_from_nx(D)
     assert BD.number_of_edges() == 3 and set(BD.edges) == set(D.edges)
+
+
+def test_logging_of_first_use_and_fallback(caplog, monkeypatch):
+    import logging
+
+    monkeypatch.setattr(gb, "_FIRST_USE", set())  # as in a fresh process
+    G = nx.petersen_graph()
+    H = nx.relabel_nodes(G, {v: v + 10 for v in G})
+    M = nx.MultiGraph(G)
+    old = list(nx.config.backend_priority.algos)
+    nx.config.backend_priority.algos = ["gpumine"]
+    try:
+        with caplog.at_level(logging.DEBUG, logger="nx_gpumine"):
+            assert nx.is_isomorphic(G, H, engine="cpu")
+            assert nx.could_be_isomorphic(G, H)
+            # refused by can_run (a multigraph against a simple graph): NetworkX answers
+            assert nx.is_isomorphic(M, G) == nx.is_isomorphic(M, G, backend="networkx")
+    finally:
+        nx.config.backend_priority.algos = old
+    text = caplog.text
+    assert "engine 'cpu'" in text  # the engine each call runs on
+    assert "first use of isomorphism search (cpu)" in text  # numba compile or cache load
+    assert "first use of maximal clique counts (cpu)" in text
+    assert "not running is_isomorphic" in text and "multigraph" in text  # the fallback
