@@ -74,8 +74,9 @@ OUT_OF_SCOPE = {
 
 
 def _run_suite(
-    tmp_path, packages: list[str], fallback: bool = True
+    tmp_path, packages: list[str], fallback: bool = True, extra_env: dict | None = None
 ) -> tuple[subprocess.CompletedProcess, dict]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "gpumine_suite_plugin.py").write_text(PLUGIN)
     entry_point_dir(tmp_path)  # this checkout's entry points, when it is not installed
     counts = tmp_path / "counts.json"
@@ -89,6 +90,7 @@ def _run_suite(
         # this checkout's package first (an editable install may point at another checkout)
         PYTHONPATH=os.pathsep.join(filter(None, [str(tmp_path), ROOT, env.get("PYTHONPATH")])),
     )
+    env.update(extra_env or {})
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p"]
     cmd += ["gpumine_suite_plugin", "-W", "ignore", "-rx", "--pyargs", *packages]
     proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
@@ -96,8 +98,7 @@ def _run_suite(
     return proc, served
 
 
-def test_networkx_isomorphism_suite_with_backend(tmp_path):
-    proc, served = _run_suite(tmp_path, ["networkx.algorithms.isomorphism"], fallback=False)
+def _check_isomorphism_suite(proc: subprocess.CompletedProcess, served: dict) -> None:
     tail = proc.stdout[-3000:] + proc.stderr[-2000:]
     assert proc.returncode == 0, tail
     assert " passed" in proc.stdout and " failed" not in proc.stdout, tail
@@ -114,8 +115,26 @@ def test_networkx_isomorphism_suite_with_backend(tmp_path):
     assert served.get("set_node_attributes", 0) >= 6, served
     assert served.get("get_node_attributes", 0) >= 1, served
     # (NetworkX 3.6's vf2pp_all_isomorphisms tests first call relabel_nodes: xfail without
-    # fallback; the fallback run of the generator suites below reaches it)
+    # fallback; the fallback run below reaches it)
     print(proc.stdout.splitlines()[-1], json.dumps(served, sort_keys=True))
+
+
+def test_networkx_isomorphism_suite_with_backend(tmp_path):
+    proc, served = _run_suite(tmp_path, ["networkx.algorithms.isomorphism"], fallback=False)
+    _check_isomorphism_suite(proc, served)
+
+
+@pytest.mark.gpu
+def test_networkx_suites_on_cuda(tmp_path):
+    # the same suites with nx.config.backends.gpumine.engine = "cuda": refinement with CuPy,
+    # counts with cuSPARSE; no failures, the same out-of-scope xfails
+    pytest.importorskip("cupy")
+    cuda = {"NX_GPUMINE_ENGINE": "cuda"}
+    proc, served = _run_suite(tmp_path / "iso", ["networkx.algorithms.isomorphism"], False, cuda)
+    _check_isomorphism_suite(proc, served)
+    pkgs = ["networkx.algorithms.tests.test_cluster"]
+    proc, served = _run_suite(tmp_path / "cluster", pkgs, False, cuda)
+    _check_cluster_suite(proc, served)
 
 
 def test_networkx_isomorphism_suite_with_fallback(tmp_path):
@@ -138,6 +157,10 @@ def test_networkx_cluster_suite_with_backend(tmp_path):
     # triangles, transitivity, (average_)clustering, square_clustering: no fallback; only
     # weighted calls and functions the backend does not serve may xfail
     proc, served = _run_suite(tmp_path, ["networkx.algorithms.tests.test_cluster"], fallback=False)
+    _check_cluster_suite(proc, served)
+
+
+def _check_cluster_suite(proc: subprocess.CompletedProcess, served: dict) -> None:
     tail = proc.stdout[-3000:] + proc.stderr[-2000:]
     assert proc.returncode == 0, tail
     assert " failed" not in proc.stdout, tail
