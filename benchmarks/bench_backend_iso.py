@@ -1,7 +1,7 @@
 """NetworkX backend: graph isomorphism, ours vs NetworkX's VF2++ in the same run (issue 13).
 
 usage: python3 benchmarks/bench_backend_iso.py [--engine cpu|cuda] [--nx-timeout 120]
-       [--out benchmarks/results/backend_iso_cpu_2026-11-23.json]
+       [--out benchmarks/results/backend_iso_cpu_2026-11-25.json]
 
 Cases: les_miserables vs a relabelled, reshuffled copy; K9 vs a shuffled copy; random 3- and
 4-regular graphs (networkx.random_regular_graph, seed 1) of 100, 200 (where NetworkX's VF2++
@@ -96,7 +96,7 @@ def main() -> None:
     ap.add_argument("--engine", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--nx-timeout", type=float, default=120.0)
     ap.add_argument(
-        "--out", default=str(ROOT / "benchmarks/results/backend_iso_cpu_2026-11-23.json")
+        "--out", default=str(ROOT / "benchmarks/results/backend_iso_cpu_2026-11-25.json")
     )
     a = ap.parse_args()
     import igraph
