@@ -1,10 +1,11 @@
 """NetworkX backend: graph isomorphism, ours vs NetworkX's VF2++ in the same run (issue 13).
 
 usage: python3 benchmarks/bench_backend_iso.py [--engine cpu|cuda] [--nx-timeout 120]
-       [--out benchmarks/results/backend_iso_cpu_2026-11-23.json]
+       [--out benchmarks/results/backend_iso_cpu_2026-11-25.json]
 
 Cases: les_miserables vs a relabelled, reshuffled copy; K9 vs a shuffled copy; random 3- and
-4-regular graphs (networkx.random_regular_graph, seed 1) of 1000 and 5000 nodes vs a shuffled
+4-regular graphs (networkx.random_regular_graph, seed 1) of 100, 200 (where NetworkX's VF2++
+still finishes), 1000 and 5000 nodes vs a shuffled
 copy (isomorphic) and vs another random regular graph of the same size and degree (seed 2: not
 isomorphic). Each case times ``nx.vf2pp_is_isomorphic(G1, G2, backend="gpumine")`` (best of 3
 after one warm-up call that also pays numba's compile or cache load, reported apart) and
@@ -54,7 +55,7 @@ def cases() -> list[tuple[str, nx.Graph, nx.Graph]]:
     out.append(("les_miserables/relabelled", L, _shuffled(L, 1)))
     K = nx.complete_graph(9)
     out.append(("K9/shuffled", K, _shuffled(K, 1)))
-    for n in (1000, 5000):
+    for n in (100, 200, 1000, 5000):
         for d in (3, 4):
             G = nx.random_regular_graph(d, n, seed=1)
             out.append((f"{d}-regular n={n}/shuffled", G, _shuffled(G, 2)))
@@ -95,7 +96,7 @@ def main() -> None:
     ap.add_argument("--engine", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--nx-timeout", type=float, default=120.0)
     ap.add_argument(
-        "--out", default=str(ROOT / "benchmarks/results/backend_iso_cpu_2026-11-23.json")
+        "--out", default=str(ROOT / "benchmarks/results/backend_iso_cpu_2026-11-25.json")
     )
     a = ap.parse_args()
     import igraph

@@ -267,8 +267,28 @@ class GpumineGraph:
         return len(self.keys)
 
     def number_of_edges(self) -> int:
-        """Number of edges, self-loops included (multigraphs: parallel edges counted once)."""
+        """Number of edges, self-loops and parallel edges included (as NetworkX counts them)."""
+        if self.multigraph:
+            return sum(d[MULTIPLICITY] for d in self.edge_data)
         return len(self.src)
+
+    @property
+    def edges(self) -> list[tuple]:
+        """The edges as NetworkX iterates ``G.edges``: ``(u, v)``, ``(u, v, key)`` for multigraphs.
+
+        A multigraph converted without its edge data numbers parallel edges 0, 1, ... (the keys
+        :meth:`to_networkx` gives them).
+        """
+        keys = self.keys
+        pairs = zip(self.src.tolist(), self.dst.tolist(), strict=True)
+        if not self.multigraph:
+            return [(keys[u], keys[v]) for u, v in pairs]
+        out = []
+        for (u, v), d in zip(pairs, self.edge_data, strict=True):
+            multi = d.get(MULTI_DATA)
+            ekeys = list(multi) if multi is not None else range(d[MULTIPLICITY])
+            out.extend((keys[u], keys[v], k) for k in ekeys)
+        return out
 
     def order(self) -> int:
         """Number of nodes."""
@@ -674,7 +694,21 @@ _COUNT_FUNCTIONS = (
     "average_clustering",
     "square_clustering",
 )
-SERVED = (*_ISO_FUNCTIONS, *_SUBGRAPH_FUNCTIONS, *_COUNT_FUNCTIONS)
+#: The invariant checks: degree, triangle and maximal-clique sequences compared.
+_COULD_FUNCTIONS = (
+    "could_be_isomorphic",
+    "fast_could_be_isomorphic",
+    "faster_could_be_isomorphic",
+)
+#: Node attribute helpers on converted graphs (no engine: they read or edit the kept data).
+_ATTR_FUNCTIONS = ("set_node_attributes", "get_node_attributes")
+SERVED = (
+    *_ISO_FUNCTIONS,
+    *_SUBGRAPH_FUNCTIONS,
+    *_COUNT_FUNCTIONS,
+    *_COULD_FUNCTIONS,
+    *_ATTR_FUNCTIONS,
+)
 
 
 @functools.cache
@@ -710,7 +744,7 @@ def _bind(name: str, args: tuple, kwargs: dict) -> _Bound:
     ba.apply_defaults()
     out = _Bound(ba.arguments)
     params = list(sig.parameters)
-    ngraphs = 1 if name in _COUNT_FUNCTIONS else 2
+    ngraphs = 1 if name in _COUNT_FUNCTIONS or name in _ATTR_FUNCTIONS else 2
     out.graphs = tuple(out[p] for p in params[:ngraphs])
     out.extra = dict(out.pop("backend_kwargs", {}) or {})
     out.pop("backend", None)
@@ -891,6 +925,21 @@ def _count_can_run(name: str, b: _Bound) -> bool | str:
     return True
 
 
+def _attr_can_run(name: str, b: _Bound) -> bool | str:
+    (G,) = b.graphs
+    if _is_static(G):
+        return f"{name} of a StaticGraph (its labels are fixed) is left to NetworkX"
+    if name == "get_node_attributes":
+        attr = b["name"]
+        try:
+            hash(attr)
+        except TypeError:
+            return "the attribute name is not hashable"
+        if isinstance(G, GpumineGraph) and not G.has_node_attr(attr):
+            return f"the converted graph did not keep node attribute {attr!r}"
+    return True
+
+
 def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
     """Whether the backend serves this call (cheap: nothing is searched or counted here).
 
@@ -912,9 +961,11 @@ def _can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
         b = _bind(name, args, kwargs)
     except TypeError as exc:
         return f"arguments do not bind to {name}: {exc}"
-    unknown = set(b.extra) - {"engine"}
+    unknown = set(b.extra) - (set() if name in _ATTR_FUNCTIONS else {"engine"})
     if unknown:
         return f"unknown keyword arguments {sorted(unknown)}"
+    if name in _ATTR_FUNCTIONS:
+        return _graph_problem(b.graphs[0]) or _attr_can_run(name, b)
     problem = _engine_problem(b.extra.get("engine"))
     if problem:
         return problem
@@ -924,6 +975,8 @@ def _can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
             return problem
     if name in _COUNT_FUNCTIONS:
         return _count_can_run(name, b)
+    if name in _COULD_FUNCTIONS:
+        return True  # any two graphs: NetworkX's own errors are raised as NetworkX raises them
     if b.graphs[0].is_directed() != b.graphs[1].is_directed() and name in _ISO_FUNCTIONS[1:]:
         # NetworkX 3.6's vf2pp has no rule for mixed directedness: leave the call to it
         return "the graphs differ in directedness (NetworkX's own behaviour applies)"
@@ -1495,6 +1548,242 @@ def square_clustering(G: Any, nodes: Any = None, *, engine: str | None = None) -
     return {keys[i]: v for i, v in zip(ids, vals, strict=True)}
 
 
+# ====================================================================== invariant checks
+def _degrees(g: GpumineGraph) -> np.ndarray:
+    """NetworkX's ``G.degree()`` per dense id (in + out; a self-loop counts twice)."""
+    n = len(g)
+    w = None
+    if g.multigraph:
+        w = np.fromiter((d[MULTIPLICITY] for d in g.edge_data), dtype=np.int64, count=len(g.src))
+    deg = np.bincount(g.src, weights=w, minlength=n) + np.bincount(g.dst, weights=w, minlength=n)
+    return deg.astype(np.int64)
+
+
+def _sorted_rows(cols: list[np.ndarray]) -> np.ndarray:
+    table = np.stack(cols, axis=1) if cols else np.zeros((0, 0), dtype=np.int64)
+    return table[np.lexsort(table.T[::-1])] if len(cols) else table
+
+
+def _not_directed(g: GpumineGraph) -> None:
+    # nx.triangles and nx.find_cliques are @not_implemented_for("directed")
+    if g.directed:
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+
+
+def _triangles_of(g: GpumineGraph, engine: Any) -> np.ndarray:
+    """Triangles through each node (undirected; parallel edges and self-loops ignored)."""
+    name, mod = _count_engine(engine)
+    ptr, idx, _ = _sym_csr(g)
+    t0 = time.perf_counter()
+    t2 = np.asarray(mod.triangle_counts(ptr, idx))
+    _first_use(f"triangles counts ({name})", t0)
+    return t2 // 2
+
+
+def _cliques_of(g: GpumineGraph) -> np.ndarray:
+    """Maximal cliques through each node (numba on every engine: the search is sequential)."""
+    from ..engines.cpu.local_counts import maximal_clique_counts
+
+    ptr, idx, _ = _sym_csr(g)
+    t0 = time.perf_counter()
+    out = np.asarray(maximal_clique_counts(ptr, idx))
+    _first_use("maximal clique counts (cpu)", t0)
+    return out
+
+
+def could_be_isomorphic(
+    G1: Any, G2: Any, *, properties: str = "dtc", engine: str | None = None
+) -> bool:
+    """``networkx.could_be_isomorphic`` on nx_gpumine's engines.
+
+    The per-node property table (degree ``"d"``, triangles ``"t"``, maximal cliques ``"c"``)
+    of both graphs is compared as a sorted multiset, property by property in that order, as
+    NetworkX does; triangles run on the chosen engine, maximal cliques (Bron-Kerbosch with
+    pivoting) on the numba module.
+
+    Parameters
+    ----------
+    G1, G2 : GpumineGraph, networkx.Graph or StaticGraph
+        Any two graphs (multigraph degrees count parallel edges).
+    properties : str
+        Which properties to compare; other characters are ignored.
+    engine : {"auto", "cpu", "cuda"}, optional
+        Engine for the triangle counts; default ``nx.config.backends.gpumine.engine``.
+
+    Returns
+    -------
+    bool
+        False if the graphs are certainly not isomorphic.
+
+    Raises
+    ------
+    networkx.NetworkXNotImplemented
+        ``"t"`` or ``"c"`` is reached for a directed graph (as NetworkX).
+    """
+    g1, g2 = _backend_graph(G1), _backend_graph(G2)
+    if len(g1) != len(g2):
+        return False
+    wanted = set(properties)
+    cols1: list[np.ndarray] = []
+    cols2: list[np.ndarray] = []
+    steps = (
+        ("d", _degrees, False),
+        ("t", lambda g: _triangles_of(g, engine), True),
+        ("c", _cliques_of, True),
+    )
+    for key, prop, undirected_only in steps:
+        if key not in wanted:
+            continue
+        for g, cols in ((g1, cols1), (g2, cols2)):
+            if undirected_only:
+                _not_directed(g)
+            cols.append(prop(g))
+        if not np.array_equal(_sorted_rows(cols1), _sorted_rows(cols2)):
+            return False
+    return True
+
+
+def fast_could_be_isomorphic(G1: Any, G2: Any, *, engine: str | None = None) -> bool:
+    """``networkx.fast_could_be_isomorphic``: degree and triangle sequences compared.
+
+    Parameters
+    ----------
+    G1, G2 : GpumineGraph, networkx.Graph or StaticGraph
+        Undirected graphs.
+    engine : {"auto", "cpu", "cuda"}, optional
+        Engine for the triangle counts.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    networkx.NetworkXNotImplemented
+        A graph is directed (as NetworkX, once the orders agree).
+    """
+    g1, g2 = _backend_graph(G1), _backend_graph(G2)
+    if len(g1) != len(g2):
+        return False
+    tables = []
+    for g in (g1, g2):
+        deg = _degrees(g)
+        _not_directed(g)
+        tables.append(_sorted_rows([deg, _triangles_of(g, engine)]))
+    return bool(np.array_equal(*tables))
+
+
+def faster_could_be_isomorphic(G1: Any, G2: Any, *, engine: str | None = None) -> bool:
+    """``networkx.faster_could_be_isomorphic``: degree sequences compared.
+
+    Parameters
+    ----------
+    G1, G2 : GpumineGraph, networkx.Graph or StaticGraph
+        Any two graphs.
+    engine : {"auto", "cpu", "cuda"}, optional
+        Unused (degrees come from the edge list); accepted like the other functions'.
+
+    Returns
+    -------
+    bool
+    """
+    g1, g2 = _backend_graph(G1), _backend_graph(G2)
+    if len(g1) != len(g2):
+        return False
+    return bool(np.array_equal(np.sort(_degrees(g1)), np.sort(_degrees(g2))))
+
+
+# ====================================================================== node attributes
+def set_node_attributes(G: Any, values: Any, name: Any = None) -> None:
+    """``networkx.set_node_attributes`` on a converted graph (a :class:`GpumineGraph`).
+
+    Sets the attributes NetworkX would set, so that later calls can label with them; an
+    attribute the conversion had not kept becomes usable once every node has it. Cached
+    engine forms of the graph are dropped.
+
+    Parameters
+    ----------
+    G : GpumineGraph
+        The converted graph (NetworkX converts a ``networkx.Graph`` first, keeping all node
+        attributes, when ``backend="gpumine"`` is given).
+    values : scalar, dict or dict of dict
+        A value for every node, ``{node: value}`` (with ``name``) or ``{node: {attr: value}}``
+        (without); nodes not in ``G`` are ignored.
+    name : str, optional
+        Attribute to set when ``values`` is a scalar or ``{node: value}``.
+
+    Raises
+    ------
+    nx_gpumine.UnsupportedGraphError
+        ``G`` is not a :class:`GpumineGraph` (a NetworkX graph is edited by NetworkX itself).
+    """
+    if not isinstance(G, GpumineGraph):
+        from ..errors import UnsupportedGraphError
+
+        raise UnsupportedGraphError(
+            f"set_node_attributes edits a GpumineGraph, not a {type(G).__name__}"
+        )
+    g = G
+    if g.node_data is None:
+        g.node_data = [{} for _ in g.keys]
+    data = g.node_data
+    k2i = g.key_to_id
+    covered: dict[Any, set] = {}
+    if name is not None:
+        try:
+            items = values.items()
+        except AttributeError:  # one value for every node
+            for d in data:
+                d[name] = values
+            covered[name] = set(range(len(data)))
+        else:
+            done = covered.setdefault(name, set())
+            for n, _ in items:
+                i = k2i.get(n)
+                if i is not None:
+                    data[i][name] = values[n]
+                    done.add(i)
+    else:
+        for n, d in values.items():
+            i = k2i.get(n)
+            if i is not None:
+                data[i].update(d)
+                for a in d:
+                    covered.setdefault(a, set()).add(i)
+    kept = g.node_attrs_kept
+    if kept is not True:
+        full = {a for a, ids in covered.items() if len(ids) == len(data)}
+        g.node_attrs_kept = frozenset(kept) | full
+    g._static.clear()
+    g._patterns.clear()
+    g.__networkx_cache__.clear()
+
+
+def get_node_attributes(G: Any, name: Any, default: Any = None) -> dict:
+    """``networkx.get_node_attributes`` of a converted graph.
+
+    Parameters
+    ----------
+    G : GpumineGraph or networkx.Graph
+        A graph that kept attribute ``name`` (``can_run`` refuses one that did not).
+    name : str
+        Attribute name.
+    default : optional
+        Value for nodes without the attribute; with None such nodes are left out.
+
+    Returns
+    -------
+    dict
+        ``{node: value}``.
+    """
+    g = _backend_graph(G)
+    data = g.node_data or [{} for _ in g.keys]
+    pairs = zip(g.keys, data, strict=True)
+    if default is not None:
+        return {k: d.get(name, default) for k, d in pairs}
+    return {k: d[name] for k, d in pairs if name in d}
+
+
 class BackendInterface:
     """The object NetworkX loads for ``backend="gpumine"`` (entry point ``networkx.backends``).
 
@@ -1522,3 +1811,8 @@ class BackendInterface:
     clustering = staticmethod(clustering)
     average_clustering = staticmethod(average_clustering)
     square_clustering = staticmethod(square_clustering)
+    could_be_isomorphic = staticmethod(could_be_isomorphic)
+    fast_could_be_isomorphic = staticmethod(fast_could_be_isomorphic)
+    faster_could_be_isomorphic = staticmethod(faster_could_be_isomorphic)
+    set_node_attributes = staticmethod(set_node_attributes)
+    get_node_attributes = staticmethod(get_node_attributes)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["BACKEND_NAME", "ENGINE_ENV", "FUNCTIONS", "get_info"]
+__all__ = ["BACKEND_NAME", "ENGINE_ENV", "FUNCTIONS", "NO_ENGINE", "get_info"]
 
 BACKEND_NAME = "gpumine"
 #: Environment variable giving the default engine ("auto", "cpu" or "cuda").
@@ -54,6 +54,17 @@ _COUNTS = (
     "weighted calls (weight=...) are refused by can_run.\n"
 )
 
+_COULD = (
+    "Compares the same sorted per-node property tables as NetworkX (degree, triangles, maximal\n"
+    "cliques), counted on nx_gpumine's engines (triangles on the chosen engine, maximal cliques\n"
+    "by Bron-Kerbosch with pivoting on the numba module). Served for every graph pair.\n"
+)
+
+_ATTRS = (
+    "Reads or edits the node attributes a converted graph (GpumineGraph) kept, so that later\n"
+    "calls can label with them; a StaticGraph (fixed labels) is refused by can_run.\n"
+)
+
 FUNCTIONS: dict[str, str] = {
     "is_isomorphic": _ISO + "node_match/edge_match: None or made by categorical_node_match /\n"
     "categorical_edge_match (matched as colours), or any other callable (tested on every pair\n"
@@ -73,7 +84,15 @@ FUNCTIONS: dict[str, str] = {
     "clustering": _COUNTS + _FALLBACK,
     "average_clustering": _COUNTS + _FALLBACK,
     "square_clustering": _COUNTS + _FALLBACK,
+    "could_be_isomorphic": _COULD + _FALLBACK,
+    "fast_could_be_isomorphic": _COULD + _FALLBACK,
+    "faster_could_be_isomorphic": _COULD + _FALLBACK,
+    "set_node_attributes": _ATTRS + _FALLBACK,
+    "get_node_attributes": _ATTRS + _FALLBACK,
 }
+
+#: Functions that run no engine (no ``engine`` parameter).
+NO_ENGINE = frozenset({"set_node_attributes", "get_node_attributes"})
 
 
 def get_info() -> dict[str, Any]:
@@ -91,9 +110,9 @@ def get_info() -> dict[str, Any]:
     for name, docs in FUNCTIONS.items():
         functions[name] = {
             "additional_docs": docs,
-            "additional_parameters": dict(_ENGINE_PARAM),
+            "additional_parameters": {} if name in NO_ENGINE else dict(_ENGINE_PARAM),
             "extra_docstring": docs,
-            "extra_parameters": dict(_ENGINE_PARAM),
+            "extra_parameters": {} if name in NO_ENGINE else dict(_ENGINE_PARAM),
         }
     return {
         "backend_name": BACKEND_NAME,

@@ -1,4 +1,4 @@
-"""CPU per-node pattern counts (numba): triangles, directed triangles, squares.
+"""CPU per-node pattern counts (numba): triangles, directed triangles, squares, maximal cliques.
 
 Inputs are CSR arrays of a simple graph without self-loops, each row sorted. The counts are
 the integers NetworkX's ``networkx.algorithms.cluster`` functions build their answers from;
@@ -10,7 +10,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["triangle_counts", "directed_triangle_counts", "square_counts"]
+__all__ = [
+    "triangle_counts",
+    "directed_triangle_counts",
+    "square_counts",
+    "maximal_clique_counts",
+]
 
 
 @njit(cache=True, inline="always")
@@ -154,3 +159,172 @@ def square_counts(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, 
             squares[v] = sq
             potential[v] = uw - d * (d - 1) - tri - sq
     return squares, potential
+
+
+@njit(cache=True)
+def _pivot_candidates(
+    buf: np.ndarray,
+    p0: int,
+    pl: int,
+    x0: int,
+    xl: int,
+    c0: int,
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    mark: np.ndarray,
+) -> int:
+    """Tomita's pivot: the node of ``P | X`` with most neighbours in ``P``; writes ``P``
+    minus the pivot's neighbours at ``buf[c0:]`` and returns how many."""
+    best = -1
+    pivot = buf[p0]
+    for half in range(2):
+        a0 = p0 if half == 0 else x0
+        al = pl if half == 0 else xl
+        for t in range(a0, a0 + al):
+            u = buf[t]
+            for e in range(indptr[u], indptr[u + 1]):
+                mark[indices[e]] = True
+            c = 0
+            for q in range(p0, p0 + pl):
+                if mark[buf[q]]:
+                    c += 1
+            for e in range(indptr[u], indptr[u + 1]):
+                mark[indices[e]] = False
+            if c > best:
+                best = c
+                pivot = u
+    for e in range(indptr[pivot], indptr[pivot + 1]):
+        mark[indices[e]] = True
+    nc = 0
+    for q in range(p0, p0 + pl):
+        x = buf[q]
+        if not mark[x]:
+            buf[c0 + nc] = x
+            nc += 1
+    for e in range(indptr[pivot], indptr[pivot + 1]):
+        mark[indices[e]] = False
+    return nc
+
+
+@njit(cache=True)
+def maximal_clique_counts(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Number of maximal cliques through each node (as ``Counter(chain(*find_cliques(G)))``).
+
+    Bron-Kerbosch with pivoting (Tomita et al.) from each node ``v`` in ascending-degree order,
+    over its neighbours later in that order (``P``) and earlier (``X``), so every maximal
+    clique is reported once, from its earliest node (Eppstein, Loeffler and Strash). An
+    isolated node is a maximal clique of its own, as in NetworkX. The search keeps its own
+    stack (frames of ``P``, ``X`` and the candidates in one growing buffer), no recursion.
+
+    Parameters
+    ----------
+    indptr, indices : numpy.ndarray
+        Symmetric CSR (undirected, no self-loops, sorted rows).
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 ``[n]``.
+    """
+    n = len(indptr) - 1
+    counts = np.zeros(n, dtype=np.int64)
+    deg = indptr[1:] - indptr[:-1]
+    order = np.argsort(deg, kind="mergesort")
+    rank = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        rank[order[i]] = i
+    mark = np.zeros(n, dtype=np.bool_)
+    maxdeg = 0
+    for v in range(n):
+        maxdeg = max(maxdeg, deg[v])
+    R = np.empty(maxdeg + 2, dtype=np.int64)
+    # per stack level: P start/length, X start/length (X grows in place), candidates
+    fp = np.empty(maxdeg + 2, dtype=np.int64)
+    fpl = np.empty(maxdeg + 2, dtype=np.int64)
+    fx = np.empty(maxdeg + 2, dtype=np.int64)
+    fxl = np.empty(maxdeg + 2, dtype=np.int64)
+    fc = np.empty(maxdeg + 2, dtype=np.int64)
+    fcl = np.empty(maxdeg + 2, dtype=np.int64)
+    fci = np.empty(maxdeg + 2, dtype=np.int64)
+    buf = np.empty(max(16, 4 * maxdeg + 4), dtype=np.int64)
+    for v in order:
+        d = indptr[v + 1] - indptr[v]
+        if d == 0:
+            counts[v] += 1
+            continue
+        R[0] = v
+        # level 0: P = later neighbours, X = earlier ones (room for P's moving into X)
+        pl = 0
+        for e in range(indptr[v], indptr[v + 1]):
+            if rank[indices[e]] > rank[v]:
+                buf[pl] = indices[e]
+                pl += 1
+        x0 = pl
+        xl = 0
+        for e in range(indptr[v], indptr[v + 1]):
+            if rank[indices[e]] < rank[v]:
+                buf[x0 + xl] = indices[e]
+                xl += 1
+        if pl == 0:
+            continue  # every neighbour is earlier: the cliques through v were found there
+        c0 = x0 + xl + pl
+        fp[0] = 0
+        fpl[0] = pl
+        fx[0] = x0
+        fxl[0] = xl
+        fc[0] = c0
+        fcl[0] = _pivot_candidates(buf, 0, pl, x0, xl, c0, indptr, indices, mark)
+        fci[0] = 0
+        top = 0
+        while top >= 0:
+            if fci[top] == fcl[top]:
+                top -= 1
+                continue
+            w = buf[fc[top] + fci[top]]
+            fci[top] += 1
+            R[top + 1] = w
+            p0, pl, x0, xl = fp[top], fpl[top], fx[top], fxl[top]
+            base = fc[top] + fcl[top]
+            need = base + 3 * pl + xl + 1
+            if need > buf.size:
+                grown = np.empty(max(2 * buf.size, need), dtype=np.int64)
+                grown[: buf.size] = buf
+                buf = grown
+            for e in range(indptr[w], indptr[w + 1]):
+                mark[indices[e]] = True
+            npl = 0
+            for q in range(p0, p0 + pl):
+                x = buf[q]
+                if x >= 0 and mark[x]:
+                    buf[base + npl] = x
+                    npl += 1
+            nx0 = base + npl
+            nxl = 0
+            for q in range(x0, x0 + xl):
+                x = buf[q]
+                if mark[x]:
+                    buf[nx0 + nxl] = x
+                    nxl += 1
+            for e in range(indptr[w], indptr[w + 1]):
+                mark[indices[e]] = False
+            # w leaves P for X in this frame
+            for q in range(p0, p0 + pl):
+                if buf[q] == w:
+                    buf[q] = -1
+            buf[x0 + xl] = w
+            fxl[top] = xl + 1
+            if npl == 0:
+                if nxl == 0:
+                    for i in range(top + 2):
+                        counts[R[i]] += 1
+                continue
+            nc0 = nx0 + nxl + npl
+            top += 1
+            fp[top] = base
+            fpl[top] = npl
+            fx[top] = nx0
+            fxl[top] = nxl
+            fc[top] = nc0
+            fcl[top] = _pivot_candidates(buf, base, npl, nx0, nxl, nc0, indptr, indices, mark)
+            fci[top] = 0
+    return counts
