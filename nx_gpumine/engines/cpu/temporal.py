@@ -4,7 +4,8 @@ Each root edge id ``e_0`` of a task range starts an iterative DFS; level ``i`` m
 ``i``. When a level is entered its candidate list (out-list, in-list or the global edge list),
 start and end positions are found by binary search once and cached per level (Everest's
 candidate-edge caching): backtracking resumes at ``pos + 1`` with no new search. Time windows
-compare differences (``time[x] - time[base] <= limit``), exact for integer times.
+compare differences (``time[x] - time[base] <= limit``), exact for integer times of any spread
+(:func:`_past`).
 
 Root ranges are split into chunks of about equal estimated work and run with ``prange``.
 Counts are int64 per chunk and summed in Python with an overflow check. Unlimited enumeration
@@ -68,10 +69,26 @@ def _gallop_id(arr, lo, hi, x):
 
 
 @njit(cache=True, inline="always")
-def _in_window(tx, t0, tp, delta_on, delta, gap_on, gap):
-    if delta_on and tx - t0 > delta:
+def _past(t, base, lim):
+    """``t - base > lim`` (``lim >= 0``), exact whatever the spread of int64 times.
+
+    The one window rule of the engines (``plan/temporal_plan.py``, "Window arithmetic"):
+    ``t <= base`` never exceeds; otherwise int64 times are compared by their unsigned
+    difference, exact up to 2**64 - 1. Float differences never wrap.
+    """
+    if t <= base:
         return False
-    if gap_on and tx - tp > gap:
+    if isinstance(t, float):
+        return t - base > lim
+    # 0 < t - base < 2**64: exact as an unsigned difference (a signed one would overflow)
+    return np.uint64(t) - np.uint64(base) > np.uint64(lim)
+
+
+@njit(cache=True, inline="always")
+def _in_window(tx, t0, tp, delta_on, delta, gap_on, gap):
+    if delta_on and _past(tx, t0, delta):
+        return False
+    if gap_on and _past(tx, tp, gap):
         return False
     return True
 
@@ -200,7 +217,7 @@ def _anti_ok(
         p = lo
         while p < b:
             x = arr[p]
-            if won and time[x] - thi > lim:
+            if won and _past(time[x], thi, lim):
                 break
             if other[x] == want:
                 return False

@@ -214,7 +214,7 @@ __device__ __forceinline__ bool anti_absent(const Ctx& c, const Env& v) {
   }
   for (idx_t p = lo; p < b; p++) {
     idx_t x = arr[p];
-    if (anti_won(J) && g.time[x] - thi > lim) break;
+    if (anti_won(J) && past(g.time[x], thi, lim)) break;
     if (other[x] == want) return false;
   }
   return true;

@@ -1,0 +1,85 @@
+"""Issue 15 regression tests: each reproducer of the issue that is not covered elsewhere
+(size caps: test_size_caps.py; star patterns: test_symmetric_patterns.py; interrupts and
+threads: test_interrupts.py; CLI files: test_cli_files.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nx_gpumine as ng
+from nx_gpumine.plan.temporal_plan import (
+    build_temporal_plan,
+    split_root_edges,
+    time_partitions,
+    window_bound,
+)
+from tests import brute
+
+pd = pytest.importorskip("pandas")
+
+_FAR = np.array([-9 * 10**18, 9 * 10**18], dtype=np.int64)
+
+
+def _far_frame(times: np.ndarray = _FAR) -> object:
+    n = len(times)
+    return pd.DataFrame({"s": np.arange(1, n + 1), "d": np.arange(2, n + 2), "t": times})
+
+
+# ---------------------------------------------------------------- times 2**63 apart
+def test_window_does_not_wrap_count_find_exists(engine: str) -> None:
+    df = _far_frame()
+    kw = dict(delta=10, source="s", target="d", time="t", engine=engine)
+    assert ng.count_motifs(df, [(0, 1), (1, 2)], **kw) == 0
+    assert len(ng.find_motifs(df, [(0, 1), (1, 2)], **kw)) == 0
+    assert ng.has_motif(df, [(0, 1), (1, 2)], **kw) is False
+    # the same with a gap limit instead of a window, and with both unbounded (1 match)
+    motif = ng.TemporalMotif([(0, 1), (1, 2)], gaps=[10])
+    assert ng.count_motifs(df, motif, source="s", target="d", time="t", engine=engine) == 0
+    assert ng.count_motifs(df, [(0, 1), (1, 2)], **{**kw, "delta": None}) == 1
+
+
+def test_window_does_not_wrap_anti_edge_and_census(engine: str) -> None:
+    base = -9 * 10**18
+    times = np.array([base, base + 1, base + 3, 9 * 10**18, 9 * 10**18 + 1], dtype=np.int64)
+    src, dst = [0, 1, 2, 2, 1], [1, 2, 0, 0, 2]
+    df = pd.DataFrame({"source": src, "target": dst, "time": times})
+    for anti in ([(2, 0, 0, 10)], [(2, 0, 1, None)], [(2, 0, 0, 2)]):
+        for delta in (None, 10, 2**62):
+            motif = ng.TemporalMotif([(0, 1), (1, 2)], delta=delta, anti_edges=anti)
+            want = brute.motif_matches(src, dst, times.tolist(), motif.edges, delta, None, anti)
+            got = ng.find_motifs(df, motif, engine=engine, output="numpy")
+            assert sorted(map(tuple, got.tolist())) == sorted(want), (anti, delta)
+            assert ng.count_motifs(df, motif, engine=engine) == len(want)
+    census = ng.motif_census(df, 10, engine=engine)
+    assert census["01 12 20"] == 1  # base, base + 1, base + 3; never across the 1.8e19 gap
+    assert sum(census.values()) == 1
+
+
+def test_window_bound_saturates() -> None:
+    big = np.iinfo(np.int64).max
+    t = np.array([-(2**63), 0, big - 5, big], dtype=np.int64)
+    got = window_bound(t, 10)
+    assert got.tolist() == [-(2**63) + 10, 10, big, big]
+    assert window_bound(np.int64(big), big) == big
+    assert window_bound(np.float64(1.5), 2.0) == 3.5
+
+
+def test_partitions_and_splits_with_far_times() -> None:
+    times = np.array([-9 * 10**18, -9 * 10**18 + 5, 0, 9 * 10**18 - 3, 9 * 10**18])
+    df = pd.DataFrame({"source": [0, 1, 2, 3, 4], "target": [1, 2, 3, 4, 5], "time": times})
+    graph = ng.TemporalGraph.from_edgelist(df)
+    motif = ng.TemporalMotif([(0, 1), (1, 2)], delta=2**62)
+    plan = build_temporal_plan(motif, graph)
+    bounds = split_root_edges(graph, 3, plan.delta_on, plan.delta, 0, graph.m)
+    assert bounds[0] == 0 and bounds[-1] == graph.m and (np.diff(bounds) > 0).all()
+    parts = time_partitions(graph, plan, 3)
+    # a partition whose last root is near the top reads to the end (no wrap to a short slice)
+    assert parts[-1].edge_hi == graph.m
+    for p in parts:
+        assert p.edge_hi >= p.root_hi
+    from nx_gpumine.execution.temporal import run_temporal, run_temporal_partitioned
+
+    want = run_temporal(graph, plan, "count", engine="cpu")
+    assert run_temporal_partitioned(graph, plan, "count", 3, engine="cpu") == want
+    assert want == 2  # (-9e18, -9e18+5) and (9e18-3, 9e18)
