@@ -83,3 +83,78 @@ def test_partitions_and_splits_with_far_times() -> None:
     want = run_temporal(graph, plan, "count", engine="cpu")
     assert run_temporal_partitioned(graph, plan, "count", 3, engine="cpu") == want
     assert want == 2  # (-9e18, -9e18+5) and (9e18-3, 9e18)
+
+
+# ---------------------------------------------------------------- unclear errors
+def test_bad_limits_and_flags_are_refused() -> None:
+    nx = pytest.importorskip("networkx")
+    G = nx.complete_graph(5)
+    for bad in ("3", 1.5, 2.0, True, -1, [3]):
+        with pytest.raises(ng.QueryError, match="limit"):
+            ng.find_subgraphs(G, "triangle", limit=bad, engine="cpu")
+    for name in ("induced", "distinct"):
+        with pytest.raises(ng.QueryError, match=name):
+            ng.find_subgraphs(G, "triangle", **{name: "no"}, engine="cpu")
+    with pytest.raises(ng.QueryError, match="induced"):
+        ng.count_subgraphs(G, "wedge", induced="no", engine="cpu")
+    with pytest.raises(ng.QueryError, match="induced"):
+        ng.has_subgraph(G, "wedge", induced=None, engine="cpu")
+    with pytest.raises(ng.QueryError, match="count"):
+        ng.count_subgraphs(G, "wedge", count=["mappings"], engine="cpu")
+    with pytest.raises(ng.QueryError, match="as_frame"):
+        ng.find_subgraphs(G, "wedge", as_frame="excel", engine="cpu")
+    # numpy integers and plain bools stay accepted
+    assert ng.find_subgraphs(G, "triangle", limit=np.int64(2), engine="cpu").shape == (2, 3)
+    assert ng.count_subgraphs(G, "wedge", induced=np.bool_(True), engine="cpu") == 0
+    df = pd.DataFrame(dict(source=[0, 1], target=[1, 2], time=[1, 2]))
+    for bad in ("3", 1.5):
+        with pytest.raises(ng.QueryError, match="limit"):
+            ng.find_motifs(df, [(0, 1), (1, 2)], limit=bad, engine="cpu")
+    with pytest.raises(ng.QueryError, match="output"):
+        ng.find_motifs(df, [(0, 1), (1, 2)], output=1, engine="cpu")
+    with pytest.raises(ng.QueryError, match="as_table"):
+        ng.motif_census(df, 5, as_table="yes", engine="cpu")
+
+
+def test_bad_label_and_gap_options_are_refused() -> None:
+    nx = pytest.importorskip("networkx")
+    with pytest.raises(ng.QueryError, match="gaps"):
+        ng.TemporalMotif([(0, 1), (1, 2)], gaps=5)
+    with pytest.raises(ng.QueryError, match="gaps"):
+        ng.TemporalMotif([(0, 1), (1, 2)], gaps="5")
+    with pytest.raises(ng.QueryError, match="label attribute"):
+        ng.count_subgraphs(nx.complete_graph(4), "triangle", node_label={"a": 1}, engine="cpu")
+    with pytest.raises(ng.QueryError, match="label attribute"):
+        ng.count_subgraphs(nx.complete_graph(4), "triangle", edge_label=[{"a"}], engine="cpu")
+    df = pd.DataFrame(dict(source=[0, 1], target=[1, 2], time=[1, 2]))
+    with pytest.raises(ng.QueryError, match="node_labels="):
+        ng.count_motifs(df, [(0, 1), (1, 2)], node_label={"a": 1}, engine="cpu")
+    with pytest.raises(ng.QueryError, match="node_labels"):
+        ng.count_motifs(df, [(0, 1), (1, 2)], node_labels=[1, 2], engine="cpu")
+    with pytest.raises(ng.QueryError, match="node_labels"):
+        ng.TemporalMotif([(0, 1)], node_labels=[1, 2])
+
+
+def test_everest_query_with_catalogue_name() -> None:
+    df = pd.DataFrame(dict(source=[0, 1, 2, 0], target=[1, 2, 0, 1], time=[1, 2, 3, 50]))
+    text = "pattern: triangle\nconstraints:\n  delta: 10\n"
+    assert ng.count_motifs(df, text, engine="cpu") == 1
+    from nx_gpumine.inputs.motifs import parse_everest_query
+
+    assert parse_everest_query("pattern: cycle4\n").motif.edges == ((0, 1), (1, 2), (2, 3), (3, 0))
+    assert len(parse_everest_query("pattern: M4-A\n").motif.edges) == 5  # Everest file names
+    with pytest.raises(ng.QueryError, match="catalogue"):
+        parse_everest_query("pattern: no-such-motif\n")
+
+
+def test_node_keys_beyond_int64() -> None:
+    nx = pytest.importorskip("networkx")
+    a, b, c = 2**63, 2**63 + 1, 2**64
+    G = nx.Graph([(a, b), (b, c), (c, a), (c, 5)])
+    rows = ng.find_subgraphs(G, "triangle", distinct=True, engine="cpu")
+    assert rows.dtype == object and sorted(rows[0].tolist()) == [a, b, c]
+    assert ng.count_subgraphs(G, "wedge", engine="cpu") == 10
+    maps = list(ng.iter_subgraph_mappings(G, nx.complete_graph(3), engine="cpu"))
+    assert len(maps) == 6 and all(set(m) == {a, b, c} for m in maps)
+    frame = ng.find_subgraphs(G, "triangle", as_frame="pandas", engine="cpu")
+    assert len(frame) == 6
