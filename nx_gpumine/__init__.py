@@ -40,6 +40,9 @@ _EXPORTS: dict[str, str] = {
     "motif_census": "nx_gpumine.interfaces.temporal_functions",
     # engines
     "cuda_available": "nx_gpumine.engines",
+    # limits
+    "memory_budget": "nx_gpumine.limits",
+    "set_memory_budget": "nx_gpumine.limits",
 }
 
 __all__ = ["__version__", *_EXPORTS]

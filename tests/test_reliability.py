@@ -101,7 +101,7 @@ def test_bad_limits_and_flags_are_refused() -> None:
         ng.has_subgraph(G, "wedge", induced=None, engine="cpu")
     with pytest.raises(ng.QueryError, match="count"):
         ng.count_subgraphs(G, "wedge", count=["mappings"], engine="cpu")
-    with pytest.raises(ng.QueryError, match="as_frame"):
+    with pytest.raises(ng.InputError, match="as_frame"):
         ng.find_subgraphs(G, "wedge", as_frame="excel", engine="cpu")
     # numpy integers and plain bools stay accepted
     assert ng.find_subgraphs(G, "triangle", limit=np.int64(2), engine="cpu").shape == (2, 3)
@@ -158,3 +158,64 @@ def test_node_keys_beyond_int64() -> None:
     assert len(maps) == 6 and all(set(m) == {a, b, c} for m in maps)
     frame = ng.find_subgraphs(G, "triangle", as_frame="pandas", engine="cpu")
     assert len(frame) == 6
+
+
+# ---------------------------------------------------------------- memory budget
+@pytest.fixture
+def small_budget():
+    ng.set_memory_budget("1MB")
+    yield
+    ng.set_memory_budget(None)
+
+
+def test_find_over_budget_names_the_count(small_budget, engine: str) -> None:
+    nx = pytest.importorskip("networkx")
+    G = nx.complete_graph(60)  # 60 * 59 * 58 = 205,320 triangle mappings (~9.9 MB)
+    with pytest.raises(ng.CapacityError, match=r"205,320 matches.*limit=") as info:
+        ng.find_subgraphs(G, "triangle", engine=engine)
+    assert "memory budget" in str(info.value)
+    with pytest.raises(ng.CapacityError, match="205,320"):
+        ng.find_subgraphs(G, "triangle", engine=engine, limit=10**9)
+    assert ng.find_subgraphs(G, "triangle", engine=engine, limit=100).shape == (100, 3)
+    # progress path (per-task blocks): stops as the running total passes the budget
+    with pytest.raises(ng.CapacityError, match="memory budget"):
+        ng.find_subgraphs(G, "triangle", engine=engine, progress=True)
+    # the small tasks of a lazy iterator are not refused
+    it = ng.iter_subgraph_mappings(G, "triangle", engine=engine)
+    assert len(next(it)) == 3
+
+
+def test_find_motifs_over_budget(small_budget, engine: str) -> None:
+    n = 120  # a star of parallel edges: path2 matches are pairs of edges i < j
+    df = pd.DataFrame(dict(source=[0] * n + [1] * n, target=[1] * n + [2] * n, time=range(2 * n)))
+    want = n * n  # every 0->1 edge precedes every 1->2 edge
+    assert ng.count_motifs(df, "path2", engine=engine) == want
+    ng.set_memory_budget(want * 2 * 8 * 2 - 1)
+    with pytest.raises(ng.CapacityError, match=f"{want:,} matches"):
+        ng.find_motifs(df, "path2", engine=engine)
+    with pytest.raises(ng.CapacityError, match=f"{want:,} matches"):
+        ng.find_motifs(df, "path2", engine=engine, limit=10**9)
+    ng.set_memory_budget(want * 2 * 8 * 2)
+    assert len(ng.find_motifs(df, "path2", engine=engine, output="edge_ids")) == want
+
+
+def test_memory_budget_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nx_gpumine import limits
+
+    monkeypatch.setenv(limits.BUDGET_ENV, "2GiB")
+    assert ng.memory_budget() == 2 << 30
+    monkeypatch.setenv(limits.BUDGET_ENV, "50%")
+    assert 0 < ng.memory_budget() <= limits.available_memory()
+    monkeypatch.setenv(limits.BUDGET_ENV, "lots")
+    with pytest.raises(ng.QueryError, match=limits.BUDGET_ENV):
+        ng.memory_budget()
+    monkeypatch.delenv(limits.BUDGET_ENV)
+    ng.set_memory_budget(12345)
+    try:
+        assert ng.memory_budget() == 12345
+    finally:
+        ng.set_memory_budget(None)
+    for bad in (0, -5, "0%", "x", 1.5, True):
+        with pytest.raises(ng.QueryError):
+            ng.set_memory_budget(bad)
+    assert ng.memory_budget() == int(limits.available_memory() * limits.DEFAULT_FRACTION)

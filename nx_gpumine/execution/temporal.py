@@ -16,6 +16,7 @@ from ..engines import select_engine
 from ..errors import CapacityError
 from ..inputs.motifs import _num
 from ..inputs.temporal_graph import TemporalGraph
+from ..limits import check_result_rows
 from ..plan.temporal_plan import (
     TemporalPlan,
     _limit,
@@ -148,6 +149,7 @@ def run_temporal(
             block = eng.enumerate_matches(graph, plan, lo, hi, limit=left)
             blocks.append(block)
             got += len(block)
+            check_result_rows(got, plan.l, exact=False)
             bar.update(1)
         if not blocks:
             return np.empty((0, plan.l), np.int64)
@@ -209,6 +211,7 @@ def run_temporal_partitioned(
             block = eng.enumerate_matches(sub, sub_plan, *roots, limit=left)
             blocks.append(block + part.edge_lo)
             got += len(block)
+            check_result_rows(got, plan.l, exact=False)
     if mode == "count":
         return total
     if mode == "exists":

@@ -24,7 +24,7 @@ from ..inputs.options import as_flag, as_limit
 from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import _MISSING, StaticGraph, as_static_graph
 from ..plan.static_plan import StaticPlan, static_plan
-from ..results.static import FRAME_KINDS, iter_mappings, matches_to_frame, matches_to_keys
+from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
 
 __all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
 
@@ -204,8 +204,6 @@ def find_subgraphs(
     """
     limit = as_limit(limit)
     progress = as_flag(progress, "progress")
-    if as_frame is not None and as_frame != "dask" and as_frame not in FRAME_KINDS:
-        raise QueryError(f"as_frame must be None, 'dask' or one of {FRAME_KINDS}, got {as_frame!r}")
     graph, pat, plan = _prepare(
         G,
         pattern,

@@ -22,6 +22,7 @@ from numba import njit, prange
 from ...errors import CapacityError
 from ...inputs.motifs import CENSUS_AXIS, CENSUS_KEYS
 from ...inputs.temporal_graph import TemporalGraph
+from ...limits import check_result_rows, grow_rows
 from ...plan.temporal_plan import TemporalPlan, split_root_edges
 from .calls import new_stop, run_kernel, settle
 
@@ -847,6 +848,7 @@ def enumerate_matches(
         bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
         counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
         total = _checked_sum(counts)
+        check_result_rows(total, ncol)
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         out = np.empty((total, ncol), dtype=np.int64)
@@ -865,7 +867,7 @@ def enumerate_matches(
         )
         if status == _DONE or status == _LIMIT:
             return out[:rows].copy() if rows < len(out) else out
-        cap = min(limit, 2 * cap)
+        cap = grow_rows(cap, ncol, limit, lambda: count(graph, plan, lo, hi))
         bigger = np.empty((cap, ncol), dtype=np.int64)
         bigger[:rows] = out[:rows]
         out = bigger

@@ -45,6 +45,7 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.static_graph import StaticGraph
+from ...limits import check_result_rows, memory_budget, result_bytes
 from . import shapes
 from ._runtime import import_cupy, load_module, persistent_blocks
 
@@ -980,9 +981,16 @@ def enumerate_matches(
     tl_e = np.zeros(0, dtype=np.int64)
     tl_s = np.zeros(0, dtype=np.int64)
     rounds = 0
+    lo0 = lo
+    checked = False
     while True:
         rounds += 1
         want = cap if limit is None else min(cap, limit - got)
+        if not checked and result_bytes(got + want, k) > memory_budget():
+            # the rows so far and the next block pass the budget: count the range first
+            total = count(graph, plan, lo0, hi)
+            check_result_rows(total if limit is None else min(total, limit), k)
+            checked = True
         out = cp.empty(max(want, 1) * k, dtype=cp.int32)
         ntl = len(tl_e)
         ctl = _dfs_launch(

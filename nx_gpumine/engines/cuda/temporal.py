@@ -39,6 +39,7 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.temporal_graph import TemporalGraph
+from ...limits import check_result_rows
 from ...plan.temporal_plan import TIE_INPUT_ORDER, TIE_STRICT, TemporalPlan, split_root_edges
 from ._runtime import import_cupy, load_module, persistent_blocks
 
@@ -637,6 +638,8 @@ def enumerate_matches(
     while todo and (limit is None or got < limit):
         a, b = todo.pop()
         c = int(_run(prep, MODES["count"], a, b, steal=steal, tail_ms=tail_ms)[C_COUNT])
+        if (a, b) == (lo, hi):  # the whole range: its count is the result size
+            check_result_rows(c if limit is None else min(c, limit), ncol)
         if c == 0:
             continue
         if c > max_buffer_rows and b - a > 1:
