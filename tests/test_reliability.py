@@ -186,7 +186,7 @@ def test_find_over_budget_names_the_count(small_budget, engine: str) -> None:
 
 
 def test_find_motifs_over_budget(small_budget, engine: str) -> None:
-    n = 120  # a star of parallel edges: path2 matches are pairs of edges i < j
+    n = 300  # parallel edges: path2 matches are pairs of edges i < j (more than INITIAL_ROWS)
     df = pd.DataFrame(dict(source=[0] * n + [1] * n, target=[1] * n + [2] * n, time=range(2 * n)))
     want = n * n  # every 0->1 edge precedes every 1->2 edge
     assert ng.count_motifs(df, "path2", engine=engine) == want

@@ -10,7 +10,7 @@ import numpy as np
 from ..engines import select_engine
 from ..errors import CapacityError
 from ..inputs.static_graph import StaticGraph
-from ..limits import check_result_rows, result_bytes
+from ..limits import check_result_rows, memory_budget, result_bytes
 from ..plan.static_plan import StaticPlan, node_mask
 from .tasks import split_root_range
 
@@ -174,7 +174,8 @@ def iter_static_blocks(
     ntasks = max(1, min(ntasks, len(graph.indices) // 2048))
     lazy = getattr(eng, "iter_matches", None)
     for lo, hi in split_root_range(graph, ntasks, root_ok=plan.root_ok):
-        if lazy is None and result_bytes(eng.count(graph, plan, lo, hi), plan.k) > LAZY_BYTES:
+        big = min(LAZY_BYTES, memory_budget())
+        if lazy is None and result_bytes(eng.count(graph, plan, lo, hi), plan.k) > big:
             # an engine without pausable enumeration: a task too big for one block is
             # listed lazily by the CPU engine (memory bounded however many matches it has)
             from ..engines.cpu import static as cpu_static
