@@ -219,3 +219,16 @@ def test_memory_budget_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(ng.QueryError):
             ng.set_memory_budget(bad)
     assert ng.memory_budget() == int(limits.available_memory() * limits.DEFAULT_FRACTION)
+
+
+def test_limits_beyond_int64_max() -> None:
+    df = _far_frame()  # times 1.8e19 apart
+    kw = dict(source="s", target="d", time="t", engine="cpu")
+    with pytest.raises(ng.QueryError, match="2\\*\\*63"):
+        ng.count_motifs(df, [(0, 1), (1, 2)], delta=1e19, **kw)
+    with pytest.raises(ng.QueryError, match="2\\*\\*63"):
+        ng.motif_census(df, 10**19, source="s", target="d", time="t", engine="cpu")
+    # a limit covering the whole span is no limit
+    assert ng.count_motifs(df, [(0, 1), (1, 2)], delta=2 * 10**19, **kw) == 1
+    near = _far_frame(np.array([0, 2**62], dtype=np.int64))
+    assert ng.count_motifs(near, [(0, 1), (1, 2)], delta=2**63, **kw) == 1

@@ -56,7 +56,13 @@ from ..inputs.motifs import TemporalMotif, _num
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
 from ..plan.static_plan import StaticPlan
-from ..plan.temporal_plan import TemporalPlan, _limit, build_temporal_plan, time_partitions
+from ..plan.temporal_plan import (
+    TemporalPlan,
+    _limit,
+    build_temporal_plan,
+    time_partitions,
+    time_span,
+)
 from ..results.static import matches_to_frame
 from ..results.temporal import match_columns
 from .static import MODES, _single_node
@@ -805,7 +811,7 @@ def run_census_dask(
     delta = _num(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    _limit(delta, graph.integer_times)  # validates the window against the time type
+    _limit(delta, graph.integer_times, time_span(graph))  # validates the window
     client = get_client(client)
     name = worker_engine(engine)
     reach = build_temporal_plan(TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=delta), graph)

@@ -23,6 +23,7 @@ from ..plan.temporal_plan import (
     build_temporal_plan,
     split_root_edges,
     time_partitions,
+    time_span,
 )
 
 __all__ = [
@@ -264,5 +265,5 @@ def run_census(
         return run_census_dask(graph, delta, tie, client=client, engine=engine, progress=progress)
     delta = _num(delta, "delta")
     fn = census_function(engine)
-    _limit(delta, graph.integer_times)  # validates the window against the time type
+    _limit(delta, graph.integer_times, time_span(graph))  # validates the window
     return np.asarray(fn(graph, delta, tie), dtype=np.int64)

@@ -33,6 +33,7 @@ __all__ = [
     "TimePartition",
     "time_partitions",
     "window_bound",
+    "time_span",
 ]
 
 #: Candidate source codes (``TemporalPlan.source``).
@@ -118,16 +119,36 @@ class TemporalPlan:
         return {n: getattr(self, n) for n in names}
 
 
-def _limit(x: float | int | None, integer: bool) -> tuple[bool, int | float]:
-    """(on, value) in the graph's time type; a float limit on int times is floored."""
+def _limit(
+    x: float | int | None, integer: bool, span: int | None = None
+) -> tuple[bool, int | float]:
+    """(on, value) in the graph's time type; a float limit on int times is floored.
+
+    An int64 limit cannot exceed 2**63 - 1 although int64 times may lie up to 2**64 - 1
+    apart: a larger limit is "no limit" when it covers ``span`` (the graph's largest time
+    difference, :func:`time_span`; unknown: assumed covered) and refused otherwise.
+    """
     if x is None:
         return False, 0
     if integer:
-        v = np.floor(x) if isinstance(x, float) else x
+        v = int(np.floor(x)) if isinstance(x, float) else int(x)
         if v >= 2**63 - 1:
+            if span is not None and v < span:
+                raise QueryError(
+                    f"a time limit of {v} (2**63 or more) is not supported with int64 times "
+                    f"spanning {span}: give a smaller limit or None"
+                )
             return False, 0
-        return True, int(v)
+        return True, v
     return True, float(x)
+
+
+def time_span(graph: TemporalGraph) -> int | None:
+    """Largest difference between two edge times (exact Python int; None for float times
+    or no edges)."""
+    if not graph.integer_times or graph.m == 0:
+        return None
+    return int(graph.time[-1]) - int(graph.time[0])
 
 
 def _node_allow(motif: TemporalMotif, graph: TemporalGraph) -> np.ndarray | None:
@@ -221,12 +242,13 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
         if bn:
             intro[b] = i
         source[i] = SRC_ALL if (an and bn) else SRC_IN if an else SRC_OUT if bn else SRC_BOTH
-    delta_on, delta = _limit(motif.delta, integer)
+    span = time_span(graph)
+    delta_on, delta = _limit(motif.delta, integer, span)
     gap_on = np.zeros(l_, dtype=np.uint8)
     gap = np.zeros(l_, dtype=tdt)
     if motif.gaps is not None:
         for i, g in enumerate(motif.gaps):
-            on, v = _limit(g, integer)
+            on, v = _limit(g, integer, span)
             gap_on[i + 1], gap[i + 1] = on, v
     # labels
     impossible = False
@@ -253,7 +275,7 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
     for ae in motif.anti_edges:
         lev = int(max(ae.after, intro[ae.a], intro[ae.b]))
         if ae.within is not None:
-            on, w = _limit(ae.within, integer)
+            on, w = _limit(ae.within, integer, span)
             hi_level = ae.after
         else:
             on, w = delta_on, delta

@@ -899,7 +899,7 @@ def census(
         int64, shape (36,).
     """
     from ...inputs.motifs import _num
-    from ...plan.temporal_plan import _limit
+    from ...plan.temporal_plan import _limit, time_span
 
     settle()
     delta = _num(delta, "delta")
@@ -908,7 +908,7 @@ def census(
     lo, hi = _range(graph, lo, hi)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
-    on, d = _limit(delta, graph.integer_times)
+    on, d = _limit(delta, graph.integer_times, time_span(graph))
     d = graph.time.dtype.type(d)
     bounds = _bounds(graph, on, d, lo, hi)
     stop = new_stop()

@@ -690,7 +690,7 @@ def census(
         int64, shape (36,).
     """
     from ...inputs.motifs import _num
-    from ...plan.temporal_plan import _limit
+    from ...plan.temporal_plan import _limit, time_span
     from ..cpu.temporal import _TABLE
 
     cp = import_cupy()
@@ -700,7 +700,7 @@ def census(
     lo, hi = _range(graph, lo, hi)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
-    on, d = _limit(delta, graph.integer_times)
+    on, d = _limit(delta, graph.integer_times, time_span(graph))
     tie_code = TIE_STRICT if tie == "strict" else TIE_INPUT_ORDER
     cm = load_module("temporal_census.cu", _type_defines(graph, tie_code, on))
     kern = cm.kernel("temporal_census")
