@@ -47,7 +47,14 @@ from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from . import shapes
-from ._runtime import import_cupy, load_module, persistent_blocks
+from ._runtime import (
+    import_cupy,
+    load_module,
+    oom_retry,
+    persistent_blocks,
+    request_stop,
+    wait_event,
+)
 
 __all__ = ["count", "enumerate_matches", "exists", "unsupported", "last_run", "MAX_K"]
 
@@ -413,7 +420,8 @@ def _dfs_launch(
         start.record()
         kern((grid,), (WPB * 32,), tuple(args))
         end.record()
-        end.synchronize()
+        # Ctrl-C: every warp polls its flags (STOP_BITS) and stops; results are dropped
+        wait_event(end, stop=lambda: request_stop(w.ctl, C_FLAGS, F_FOUND))
         prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
             cp.cuda.get_elapsed_time(start, end)
         )
@@ -428,6 +436,14 @@ def _dfs_launch(
 
 
 # ====================================================================== helpers
+def _drop_work(graph: StaticGraph, plan: Any, *args: Any, **kw: Any) -> None:
+    """Forget the plan's cached work buffers (after a GPU out-of-memory error)."""
+    d = _PLAN_DATA.get(plan)
+    if d is not None:
+        d["work"].clear()
+        d["tasks"].clear()
+
+
 def _range(graph: StaticGraph, lo: int, hi: int | None) -> tuple[int, int]:
     nnz = len(graph.indices)
     hi = nnz if hi is None else int(hi)
@@ -766,6 +782,7 @@ _TUNING_DOC = """
 _INT64_MAX = 2**63 - 1
 
 
+@oom_retry({"dump_capacity": 1 << 21, "trie_budget": 1 << 26}, on_oom=_drop_work, what="count")
 def count(
     graph: StaticGraph,
     plan: Any,
@@ -870,6 +887,7 @@ def count(
     return _count_dfs(prep, lo, hi, timeout_ms, pool_pages, dump_capacity)
 
 
+@oom_retry(on_oom=_drop_work, what="existence test")
 def exists(
     graph: StaticGraph,
     plan: Any,
@@ -910,6 +928,7 @@ def exists(
     return bool(int(ctl[C_FLAGS]) & F_FOUND)
 
 
+@oom_retry({"buffer_rows": 1 << 20, "max_buffer_rows": 1 << 26}, on_oom=_drop_work, what="listing")
 def enumerate_matches(
     graph: StaticGraph,
     plan: Any,

@@ -41,7 +41,14 @@ from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows
 from ...plan.temporal_plan import TIE_INPUT_ORDER, TIE_STRICT, TemporalPlan, split_root_edges
-from ._runtime import import_cupy, load_module, persistent_blocks
+from ._runtime import (
+    import_cupy,
+    load_module,
+    oom_retry,
+    persistent_blocks,
+    request_stop,
+    wait_event,
+)
 
 __all__ = [
     "count",
@@ -68,6 +75,8 @@ F_OVERFLOW, F_FOUND, F_OUTFULL, F_DUMPFULL = 1, 2, 4, 8
 MODES = {"count": 0, "exists": 1, "enumerate": 2}  # the kernel's MODE_* values
 #: At most this many roots: expand level 1 before the DFS (one work item per candidate).
 EXPAND_ROOTS = 1 << 21
+#: Root edges per census launch (the census kernel does not poll flags; see census()).
+CENSUS_CHUNK = 1 << 18
 _INT64_MAX = 2**63 - 1
 
 #: Statistics of the last call in this process: kernel time (CUDA events), launches, steals...
@@ -316,6 +325,13 @@ def _buffer(prep: _Prep, name: str, size: int, dtype: Any) -> Any:
     return buf
 
 
+def _drop_buffers(graph: TemporalGraph, plan: TemporalPlan, *args: Any, **kw: Any) -> None:
+    """Forget the plan's cached work buffers (after a GPU out-of-memory error)."""
+    hit = _PLAN_DATA.get(plan)
+    if hit is not None:
+        hit[1].buffers.clear()
+
+
 def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
     m = graph.m
     hi = m if hi is None else int(hi)
@@ -422,7 +438,8 @@ def _run(
         start.record()
         kern((blocks,), (WPB * 32,), tuple(args))
         end.record()
-        end.synchronize()
+        # Ctrl-C: warps poll their flags (F_FOUND stops them); the launch's results are dropped
+        wait_event(end, stop=lambda: request_stop(ctl, C_FLAGS, F_FOUND))
         prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
             cp.cuda.get_elapsed_time(start, end)
         )
@@ -462,6 +479,7 @@ def _finish(prep: _Prep, **kw: Any) -> None:
 
 
 # ====================================================================== public API
+@oom_retry(on_oom=_drop_buffers, what="count")
 def count(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -527,6 +545,7 @@ def count(
     return total
 
 
+@oom_retry(on_oom=_drop_buffers, what="existence test")
 def exists(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -586,6 +605,7 @@ def _fill(prep: _Prep, lo: int, hi: int, cap: int, steal: bool, tail_ms: float) 
     return cp.asnumpy(block)
 
 
+@oom_retry({"max_buffer_rows": 1 << 25}, on_oom=_drop_buffers, what="listing")
 def enumerate_matches(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -664,6 +684,7 @@ def enumerate_matches(
 
 
 # ====================================================================== census
+@oom_retry(what="census")
 def census(
     graph: TemporalGraph,
     delta: float | int | None,
@@ -708,31 +729,38 @@ def census(
     ctl = cp.zeros(16, dtype=cp.uint64)
     counts = cp.zeros(36, dtype=cp.uint64)
     table = cp.asarray(_TABLE.astype(np.int32))
-    start, end = cp.cuda.Event(), cp.cuda.Event()
-    start.record()
-    kern(
-        (blocks,),
-        (WPB * 32,),
-        (
-            *_graph_args(graph),
-            np.int32(graph.n),
-            np.int64(graph.m),
-            graph.time.dtype.type(d),
-            np.int64(lo),
-            np.int64(hi),
-            table,
-            ctl,
-            counts,
-        ),
-    )
-    end.record()
-    end.synchronize()
+    # the census kernel does not poll flags: bounded launches of CENSUS_CHUNK roots each, with
+    # an interruptible wait after each (Ctrl-C lands within one chunk's run time)
+    kernel_ms = 0.0
+    for a in range(lo, hi, CENSUS_CHUNK):
+        b = min(hi, a + CENSUS_CHUNK)
+        ctl.fill(0)
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        kern(
+            (blocks,),
+            (WPB * 32,),
+            (
+                *_graph_args(graph),
+                np.int32(graph.n),
+                np.int64(graph.m),
+                graph.time.dtype.type(d),
+                np.int64(a),
+                np.int64(b),
+                table,
+                ctl,
+                counts,
+            ),
+        )
+        end.record()
+        wait_event(end)
+        kernel_ms += float(cp.cuda.get_elapsed_time(start, end))
     res = counts.get()
     if (res > _INT64_MAX).any():
         raise CapacityError("a census count overflows a 64-bit integer")
     last_run.clear()
     last_run.update(
-        kernel_ms=float(cp.cuda.get_elapsed_time(start, end)),
+        kernel_ms=kernel_ms,
         compile_seconds=cm.compile_seconds,
         mode="census",
         blocks=blocks,
