@@ -232,3 +232,10 @@ def test_limits_beyond_int64_max() -> None:
     assert ng.count_motifs(df, [(0, 1), (1, 2)], delta=2 * 10**19, **kw) == 1
     near = _far_frame(np.array([0, 2**62], dtype=np.int64))
     assert ng.count_motifs(near, [(0, 1), (1, 2)], delta=2**63, **kw) == 1
+
+
+def test_unknown_engine_is_a_query_error() -> None:
+    nx = pytest.importorskip("networkx")
+    for bad in ("bogus", None, 1):
+        with pytest.raises(ng.QueryError, match="engine"):
+            ng.count_subgraphs(nx.complete_graph(3), "triangle", engine=bad)
