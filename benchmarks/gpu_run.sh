@@ -6,6 +6,7 @@
 #   bash benchmarks/gpu_run.sh peers-static [args]      benchmarks/bench_static_peers.py (reads
 #                                                       the peer kit's TSVs from $OUT if present)
 #   bash benchmarks/gpu_run.sh temporal [bench args]    benchmarks/bench_temporal_gpu.py
+#   bash benchmarks/gpu_run.sh multigpu [bench args]    benchmarks/bench_multigpu.py (1..8 GPUs)
 # Stage time limits (seconds) come from STAGE_S (default 540).
 set -uo pipefail
 stage=${1:?usage: gpu_run.sh tests|static|temporal [args]}
@@ -35,6 +36,11 @@ case "$stage" in
   temporal)
     CUPY_CACHE_DIR=$(mktemp -d) timeout "$STAGE_S" python3 benchmarks/bench_temporal_gpu.py \
       "$OUT" "$@" 2>&1 | tee "$OUT/bench_temporal.txt" | tail -40
+    ;;
+  multigpu)
+    # several GPUs of one host (issue 11): add --virtual to also split on GPU 0 alone
+    timeout "$STAGE_S" python3 benchmarks/bench_multigpu.py --out "$OUT" \
+      --deadline $((STAGE_S - 60)) "$@" 2>&1 | tee "$OUT/bench_multigpu.txt" | tail -40
     ;;
   *)
     echo "unknown stage $stage" >&2

@@ -12,6 +12,7 @@ from ..errors import CapacityError
 from ..inputs.static_graph import StaticGraph
 from ..limits import check_result_rows, memory_budget, result_bytes
 from ..plan.static_plan import StaticPlan, node_mask
+from .multigpu import _is_cuda, resolve_devices, run_static_devices, settle
 from .tasks import split_root_range
 
 __all__ = ["run_static", "iter_static_blocks", "MODES"]
@@ -51,6 +52,7 @@ def run_static(
     limit: int | None = None,
     progress: bool = False,
     client: Any = None,
+    devices: Any = None,
 ) -> int | bool | np.ndarray:
     """Execute ``plan`` on ``graph``.
 
@@ -73,6 +75,10 @@ def run_static(
         bar).
     client : distributed.Client, optional
         Run on this Dask client's workers, with ``engine`` on each worker.
+    devices : int, list of int or "all", optional
+        GPUs of this host to split the work over (see
+        :func:`nx_gpumine.execution.multigpu.resolve_devices`); None: the current device
+        (or the ``NX_GPUMINE_DEVICES`` default).
 
     Returns
     -------
@@ -92,9 +98,29 @@ def run_static(
     if client is not None or engine == "dask":
         from .distributed import run_static_dask
 
+        if devices is not None:
+            resolve_devices(devices, "dask")  # raises: devices= is not for Dask
         return run_static_dask(
             graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
         )
+    slots = resolve_devices(devices, engine)
+    if slots is not None and plan.k > 1 and _is_cuda(select_engine(engine, "static", plan)):
+        return run_static_devices(
+            graph, plan, mode, slots, engine=engine, limit=limit, progress=progress
+        )
+    settle()
+    return _run_static_local(graph, plan, mode, engine, limit, progress)
+
+
+def _run_static_local(
+    graph: StaticGraph,
+    plan: StaticPlan,
+    mode: str,
+    engine: str,
+    limit: int | None,
+    progress: bool,
+) -> int | bool | np.ndarray:
+    """:func:`run_static` in this process on the current device (or the CPU)."""
     if plan.k == 1:
         return _single_node(graph, plan, mode, limit)
     eng = select_engine(engine, "static", plan)

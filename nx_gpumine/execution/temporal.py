@@ -25,6 +25,13 @@ from ..plan.temporal_plan import (
     time_partitions,
     time_span,
 )
+from .multigpu import (
+    _is_cuda,
+    resolve_devices,
+    run_census_devices,
+    run_temporal_devices,
+    settle,
+)
 
 __all__ = [
     "run_temporal",
@@ -72,6 +79,7 @@ def run_temporal(
     limit: int | None = None,
     progress: bool = False,
     client: Any = None,
+    devices: Any = None,
 ) -> int | bool | np.ndarray:
     """Execute ``plan`` on ``graph``.
 
@@ -92,6 +100,10 @@ def run_temporal(
         Show a tqdm bar (if tqdm is installed) over root-edge tasks (Dask: Dask's own bar).
     client : distributed.Client, optional
         Run on this Dask client's workers, with ``engine`` on each worker.
+    devices : int, list of int or "all", optional
+        GPUs of this host to split the time partitions over (see
+        :func:`nx_gpumine.execution.multigpu.resolve_devices`); None: the current device
+        (or the ``NX_GPUMINE_DEVICES`` default).
 
     Returns
     -------
@@ -110,9 +122,29 @@ def run_temporal(
     if client is not None or engine == "dask":
         from .distributed import run_temporal_dask
 
+        if devices is not None:
+            resolve_devices(devices, "dask")  # raises: devices= is not for Dask
         return run_temporal_dask(
             graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
         )
+    slots = resolve_devices(devices, engine)
+    if slots is not None and _is_cuda(select_engine(engine, "temporal", plan)):
+        return run_temporal_devices(
+            graph, plan, mode, slots, engine=engine, limit=limit, progress=progress
+        )
+    settle()
+    return _run_temporal_local(graph, plan, mode, engine, limit, progress)
+
+
+def _run_temporal_local(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    mode: str,
+    engine: str,
+    limit: int | None,
+    progress: bool,
+) -> int | bool | np.ndarray:
+    """:func:`run_temporal` in this process on the current device (or the CPU)."""
     eng = select_engine(engine, "temporal", plan)
     if plan.impossible:
         return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.l), np.int64))
@@ -253,16 +285,25 @@ def run_census(
     engine: str = "auto",
     client: Any = None,
     progress: bool = False,
+    devices: Any = None,
 ) -> np.ndarray:
     """The 36 three-edge motif counts (``CENSUS_KEYS`` order) on ``engine``.
 
     ``engine="dask"`` or a ``client`` runs it on a Dask cluster
     (:func:`nx_gpumine.execution.distributed.run_census_dask`; ``progress`` shows Dask's bar).
+    ``devices`` splits time partitions over GPUs of this host
+    (:func:`nx_gpumine.execution.multigpu.run_census_devices`).
     """
     if client is not None or engine == "dask":
         from .distributed import run_census_dask
 
+        if devices is not None:
+            resolve_devices(devices, "dask")  # raises: devices= is not for Dask
         return run_census_dask(graph, delta, tie, client=client, engine=engine, progress=progress)
+    slots = resolve_devices(devices, engine)
+    if slots is not None and _is_cuda(select_engine(engine, "temporal")):
+        return run_census_devices(graph, delta, tie, slots, engine=engine, progress=progress)
+    settle()
     delta = _num(delta, "delta")
     fn = census_function(engine)
     _limit(delta, graph.integer_times, time_span(graph))  # validates the window

@@ -261,10 +261,12 @@ class StaticGraph:
 
     # ------------------------------------------------------------------ device copy
     def device_arrays(self) -> dict:
-        """The CSR and label arrays as CuPy arrays, uploaded once and cached on the graph."""
-        if "arrays" not in self._device_cache:
-            import cupy as cp
+        """The CSR and label arrays as CuPy arrays on the current device, uploaded once per
+        device and cached on the graph (keyed by device id)."""
+        import cupy as cp
 
+        key = ("arrays", cp.cuda.runtime.getDevice())
+        if key not in self._device_cache:
             arrs = {
                 "indptr": cp.asarray(self.indptr),
                 "indices": cp.asarray(self.indices),
@@ -275,8 +277,8 @@ class StaticGraph:
                 a = getattr(self, name)
                 if a is not None:
                     arrs[name] = cp.asarray(a)
-            self._device_cache["arrays"] = arrs
-        return self._device_cache["arrays"]
+            self._device_cache[key] = arrs
+        return self._device_cache[key]
 
     # ------------------------------------------------------------------ export
     def edges(self) -> tuple[np.ndarray, np.ndarray]:

@@ -261,17 +261,19 @@ class TemporalGraph:
         return g
 
     def device_arrays(self) -> dict:
-        """The arrays as CuPy arrays, uploaded once and cached on the graph."""
-        if "arrays" not in self._device_cache:
-            import cupy as cp
+        """The arrays as CuPy arrays on the current device, uploaded once per device and
+        cached on the graph (keyed by device id)."""
+        import cupy as cp
 
+        key = ("arrays", cp.cuda.runtime.getDevice())
+        if key not in self._device_cache:
             names = ["src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges"]
             arrs = {k: cp.asarray(getattr(self, k)) for k in names}
             for k in ("node_label", "edge_label"):
                 v = getattr(self, k)
                 arrs[k] = None if v is None else cp.asarray(v)
-            self._device_cache["arrays"] = arrs
-        return self._device_cache["arrays"]
+            self._device_cache[key] = arrs
+        return self._device_cache[key]
 
 
 # ====================================================================== building

@@ -76,6 +76,7 @@ def count_subgraphs(
     engine: str = "auto",
     progress: bool = False,
     client: Any = None,
+    devices: Any = None,
 ) -> int:
     """Count occurrences of ``pattern`` in ``G``.
 
@@ -106,6 +107,12 @@ def count_subgraphs(
     client : distributed.Client, optional
         Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
         every worker.
+    devices : int, list of int or "all", optional
+        GPUs of this host to split the work over (one thread per GPU, root-edge ranges from a
+        shared queue; see ``docs/multigpu.md``): ``N`` = the first N devices, a list of
+        device ids (repeats allowed), ``"all"``. None (default): the current device only, or
+        the ``NX_GPUMINE_DEVICES`` environment default for calls on the CUDA engine. Results
+        are identical to one device's. Not with ``engine="cpu"`` or Dask.
 
     Returns
     -------
@@ -147,7 +154,15 @@ def count_subgraphs(
         edge_label_default=edge_label_default,
     )
     distinct = int(
-        run_static(graph, plan, "count", engine=engine, progress=progress, client=client)
+        run_static(
+            graph,
+            plan,
+            "count",
+            engine=engine,
+            progress=progress,
+            client=client,
+            devices=devices,
+        )
     )
     if count == "subgraphs":
         return distinct
@@ -175,6 +190,7 @@ def find_subgraphs(
     as_frame: str | None = None,
     progress: bool = False,
     client: Any = None,
+    devices: Any = None,
 ) -> Any:
     """List matches of ``pattern`` in ``G``.
 
@@ -194,6 +210,9 @@ def find_subgraphs(
         Show a progress bar (needs tqdm; on Dask: Dask's own bar).
     client : distributed.Client, optional
         As in :func:`count_subgraphs`.
+    devices : int, list of int or "all", optional
+        As in :func:`count_subgraphs`; each device's matches are copied to the host per
+        root-edge range and concatenated in root order.
 
     Returns
     -------
@@ -221,7 +240,14 @@ def find_subgraphs(
 
         return static_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
     ids = run_static(
-        graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
+        graph,
+        plan,
+        "enumerate",
+        engine=engine,
+        limit=limit,
+        progress=progress,
+        client=client,
+        devices=devices,
     )
     if as_frame is not None:
         return matches_to_frame(graph, pat, ids, as_frame)
@@ -239,6 +265,7 @@ def has_subgraph(
     edge_label_default: Any = _MISSING,
     engine: str = "auto",
     client: Any = None,
+    devices: Any = None,
 ) -> bool:
     """Whether ``G`` contains at least one match of ``pattern`` (stops at the first).
 
@@ -248,6 +275,8 @@ def has_subgraph(
         As in :func:`count_subgraphs`.
     client : distributed.Client, optional
         As in :func:`count_subgraphs`.
+    devices : int, list of int or "all", optional
+        As in :func:`count_subgraphs` (every device stops at the first match found).
 
     Returns
     -------
@@ -263,7 +292,7 @@ def has_subgraph(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    return bool(run_static(graph, plan, "exists", engine=engine, client=client))
+    return bool(run_static(graph, plan, "exists", engine=engine, client=client, devices=devices))
 
 
 def iter_subgraph_mappings(

@@ -115,6 +115,7 @@ def count_motifs(
     node_label: str | None = None,
     node_labels: Mapping | None = None,
     client: Any = None,
+    devices: Any = None,
 ) -> int:
     """Number of matches of a temporal motif (tuples of graph edges).
 
@@ -145,6 +146,12 @@ def count_motifs(
     client : distributed.Client, optional
         Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
         every worker.
+    devices : int, list of int or "all", optional
+        GPUs of this host to split Everest's time partitions over (one thread per GPU, see
+        ``docs/multigpu.md``): ``N`` = the first N devices, a list of device ids (repeats
+        allowed), ``"all"``. None (default): the current device only, or the
+        ``NX_GPUMINE_DEVICES`` environment default for calls on the CUDA engine. Results are
+        identical to one device's. Not with ``engine="cpu"`` or Dask.
 
     Returns
     -------
@@ -154,7 +161,17 @@ def count_motifs(
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, _, plan = _prepare(G, motif, delta, tie, kw)
-    return int(run_temporal(graph, plan, "count", engine=engine, progress=progress, client=client))
+    return int(
+        run_temporal(
+            graph,
+            plan,
+            "count",
+            engine=engine,
+            progress=progress,
+            client=client,
+            devices=devices,
+        )
+    )
 
 
 def has_motif(
@@ -171,12 +188,13 @@ def has_motif(
     node_label: str | None = None,
     node_labels: Mapping | None = None,
     client: Any = None,
+    devices: Any = None,
 ) -> bool:
     """Whether a match exists (stops at the first). Parameters as :func:`count_motifs`."""
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, _, plan = _prepare(G, motif, delta, tie, kw)
-    return bool(run_temporal(graph, plan, "exists", engine=engine, client=client))
+    return bool(run_temporal(graph, plan, "exists", engine=engine, client=client, devices=devices))
 
 
 def _frame(data: dict, like: Any, tz: str | None = None, tz_columns: Sequence[str] = ()) -> Any:
@@ -212,6 +230,7 @@ def find_motifs(
     node_label: str | None = None,
     node_labels: Mapping | None = None,
     client: Any = None,
+    devices: Any = None,
 ) -> Any:
     """List matches.
 
@@ -251,7 +270,14 @@ def find_motifs(
 
         return temporal_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
     ids = run_temporal(
-        graph, plan, "enumerate", engine=engine, limit=limit, progress=progress, client=client
+        graph,
+        plan,
+        "enumerate",
+        engine=engine,
+        limit=limit,
+        progress=progress,
+        client=client,
+        devices=devices,
     )
     ids = np.asarray(ids, dtype=np.int64).reshape(-1, plan.l)
     if output == "edge_ids":
@@ -277,6 +303,7 @@ def motif_census(
     time: str = "time",
     client: Any = None,
     progress: bool = False,
+    devices: Any = None,
 ) -> dict[str, int] | np.ndarray:
     """Counts of all 36 three-edge temporal motifs on two or three nodes (one pass).
 
@@ -304,7 +331,10 @@ def motif_census(
     client : distributed.Client, optional
         As in :func:`count_motifs`.
     progress : bool
-        Dask's progress bar (Dask engine only; the one-process census is one engine call).
+        Dask's progress bar (Dask engine only; the one-process census is one engine call),
+        or a bar over time partitions with ``devices``.
+    devices : int, list of int or "all", optional
+        As in :func:`count_motifs` (time partitions of window ``delta``, counts summed).
 
     Returns
     -------
@@ -324,7 +354,9 @@ def motif_census(
     if not isinstance(tie, str) or tie not in ("strict", "input_order"):
         raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
     delta = limit_in_units(delta, graph.time_spec, "delta")
-    counts = run_census(graph, delta, tie, engine=engine, client=client, progress=progress)
+    counts = run_census(
+        graph, delta, tie, engine=engine, client=client, progress=progress, devices=devices
+    )
     out = {k: int(c) for k, c in zip(CENSUS_KEYS, counts.tolist(), strict=True)}
     if not as_table:
         return out

@@ -48,6 +48,7 @@ __all__ = [
     "release_memory",
     "POLL_S",
     "STOP_GRACE",
+    "current_device",
 ]
 
 #: Longest sleep (seconds) between two looks at a running launch: the Ctrl-C latency of a wait.
@@ -60,7 +61,7 @@ STOP_GRACE = 0.5
 OOM_RETRIES = 3
 #: Statistics: how many engine calls were retried after a GPU out-of-memory error.
 oom_stats: dict[str, int] = {"retries": 0, "capacity_errors": 0}
-_stop_stream: list = []
+_stop_streams: dict[int, Any] = {}
 
 #: Folder holding the ``.cu`` / ``.cuh`` sources.
 KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
@@ -198,6 +199,11 @@ def persistent_blocks(kernel: Any, threads_per_block: int, max_per_sm: int = 8) 
 _sm_counts: dict[int, int] = {}
 
 
+def current_device() -> int:
+    """Id of the calling thread's current CUDA device (device caches are keyed by it)."""
+    return int(import_cupy().cuda.runtime.getDevice())
+
+
 def sm_count() -> int:
     """Multiprocessors of the current device (queried once per device)."""
     cp = import_cupy()
@@ -306,9 +312,10 @@ def request_stop(ctl: Any, word: int, bits: int) -> None:
     only for a launch whose results are dropped.
     """
     cp = import_cupy()
-    if not _stop_stream:
-        _stop_stream.append(cp.cuda.Stream(non_blocking=True))
-    stream = _stop_stream[0]
+    dev = int(cp.cuda.Device().id)
+    stream = _stop_streams.get(dev)
+    if stream is None:  # one non-blocking stream per device
+        stream = _stop_streams[dev] = cp.cuda.Stream(non_blocking=True)
     ctl[word : word + 1].set(np.array([bits], dtype=np.uint64), stream=stream)
     stream.synchronize()
 

@@ -60,7 +60,9 @@ _CACHE: dict = {}
 
 
 def _device(arrays: tuple, xp: ModuleType) -> _Device:
-    key = (id(arrays), id(xp))
+    # CuPy copies live on one device: the current device id is part of the key
+    dev = int(xp.cuda.runtime.getDevice()) if hasattr(xp, "cuda") else -1
+    key = (id(arrays), id(xp), dev)
     hit = _CACHE.get(key)
     if hit is None or hit[0] is not arrays:
         _CACHE.clear()

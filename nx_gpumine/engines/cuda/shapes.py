@@ -35,7 +35,7 @@ import numpy as np
 
 from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
-from ._runtime import import_cupy, load_module, sm_count, wait_event
+from ._runtime import current_device, import_cupy, load_module, sm_count, wait_event
 
 __all__ = [
     "rank_graph",
@@ -99,7 +99,8 @@ def rank_graph(xp: Any, indptr: Any, indices: Any) -> dict:
 
 
 def device_rank_graph(graph: StaticGraph) -> dict:
-    """:func:`rank_graph` on the device, built once per graph (``build_seconds`` recorded)."""
+    """:func:`rank_graph` on the current device, built once per graph and device
+    (``build_seconds`` recorded)."""
 
     def build() -> dict:
         cp = import_cupy()
@@ -113,7 +114,7 @@ def device_rank_graph(graph: StaticGraph) -> dict:
         rg["lists"] = {}
         return rg
 
-    return graph.derived(("cuda_rank_graph",), build)
+    return graph.derived(("cuda_rank_graph", current_device()), build)
 
 
 def _words(max_out: int) -> int:

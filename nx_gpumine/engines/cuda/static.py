@@ -37,6 +37,7 @@ design and measurements in ``docs/cuda_static.md``):
 
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,7 @@ from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from . import shapes
 from ._runtime import (
+    current_device,
     import_cupy,
     load_module,
     oom_retry,
@@ -56,7 +58,15 @@ from ._runtime import (
     wait_event,
 )
 
-__all__ = ["count", "enumerate_matches", "exists", "unsupported", "last_run", "MAX_K"]
+__all__ = [
+    "count",
+    "enumerate_matches",
+    "exists",
+    "unsupported",
+    "whole_range_count",
+    "last_run",
+    "MAX_K",
+]
 
 #: Largest pattern the kernels take (per-level sets of earlier levels are 32-bit masks).
 MAX_K = 32
@@ -165,7 +175,7 @@ def _tail_defines(plan: Any, mode: int, tail: bool) -> dict:
 
 # ====================================================================== device state
 def _graph_device(graph: StaticGraph) -> dict:
-    """Graph arrays on the device (uploaded once per graph, kept with it)."""
+    """Graph arrays on the current device (uploaded once per graph and device, kept with it)."""
 
     def build() -> dict:
         cp = import_cupy()
@@ -190,16 +200,23 @@ def _graph_device(graph: StaticGraph) -> dict:
             "nnz": len(graph.indices),
         }
 
-    return graph.derived(("cuda_static_graph",), build)
+    return graph.derived(("cuda_static_graph", current_device()), build)
 
 
 #: Per-plan device data (packed plan, root mask, root task lists, work buffers), freed with
-#: the plan. A plan belongs to the graph it was built for; the entry remembers that graph.
+#: the plan, one entry per device id. A plan belongs to the graph it was built for; the entry
+#: remembers that graph.
 _PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PLAN_LOCK = threading.Lock()
 
 
 def _plan_data(graph: StaticGraph, plan: Any) -> dict:
-    d = _PLAN_DATA.get(plan)
+    dev = current_device()
+    with _PLAN_LOCK:
+        per_device = _PLAN_DATA.get(plan)
+        if per_device is None:
+            per_device = _PLAN_DATA[plan] = {}
+    d = per_device.get(dev)
     if d is None or d["graph"]() is not graph:
         cp = import_cupy()
         root = None
@@ -212,7 +229,7 @@ def _plan_data(graph: StaticGraph, plan: Any) -> dict:
             "tasks": {},
             "work": {},
         }
-        _PLAN_DATA[plan] = d
+        per_device[dev] = d
     return d
 
 
@@ -438,7 +455,7 @@ def _dfs_launch(
 # ====================================================================== helpers
 def _drop_work(graph: StaticGraph, plan: Any, *args: Any, **kw: Any) -> None:
     """Forget the plan's cached work buffers (after a GPU out-of-memory error)."""
-    d = _PLAN_DATA.get(plan)
+    d = (_PLAN_DATA.get(plan) or {}).get(current_device())
     if d is not None:
         d["work"].clear()
         d["tasks"].clear()
@@ -695,7 +712,7 @@ def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
 
 def _count_shape(graph: StaticGraph, plan: Any) -> int:
     stats: dict = {}
-    had = graph.has_derived(("cuda_rank_graph",))
+    had = graph.has_derived(("cuda_rank_graph", current_device()))
     if plan.shape == "clique":
         distinct = shapes.count_clique(graph, int(plan.shape_arg), stats)
     elif plan.shape == "book":
@@ -716,6 +733,20 @@ def _count_shape(graph: StaticGraph, plan: Any) -> int:
     _check_total(res)
     _finish_stats(None, **stats)
     return res
+
+
+def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
+    """Whether :func:`count` over every root of ``graph`` runs a whole-range kernel.
+
+    The shape kernels (cliques, books, 4-cycles, pair-edges; :mod:`.shapes`) count the whole
+    root range at once and are not used for sub-ranges, so a caller that would split the roots
+    into tasks (several devices) runs such a count in one call instead. Builds the device rank
+    graph of ``graph`` on the current device when it is not there yet.
+    """
+    if plan.impossible or int(plan.k) <= 2 or unsupported(plan):
+        return False
+    sym = _symmetric_plan(graph, plan)
+    return _shape_reason(graph, sym if sym is not None else plan) is None
 
 
 def _check_total(total: int) -> None:

@@ -31,6 +31,7 @@ design and figures in ``docs/cuda_temporal.md``):
 
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,7 @@ from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows
 from ...plan.temporal_plan import TIE_INPUT_ORDER, TIE_STRICT, TemporalPlan, split_root_edges
 from ._runtime import (
+    current_device,
     import_cupy,
     load_module,
     oom_retry,
@@ -164,9 +166,15 @@ def _wide_ids(graph: TemporalGraph) -> bool:
 
 
 # ====================================================================== device data
+def _device_cache(graph: TemporalGraph) -> dict:
+    """The graph's cache of device data for the current device (keyed by device id)."""
+    return graph._device_cache.setdefault(("cuda_temporal", current_device()), {})
+
+
 def _graph_device(graph: TemporalGraph) -> dict:
-    """The graph's arrays on the device (once per graph; ids 32-bit when they fit)."""
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    """The graph's arrays on the current device (once per graph and device; ids 32-bit when
+    they fit)."""
+    cache = _device_cache(graph)
     if "g" not in cache:
         cp = import_cupy()
         idx = np.int64 if _wide_ids(graph) else np.int32
@@ -212,7 +220,7 @@ def walk_arrays(xp: Any, src: Any, dst: Any, out_edges: Any, in_edges: Any) -> t
 
 def _walk_device(graph: TemporalGraph) -> tuple:
     """The walk index on the device (built there once per graph, cached)."""
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    cache = _device_cache(graph)
     if "walk" not in cache:
         cp = import_cupy()
         g = _graph_device(graph)
@@ -235,7 +243,7 @@ def pair_index(xp: Any, src: Any, dst: Any, n: int, idx_dtype: Any) -> tuple:
 
 def _pairs_device(graph: TemporalGraph) -> tuple:
     """The pair index on the device (built there once per graph, cached)."""
-    cache = graph._device_cache.setdefault("cuda_temporal", {})
+    cache = _device_cache(graph)
     if "pairs" not in cache:
         cp = import_cupy()
         g = _graph_device(graph)
@@ -244,12 +252,33 @@ def _pairs_device(graph: TemporalGraph) -> tuple:
     return cache["pairs"]
 
 
+def _lists_device(graph: TemporalGraph) -> tuple:
+    """List-ordered copies on the current device (built there once per graph and device,
+    cached): the other endpoint and the time of the edge at each position of the out-lists and
+    in-lists, and the time at each position of the pair index, so that walks along a list read
+    consecutive words.
+    """
+    cache = _device_cache(graph)
+    if "lists" not in cache:
+        g = _graph_device(graph)
+        pair_ids = _pairs_device(graph)[0]
+        cache["lists"] = (
+            g["dst"][g["out_edges"]],
+            g["time"][g["out_edges"]],
+            g["src"][g["in_edges"]],
+            g["time"][g["in_edges"]],
+            g["time"][pair_ids],
+        )
+    return cache["lists"]
+
+
 def upload(graph: TemporalGraph) -> None:
-    """Put ``graph`` on the device and build its walk and pair indexes now (otherwise done on
+    """Put ``graph`` on the device and build its walk, pair and list indexes now (otherwise done on
     first use). All are cached on the graph; benchmarks call this to time them apart.
     """
     _walk_device(graph)
     _pairs_device(graph)
+    _lists_device(graph)
 
 
 def _device_args(graph: TemporalGraph) -> list:
@@ -279,15 +308,22 @@ class _Prep:
     module: Any = None
     stats: dict = field(default_factory=dict)
     buffers: dict = field(default_factory=dict)
+    launch: tuple | None = None  # (grid size, kernel graph arguments), fixed per graph and plan
 
 
 #: Per-plan device data (compiled module, label codes, limits, work buffers), freed with the
-#: plan; the entry remembers the graph the plan was built for.
+#: plan, one entry per device id; the entry remembers the graph the plan was built for.
 _PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PLAN_LOCK = threading.Lock()
 
 
 def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
-    hit = _PLAN_DATA.get(plan)
+    dev = current_device()
+    with _PLAN_LOCK:
+        per_device = _PLAN_DATA.get(plan)
+        if per_device is None:
+            per_device = _PLAN_DATA[plan] = {}
+    hit = per_device.get(dev)
     if hit is not None and hit[0]() is graph:
         prep = hit[1]
         prep.stats = {}
@@ -303,7 +339,7 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     if defines["ALLOW"]:
         allow = cp.asarray(np.ascontiguousarray(plan.node_allow, dtype=np.uint8).ravel())
     prep = _Prep(graph, plan, defines, cp.asarray(plab), cp.asarray(tlim), allow)
-    _PLAN_DATA[plan] = (weakref.ref(graph), prep)
+    per_device[dev] = (weakref.ref(graph), prep)
     return prep
 
 
@@ -327,7 +363,7 @@ def _buffer(prep: _Prep, name: str, size: int, dtype: Any) -> Any:
 
 def _drop_buffers(graph: TemporalGraph, plan: TemporalPlan, *args: Any, **kw: Any) -> None:
     """Forget the plan's cached work buffers (after a GPU out-of-memory error)."""
-    hit = _PLAN_DATA.get(plan)
+    hit = (_PLAN_DATA.get(plan) or {}).get(current_device())
     if hit is not None:
         hit[1].buffers.clear()
 
@@ -370,9 +406,22 @@ def _run(
     """
     cp = import_cupy()
     kern = _kernel(prep)
-    blocks = persistent_blocks(kern, WPB * 32)
-    lanes = blocks * WPB * 32
     graph, plan = prep.graph, prep.plan
+    if prep.launch is None:  # the same for every call on this graph and plan
+        gargs = (
+            *_device_args(graph),
+            prep.allow,
+            *_walk_device(graph),
+            *_pairs_device(graph),
+            *_lists_device(graph),
+            np.int32(graph.n),
+            np.int64(graph.m),
+            prep.plab,
+            prep.tlim,
+        )
+        prep.launch = (persistent_blocks(kern, WPB * 32), gargs)
+    blocks, gargs = prep.launch
+    lanes = blocks * WPB * 32
     rw = _record_words(plan)
     tail_ns = int(tail_ms * 1e6) if tail_ms and tail_ms > 0 and plan.l >= 2 else 0
     dumpcap = lanes * max(plan.l - 1, 1) if tail_ns else 0
@@ -380,45 +429,33 @@ def _run(
         [_buffer(prep, f"dump{i}", dumpcap * rw, cp.int64) for i in range(2)] if tail_ns else None
     )
     ctl = cp.zeros(16, dtype=cp.uint64)
-    gargs = [*_device_args(graph), prep.allow, *_walk_device(graph), *_pairs_device(graph)]
+    start, end = cp.cuda.Event(), cp.cuda.Event()
     rec = pref = None
     nrec = 0
     rounds = 0
+    started = False
     if expand and plan.l >= 3 and 0 < hi - lo <= EXPAND_ROOTS:
-        # few roots: one work item per (root, level-1 candidate) for the first launch
+        # few roots: one work item per (root, level-1 candidate) for the first launch. Root r
+        # writes record r - lo (an empty range if it starts no match), so the host needs no
+        # count back before the DFS launch: the items are the prefix sums of the ranges.
         k1 = _kernel(prep, "temporal_level1")
-        rec = _buffer(prep, "level1", (hi - lo) * rw, cp.int64)
-        start, end = cp.cuda.Event(), cp.cuda.Event()
+        nrec = hi - lo
+        rec = _buffer(prep, "level1", nrec * rw, cp.int64)
         start.record()
+        started = True
         k1(
-            (min(blocks * 4, -(-(hi - lo) // (WPB * 32))),),
+            (min(blocks * 4, -(-nrec // (WPB * 32))),),
             (WPB * 32,),
-            (*gargs, np.int32(graph.n), np.int64(graph.m), prep.plab, prep.tlim, np.int64(lo),
-             np.int64(hi), ctl, rec),
-        )  # fmt: skip
-        nrec = int(ctl[C_NDUMP].get())
+            (*gargs, np.int64(lo), np.int64(hi), rec),
+        )
         recs = rec[: nrec * rw].reshape(nrec, rw)
         pref = _buffer(prep, "level1_pref", nrec + 1, cp.int64)[: nrec + 1]
         pref[0] = 0
         cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
-        end.record()
-        end.synchronize()
-        prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
-            cp.cuda.get_elapsed_time(start, end)
-        )
-        prep.stats["level1_records"] = nrec
-        ctl.fill(0)
-        if nrec == 0:
-            prep.stats["launches"] = prep.stats.get("launches", 0) + 1
-            return ctl.get()
     while True:
         rounds += 1
         args = [
             *gargs,
-            np.int32(graph.n),
-            np.int64(graph.m),
-            prep.plab,
-            prep.tlim,
             np.int64(lo),
             np.int64(hi),
             rec if rec is not None else _null(),
@@ -434,8 +471,9 @@ def _run(
             np.int64(tail_ns),
             np.int32(1 if count_last else 0),
         ]
-        start, end = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
+        if not started:
+            start.record()
+        started = False
         kern((blocks,), (WPB * 32,), tuple(args))
         end.record()
         # Ctrl-C: warps poll their flags (F_FOUND stops them); the launch's results are dropped

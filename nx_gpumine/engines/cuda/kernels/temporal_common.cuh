@@ -76,6 +76,14 @@ struct TGraph {
   // group; same segments as the out-lists (out_ptr). Lets a count skip a candidate range.
   const idx_t* __restrict__ pair_ids;
   const int* __restrict__ pair_dst;
+  // list-ordered copies (structure of arrays along each list): the other endpoint and the time
+  // of the edge at each position of the out-lists / in-lists / pair index, so that a walk along
+  // a list reads consecutive words instead of gathering src/dst/time by edge id
+  const int* __restrict__ out_nbr;
+  const tm_t* __restrict__ out_t;
+  const int* __restrict__ in_nbr;
+  const tm_t* __restrict__ in_t;
+  const tm_t* __restrict__ pair_t;
   int n;
   idx_t m;
 };
@@ -191,11 +199,43 @@ __device__ __forceinline__ idx_t window_end(const idx_t* arr, idx_t lo, idx_t hi
   return lo;
 }
 
-// Number of edges x -> y with id >= lo_id whose time lies in the window (pair index).
-__device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
-                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+// First position p in [lo, hi) whose list-ordered time lt[p] leaves the window; galloping from
+// lo. Same answer as window_end() over the list's ids, reading one array in list order.
+__device__ __forceinline__ idx_t window_end_lt(const tm_t* lt, idx_t lo, idx_t hi, tm_t t0,
+                                               tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+#if !DELTA_ON
+  if (!gap_on) return hi;
+#endif
+  idx_t step = 1;
+  while (lo < hi) {
+    idx_t probe = lo + step - 1;
+    if (probe >= hi) probe = hi - 1;
+    if (in_window(lt[probe], t0, tp, delta, gap_on, gap)) {
+      lo = probe + 1;
+      step <<= 1;
+    } else {
+      hi = probe;
+      break;
+    }
+  }
+  while (lo < hi) {
+    idx_t mid = lo + ((hi - lo) >> 1);
+    if (in_window(lt[mid], t0, tp, delta, gap_on, gap))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// The positions [a, e) of the pair index holding the edges x -> y with id >= lo_id whose time
+// lies in the window: their ids are pair_ids[a..e), ascending (so in time order).
+__device__ __forceinline__ void pair_range(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
+                                           tm_t tp, tm_t delta, bool gap_on, tm_t gap, idx_t& a,
+                                           idx_t& e) {
   const idx_t s1 = g.out_ptr[x + 1];
-  idx_t a = g.out_ptr[x], b = s1;
+  idx_t b = s1;
+  a = g.out_ptr[x];
   while (a < b) {  // first entry with destination >= y
     const idx_t mid = a + ((b - a) >> 1);
     if (g.pair_dst[mid] < y)
@@ -203,7 +243,8 @@ __device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t
     else
       b = mid;
   }
-  idx_t e = a, hi = s1;
+  idx_t hi = s1;
+  e = a;
   while (e < hi) {  // first entry with destination > y
     const idx_t mid = e + ((hi - e) >> 1);
     if (g.pair_dst[mid] <= y)
@@ -211,7 +252,15 @@ __device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t
     else
       hi = mid;
   }
-  if (a == e) return 0;
-  const idx_t p = lower_id(g.pair_ids, a, e, lo_id);
-  return window_end(g.pair_ids, p, e, g.time, t0, tp, delta, gap_on, gap) - p;
+  if (a == e) return;
+  a = lower_id(g.pair_ids, a, e, lo_id);
+  e = window_end_lt(g.pair_t, a, e, t0, tp, delta, gap_on, gap);
+}
+
+// Number of edges x -> y with id >= lo_id whose time lies in the window (pair index).
+__device__ __forceinline__ idx_t count_pair(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
+                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+  idx_t a, e;
+  pair_range(g, x, y, lo_id, t0, tp, delta, gap_on, gap, a, e);
+  return e - a;
 }

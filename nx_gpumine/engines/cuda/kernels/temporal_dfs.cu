@@ -141,12 +141,18 @@ struct Env {
   i64 outcap;
 };
 
+// A both-mapped level whose window holds more than PAIR_MIN candidates in the shorter list walks
+// the pair index's group f(src) -> f(dst) instead: every entry there is a match.
+#define PAIR_MIN 32
+#define PAIR_BIT 16
+
 struct Ctx {
   int fm[K];
   idx_t eid[L];
   idx_t pos[L];
   idx_t end[L];
-  unsigned kinds;  // bit i: a both-mapped level i walks the in-list of f(dst)
+  unsigned kinds;  // both-mapped level i: bit i walks the in-list of f(dst) (else the out-list
+                   // of f(src)); bit PAIR_BIT + i walks the pair group f(src) -> f(dst)
   tm_t t0;
   int lvl;    // level being matched; -1 idle
   int floor;  // lowest level this thread owns (below it the path belongs to a donor's tree)
@@ -187,35 +193,34 @@ __device__ __forceinline__ bool anti_absent(const Ctx& c, const Env& v) {
   const tm_t tlo = g.time[c.eid[anti_lo(J)]];
   const tm_t thi = g.time[c.eid[anti_hi(J)]];
   const tm_t lim = v.tlim[1 + L + J];
-  const idx_t* arr;
-  idx_t a, b;
+  const tm_t* lt;  // the shorter list's times and other endpoints, in list order
   const int* other;
+  idx_t a, b;
   int want;
   if (g.out_ptr[u + 1] - g.out_ptr[u] <= g.in_ptr[w + 1] - g.in_ptr[w]) {
-    arr = g.out_edges;
+    lt = g.out_t;
+    other = g.out_nbr;
     a = g.out_ptr[u];
     b = g.out_ptr[u + 1];
-    other = g.dst;
     want = w;
   } else {
-    arr = g.in_edges;
+    lt = g.in_t;
+    other = g.in_nbr;
     a = g.in_ptr[w];
     b = g.in_ptr[w + 1];
-    other = g.src;
     want = u;
   }
   idx_t lo = a, hi = b;
   while (lo < hi) {  // first position with time > tlo
     idx_t mid = lo + ((hi - lo) >> 1);
-    if (g.time[arr[mid]] <= tlo)
+    if (lt[mid] <= tlo)
       lo = mid + 1;
     else
       hi = mid;
   }
   for (idx_t p = lo; p < b; p++) {
-    idx_t x = arr[p];
-    if (anti_won(J) && past(g.time[x], thi, lim)) break;
-    if (other[x] == want) return false;
+    if (anti_won(J) && past(lt[p], thi, lim)) break;
+    if (other[p] == want) return false;
   }
   return true;
 }
@@ -267,7 +272,7 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
   constexpr int sc = source(I);
   if constexpr (sc == SRC_ALL) {
     c.pos[I] = lo_id;
-    c.end[I] = window_end(nullptr, lo_id, g.m, g.time, c.t0, tp, v.delta, gon, gap);
+    c.end[I] = window_end_lt(g.time, lo_id, g.m, c.t0, tp, v.delta, gon, gap);
   } else {
     bool use_in;
     if constexpr (sc == SRC_BOTH) {
@@ -281,6 +286,7 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
       use_in = sc == SRC_IN;
     }
     const idx_t* arr = use_in ? g.in_edges : g.out_edges;
+    const tm_t* lt = use_in ? g.in_t : g.out_t;
     const idx_t* ptr = use_in ? g.in_ptr : g.out_ptr;
     const int x = use_in ? c.fm[edst(I)] : c.fm[esrc(I)];
     const idx_t stop = ptr[x + 1];
@@ -297,7 +303,16 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
     const idx_t a =
         start >= 0 ? gallop_id(arr, start, stop, lo_id) : lower_id(arr, ptr[x], stop, lo_id);
     c.pos[I] = a;
-    c.end[I] = window_end(arr, a, stop, g.time, c.t0, tp, v.delta, gon, gap);
+    c.end[I] = window_end_lt(lt, a, stop, c.t0, tp, v.delta, gon, gap);
+    if constexpr (sc == SRC_BOTH) {
+      // a long window of the shorter list: walk only its edges f(src) -> f(dst) (pair index)
+      c.kinds &= ~(1u << (PAIR_BIT + I));
+      if (c.end[I] - a > PAIR_MIN) {
+        pair_range(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap,
+                   c.pos[I], c.end[I]);
+        c.kinds |= 1u << (PAIR_BIT + I);
+      }
+    }
   }
 }
 
@@ -311,15 +326,46 @@ __device__ __forceinline__ idx_t candidate(const Ctx& c, const Env& v, idx_t p) 
   } else if constexpr (sc == SRC_IN) {
     return v.g.in_edges[p];
   } else {
+    if ((c.kinds >> (PAIR_BIT + I)) & 1) return v.g.pair_ids[p];
     return ((c.kinds >> I) & 1) ? v.g.in_edges[p] : v.g.out_edges[p];
   }
 }
 
-// Structural, label and anti-edge checks of edge e at level I; on success the edge is mapped.
+// The endpoints of the candidate at position p of level I's range: the list's own vertex is
+// already mapped, the other endpoint is read from the list-ordered copy (consecutive words as
+// p advances) instead of src/dst by edge id.
 template <int I>
-__device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t e) {
+__device__ __forceinline__ void endpoints(const Ctx& c, const Env& v, idx_t p, idx_t e, int& s,
+                                          int& d) {
+  constexpr int sc = source(I);
+  if constexpr (sc == SRC_ALL) {
+    s = v.g.src[e];
+    d = v.g.dst[e];
+  } else if constexpr (sc == SRC_OUT) {
+    s = c.fm[esrc(I)];
+    d = v.g.out_nbr[p];
+  } else if constexpr (sc == SRC_IN) {
+    s = v.g.in_nbr[p];
+    d = c.fm[edst(I)];
+  } else if ((c.kinds >> (PAIR_BIT + I)) & 1) {
+    s = c.fm[esrc(I)];
+    d = c.fm[edst(I)];
+  } else if ((c.kinds >> I) & 1) {
+    s = v.g.in_nbr[p];
+    d = c.fm[edst(I)];
+  } else {
+    s = c.fm[esrc(I)];
+    d = v.g.out_nbr[p];
+  }
+}
+
+// Structural, label and anti-edge checks of the candidate at position p of level I (edge e);
+// on success the edge is mapped.
+template <int I>
+__device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t p, idx_t e) {
   constexpr int A = esrc(I), B = edst(I);
-  const int s = v.g.src[e], d = v.g.dst[e];
+  int s, d;
+  endpoints<I>(c, v, p, e, s, d);
   if constexpr (src_new(I)) {
     if (mapped_before<I>(c, s) || !node_ok<A>(v, s)) return false;
   } else if constexpr (source(I) != SRC_OUT) {
@@ -379,16 +425,18 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
   enter<I>(c, v);  // the candidate range; it is never walked by the DFS (lvl stays below I)
   const idx_t n = c.end[I] - c.pos[I];
+  if constexpr (source(I) == SRC_BOTH) {
+    if ((c.kinds >> (PAIR_BIT + I)) & 1) return (u64)n;  // a pair group: all match
+  }
   if (n <= WALK_MAX) {
     u64 k = 0;
     for (idx_t p = c.pos[I]; p < c.end[I]; ++p) {
-      const idx_t e = candidate<I>(c, v, p);
       if constexpr (source(I) == SRC_BOTH) {
-        k += (g.src[e] == c.fm[esrc(I)] && g.dst[e] == c.fm[edst(I)]);
+        k += ((c.kinds >> I) & 1) ? g.in_nbr[p] == c.fm[esrc(I)] : g.out_nbr[p] == c.fm[edst(I)];
       } else if constexpr (source(I) == SRC_OUT) {
-        k += !mapped_before<I>(c, g.dst[e]);
+        k += !mapped_before<I>(c, g.out_nbr[p]);
       } else {
-        k += !mapped_before<I>(c, g.src[e]);
+        k += !mapped_before<I>(c, g.in_nbr[p]);
       }
     }
     return k;
@@ -421,7 +469,7 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
     return;
   }
   c.pos[I] = p + 1;
-  if (!accept<I>(c, v, candidate<I>(c, v, p))) return;
+  if (!accept<I>(c, v, p, candidate<I>(c, v, p))) return;
   if constexpr (I == L - 1) {
     emit(c, v);
   } else if constexpr (I == L - 2 && LASTC) {
@@ -634,8 +682,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                  const idx_t* in_edges, const int* nlab, const int* elab,
                  const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
                  const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
-                 const int* pair_dst, int n, i64 m, const int* plab, const tm_t* tlim,
-                 i64 lo, i64 hi, const i64* rec, const i64* rec_pref, i64 nrec, u64* ctl,
+                 const int* pair_dst, const int* out_nbr, const tm_t* out_t, const int* in_nbr,
+                 const tm_t* in_t, const tm_t* pair_t, int n, i64 m, const int* plab,
+                 const tm_t* tlim, i64 lo, i64 hi, const i64* rec, const i64* rec_pref, i64 nrec, u64* ctl,
                  i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
                  i64 tail_ns, int lastc) {
   Env v;
@@ -658,6 +707,11 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.in_after_out = in_after_out;
   v.g.pair_ids = pair_ids;
   v.g.pair_dst = pair_dst;
+  v.g.out_nbr = out_nbr;
+  v.g.out_t = out_t;
+  v.g.in_nbr = in_nbr;
+  v.g.in_t = in_t;
+  v.g.pair_t = pair_t;
   v.g.n = n;
   v.g.m = (idx_t)m;
   v.plab = plab;
@@ -753,18 +807,19 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);
 }
 
-// Level-1 expansion (small graphs): for each root edge of [lo, hi) that starts a match, the
-// candidate range of level 1 as a record (level 1, list kinds, pos, end, e_0), so that the DFS
-// launch that follows takes one (root, level-1 candidate) pair per work item instead of one
-// root per thread. At most one record per root: the buffer (hi - lo records) cannot overflow.
+// Level-1 expansion (small graphs): for each root edge e of [lo, hi), record e - lo holds the
+// candidate range of level 1 (level 1, list kinds, pos, end, e_0) -- an empty range if e starts
+// no match -- so that the DFS launch that follows takes one (root, level-1 candidate) pair per
+// work item instead of one root per thread. One record per root, at a fixed slot.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_level1(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
                     const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
                     const idx_t* in_edges, const int* nlab, const int* elab,
                     const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
                     const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
-                    const int* pair_dst, int n, i64 m, const int* plab, const tm_t* tlim, i64 lo,
-                    i64 hi, u64* ctl, i64* recs) {
+                    const int* pair_dst, const int* out_nbr, const tm_t* out_t,
+                    const int* in_nbr, const tm_t* in_t, const tm_t* pair_t, int n, i64 m,
+                    const int* plab, const tm_t* tlim, i64 lo, i64 hi, i64* recs) {
   Env v;
   v.mode = MODE_ENUMERATE;  // start_root must not count anything here
   v.lastc = 0;
@@ -785,12 +840,17 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.in_after_out = in_after_out;
   v.g.pair_ids = pair_ids;
   v.g.pair_dst = pair_dst;
+  v.g.out_nbr = out_nbr;
+  v.g.out_t = out_t;
+  v.g.in_nbr = in_nbr;
+  v.g.in_t = in_t;
+  v.g.pair_t = pair_t;
   v.g.n = n;
   v.g.m = (idx_t)m;
   v.plab = plab;
   v.tlim = tlim;
   v.delta = tlim[0];
-  v.ctl = ctl;
+  v.ctl = nullptr;
   v.out = nullptr;
   v.outcap = 0;
   if constexpr (L >= 2) {
@@ -801,15 +861,18 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       c.cnt = 0;
 #pragma unroll
       for (int A = 0; A < K; A++) c.fm[A] = -1;
-      if (!start_root(c, v, (idx_t)e)) continue;
-      enter<1>(c, v);
-      if (c.end[1] <= c.pos[1]) continue;
-      const u64 slot = atomicAdd(ctl + C_NDUMP, 1ULL);
-      i64* r = recs + (i64)slot * RW;
+      i64* r = recs + (e - lo) * RW;
       r[0] = 1;
+      if (!start_root(c, v, (idx_t)e)) {
+        r[1] = 0;
+        r[2] = 0;
+        r[3] = 0;
+        continue;
+      }
+      enter<1>(c, v);
       r[1] = c.kinds;
       r[2] = c.pos[1];
-      r[3] = c.end[1];
+      r[3] = c.end[1] > c.pos[1] ? c.end[1] : c.pos[1];
       r[4] = c.eid[0];
 #pragma unroll
       for (int E = 1; E < L; E++) r[4 + E] = -1;

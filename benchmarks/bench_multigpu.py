@@ -1,0 +1,300 @@
+"""Several GPUs of one host (issue 11): whole-call times on 1, 2, 4, 8 devices, speed-up vs 1.
+
+usage (on the GPU machine, from the repo root):
+
+    python3 benchmarks/bench_multigpu.py [--out OUT_DIR] [--devices 1,2,4,8] [--virtual]
+        [--graphs pl10m,synth10m] [--patterns P1,P2,P5,P7] [--motifs M1,M4,M8]
+        [--delta 86400] [--repeat 3] [--split-shapes] [--deadline SECONDS]
+        [--tasks-per-device 16] [--parts-per-device 4]
+
+Dry run without a GPU (checks the script; the CPU engine on plain threads, small graphs):
+``--dry-run``.
+
+Queries are the public calls: ``count_subgraphs(G, P, engine="cuda", devices=D)`` on pl10m
+(``powerlaw_graph.generate(2_000_000, 10_000_000, 2.3, 3000, 1)``, as bench_static_peers.py;
+T-DFS patterns P1, P2, P5, P7, mappings) and ``count_motifs(T, M, delta=86400,
+tie="input_order", engine="cuda", devices=D)`` on synth10m (``gen_temporal.py --seed 1``: 10M
+edges, 1M nodes, as bench_temporal_peers.py). ``D`` is None (one device, today's path) and
+then 2, 4, 8 devices, only as many as CuPy sees; ``--virtual`` also runs ``[0] * N`` (the split
+and merge of N devices on GPU 0, taking turns: the overhead of splitting).
+``--split-shapes`` adds rows that force root-edge splitting for the shape-kernel patterns (P1,
+P2, P7 normally run whole on the first device, see docs/multigpu.md).
+
+Each cell: one warm-up call (NVRTC compile, uploads to every device, time slices; reported as
+``first_call_s``), then the median of ``--repeat`` whole calls (host clock). Counts must equal
+the one-device count (``counts_equal``). The issue's target: speed-up >= 1.8 on 2 GPUs and
+>= 3.4 on 4 for every query taking more than 100 ms on one GPU (``target``: met / missed / n/a).
+Writes OUT_DIR/multigpu.json (after every cell; OUT_DIR defaults to $OUT, else ./bench_out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import networkx as nx  # noqa: E402
+from gen_temporal import generate as gen_temporal  # noqa: E402
+from powerlaw_graph import generate  # noqa: E402
+
+import nx_gpumine as ng  # noqa: E402
+from nx_gpumine.execution import multigpu as mg  # noqa: E402
+from nx_gpumine.inputs.patterns import Pattern  # noqa: E402
+from nx_gpumine.inputs.static_graph import from_arrays  # noqa: E402
+from nx_gpumine.inputs.temporal_graph import temporal_from_arrays  # noqa: E402
+
+T_DFS_EDGES = {  # as bench_static_peers.py
+    "P1": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)],
+    "P2": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],
+    "P5": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 4), (2, 3), (3, 4)],
+    "P7": [(a, b) for a in range(5) for b in range(a + 1, 5)],
+}
+TARGET = {2: 1.8, 4: 3.4}
+
+
+def machine() -> dict:
+    info = {
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "platform": platform.platform(),
+        "visible_devices": mg.device_count(),
+    }
+    if info["visible_devices"]:
+        import cupy as cp
+
+        from nx_gpumine.engines.cuda import _runtime
+
+        devs = []
+        for d in range(info["visible_devices"]):
+            with cp.cuda.Device(d):
+                devs.append(_runtime.device_info())
+        info["devices"] = devs
+    return info
+
+
+def slot_sets(max_n: int, visible: int, virtual: bool) -> list[tuple[str, object]]:
+    """(label, devices argument) per column: one device, then N devices (and [0]*N)."""
+    cols: list[tuple[str, object]] = [("1", None)]
+    for n in (2, 4, 8):
+        if n <= max_n and n <= visible:
+            cols.append((str(n), n))
+    if virtual:
+        for n in (2, 4, 8):
+            if n <= max_n:
+                cols.append((f"{n}v", [0] * n))
+    return cols
+
+
+def timed(fn, repeat: int) -> dict:
+    mg.last_run.clear()
+    t = time.perf_counter()
+    first = fn()
+    first_s = time.perf_counter() - t
+    walls, values = [], []
+    for _ in range(repeat):
+        mg.last_run.clear()  # one-device calls leave it empty
+        t = time.perf_counter()
+        values.append(fn())
+        walls.append(1e3 * (time.perf_counter() - t))
+    return {
+        "count": first,
+        "consistent": all(v == first for v in values),
+        "wall_ms": statistics.median(walls),
+        "wall_ms_all": walls,
+        "first_call_s": first_s,
+        "multigpu": {k: v for k, v in mg.last_run.items() if k != "slots"},
+    }
+
+
+def static_graph(name: str, dry: bool):
+    t = time.perf_counter()
+    if dry:
+        G = nx.gnm_random_graph(3000, 30000, seed=1)
+        a, b = (np.array(x) for x in zip(*G.edges, strict=True))
+        g, src = from_arrays(a, b, num_nodes=3000), "gnm_random_graph(3000, 30000, seed=1)"
+    else:
+        a, b = generate(2_000_000, 10_000_000, 2.3, 3000, 1)
+        g = from_arrays(a, b, num_nodes=2_000_000)
+        src = "powerlaw_graph.py 2000000 10000000 2.3 3000 1"
+    return g, {"source": src, "build_s": time.perf_counter() - t}
+
+
+def temporal_graph(dry: bool):
+    t = time.perf_counter()
+    if dry:
+        s, d, tt = gen_temporal(edges=50_000, nodes=5_000, seed=1)
+        g = temporal_from_arrays(s, d, tt, nodes=range(5_000))
+        src = "gen_temporal.generate(edges=50000, nodes=5000, seed=1)"
+    else:
+        s, d, tt = gen_temporal(seed=1)
+        g = temporal_from_arrays(s, d, tt, nodes=range(1_000_000))
+        src = "gen_temporal.py --seed 1 (10M edges, 1M nodes)"
+    return g, {"source": src, "build_s": time.perf_counter() - t}
+
+
+def static_call(g, pat, devices, dry: bool):
+    if not dry:
+        return lambda: ng.count_subgraphs(g, pat, engine="cuda", devices=devices)
+    from nx_gpumine.execution.static import run_static
+    from nx_gpumine.plan.static_plan import static_plan
+
+    plan = static_plan(pat, g, induced=False, distinct=True)
+    aut = plan.num_automorphisms
+    if devices is None:
+        return lambda: aut * run_static(g, plan, "count", engine="cpu")
+    slots = list(range(devices)) if isinstance(devices, int) else devices
+    return lambda: aut * mg.run_static_devices(g, plan, "count", slots, engine="cpu")
+
+
+def temporal_call(g, motif: str, delta: int, devices, dry: bool):
+    kw = dict(delta=delta, tie="input_order")
+    if not dry:
+        return lambda: ng.count_motifs(g, motif, engine="cuda", devices=devices, **kw)
+    from nx_gpumine.execution.temporal import run_temporal
+    from nx_gpumine.inputs.motifs import named_motif
+    from nx_gpumine.plan.temporal_plan import temporal_plan
+
+    plan = temporal_plan(named_motif(motif).with_(**kw), g)
+    if devices is None:
+        return lambda: run_temporal(g, plan, "count", engine="cpu")
+    slots = list(range(devices)) if isinstance(devices, int) else devices
+    return lambda: mg.run_temporal_devices(g, plan, "count", slots, engine="cpu")
+
+
+def add_speedups(cells: list[dict]) -> None:
+    base = next((c for c in cells if c["devices"] == "1" and "wall_ms" in c), None)
+    if base is None:
+        return
+    for c in cells:
+        if "wall_ms" not in c:
+            continue
+        c["speedup"] = base["wall_ms"] / max(c["wall_ms"], 1e-9)
+        c["counts_equal"] = c["count"] == base["count"]
+        n = int(c["devices"]) if c["devices"].isdigit() else None
+        if n in TARGET and base["wall_ms"] > 100.0:
+            c["target"] = "met" if c["speedup"] >= TARGET[n] else "missed"
+        else:
+            c["target"] = "n/a"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.environ.get("OUT", "bench_out"))
+    ap.add_argument("--devices", default="1,2,4,8", help="device counts to try (capped)")
+    ap.add_argument("--virtual", action="store_true", help="also [0]*N on GPU 0")
+    ap.add_argument("--graphs", default="pl10m,synth10m")
+    ap.add_argument("--patterns", default="P1,P2,P5,P7")
+    ap.add_argument("--motifs", default="M1,M4,M8")
+    ap.add_argument("--delta", type=int, default=86400)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--split-shapes", action="store_true")
+    ap.add_argument("--deadline", type=float, default=480.0, help="seconds for the whole run")
+    ap.add_argument("--dry-run", action="store_true", help="CPU engine, small graphs")
+    ap.add_argument("--tasks-per-device", type=int, default=mg.TASKS_PER_DEVICE)
+    ap.add_argument("--parts-per-device", type=int, default=mg.PARTS_PER_DEVICE)
+    args = ap.parse_args()
+    mg.TASKS_PER_DEVICE = args.tasks_per_device  # root-edge ranges per slot (static)
+    mg.PARTS_PER_DEVICE = args.parts_per_device  # time partitions per slot (temporal)
+    t_start = time.perf_counter()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    dry = args.dry_run
+    visible = 8 if dry else mg.device_count()
+    if not dry and visible < 1:
+        raise SystemExit("no CUDA device visible (use --dry-run to check the script)")
+    max_n = max(int(x) for x in args.devices.split(","))
+    cols = slot_sets(max_n, visible, args.virtual)
+    report: dict = {
+        "machine": machine(),
+        "args": vars(args),
+        "columns": [c[0] for c in cols],
+        "graphs": {},
+        "rows": [],
+        "skipped": [],
+    }
+    path = out / "multigpu.json"
+
+    def save() -> None:
+        path.write_text(json.dumps(report, indent=1, default=str))
+
+    def late(what: str) -> bool:
+        if time.perf_counter() - t_start > args.deadline:
+            report["skipped"].append(what)
+            print(f"deadline: {what} skipped", flush=True)
+            return True
+        return False
+
+    def run_query(row: dict, make) -> None:
+        cells = []
+        for label, devices in cols:
+            if late(f"{row['graph']} {row['query']} on {label}"):
+                continue
+            try:
+                cell = {"devices": label, **timed(make(devices), args.repeat)}
+            except Exception as exc:  # recorded: the rest of the run still reports
+                cell = {"devices": label, "error": repr(exc)}
+            cells.append(cell)
+            print(
+                f"{row['graph']:9s} {row['query']:9s} devices={label:3s} "
+                f"{cell.get('wall_ms', float('nan')):10.2f} ms  count={cell.get('count')}"
+                f"  {cell.get('multigpu', cell.get('error', ''))}",
+                flush=True,
+            )
+        add_speedups(cells)
+        row["cells"] = cells
+        report["rows"].append(row)
+        save()
+
+    graphs = args.graphs.split(",")
+    if "pl10m" in graphs and not late("pl10m"):
+        g, info = static_graph("pl10m", dry)
+        report["graphs"]["pl10m"] = info
+        print(f"== pl10m: n={g.n} entries={len(g.indices)} {info}", flush=True)
+        for pname in args.patterns.split(","):
+            pat = Pattern.from_networkx(nx.Graph(T_DFS_EDGES[pname]), name=pname)
+            row = {"graph": "pl10m", "query": pname, "kind": "mappings"}
+            run_query(row, lambda d, pat=pat: static_call(g, pat, d, dry))
+            if args.split_shapes and pname != "P5" and not dry:
+                from nx_gpumine.engines.cuda import static as cuda_static
+
+                keep = cuda_static.whole_range_count
+                cuda_static.whole_range_count = lambda graph, plan: False
+                try:
+                    row = {"graph": "pl10m", "query": f"{pname}/split", "kind": "mappings"}
+                    run_query(row, lambda d, pat=pat: static_call(g, pat, d, dry))
+                finally:
+                    cuda_static.whole_range_count = keep
+        del g
+    if "synth10m" in graphs and not late("synth10m"):
+        g, info = temporal_graph(dry)
+        report["graphs"]["synth10m"] = info
+        print(f"== synth10m: m={g.m} {info}", flush=True)
+        for motif in args.motifs.split(","):
+            row = {"graph": "synth10m", "query": motif, "delta": args.delta}
+            run_query(row, lambda d, motif=motif: temporal_call(g, motif, args.delta, d, dry))
+    report["total_s"] = time.perf_counter() - t_start
+    save()
+    print(f"wrote {path}")
+    for row in report["rows"]:
+        cells = " ".join(
+            f"{c['devices']}:{c.get('wall_ms', float('nan')):.1f}ms"
+            f"(x{c.get('speedup', float('nan')):.2f},{c.get('target', '?')},"
+            f"{'=' if c.get('counts_equal') else '!='})"
+            for c in row["cells"]
+        )
+        print(f"{row['graph']} {row['query']}: {cells}")
+
+
+if __name__ == "__main__":
+    main()
