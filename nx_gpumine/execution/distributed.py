@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import ENGINE_NAMES, select_engine
-from ..errors import CapacityError, EngineUnavailableError
+from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif, _num
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
@@ -126,7 +126,7 @@ def worker_engine(engine: str) -> str:
     """The engine each worker runs: ``"dask"`` means ``"auto"`` (chosen on the worker)."""
     name = "auto" if engine == "dask" else engine
     if name not in ENGINE_NAMES:
-        raise ValueError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
+        raise QueryError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
     return name
 
 

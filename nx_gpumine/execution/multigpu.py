@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import ENGINE_NAMES, cuda_available, select_engine
-from ..errors import CapacityError, EngineUnavailableError
+from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif, _num
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
@@ -215,7 +215,7 @@ def resolve_devices(devices: Any, engine: str) -> list[int] | None:
         An explicit ``devices`` without a visible GPU, or naming devices that do not exist.
     """
     if engine not in (*ENGINE_NAMES, "dask"):
-        raise ValueError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
+        raise QueryError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
     explicit = devices is not None
     if not explicit:
         env = os.environ.get(DEVICES_ENV, "").strip()
