@@ -42,6 +42,9 @@ _EXPORTS: dict[str, str] = {
     "cuda_available": "nx_gpumine.engines",
     "set_max_device_bytes": "nx_gpumine.engines.cuda.memory",
     "device_budget": "nx_gpumine.engines.cuda.memory",
+    # limits
+    "memory_budget": "nx_gpumine.limits",
+    "set_memory_budget": "nx_gpumine.limits",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -10,7 +10,7 @@ import functools
 import importlib
 from types import ModuleType
 
-from ..errors import EngineUnavailableError
+from ..errors import EngineUnavailableError, QueryError
 
 __all__ = ["ENGINE_NAMES", "cuda_available", "select_engine", "resolve_engine_name"]
 
@@ -30,8 +30,9 @@ def cuda_available() -> bool:
 
 def resolve_engine_name(engine: str) -> str:
     """Turn ``"auto"`` into ``"cuda"`` (GPU present) or ``"cpu"``; validate other names."""
-    if engine not in ENGINE_NAMES:
-        raise ValueError(f"engine must be one of {ENGINE_NAMES}, got {engine!r}")
+    if not isinstance(engine, str) or engine not in ENGINE_NAMES:
+        # QueryError is a ValueError: callers catching ValueError still do
+        raise QueryError(f"engine must be one of {ENGINE_NAMES}, got {engine!r}")
     if engine == "auto":
         return "cuda" if cuda_available() else "cpu"
     if engine == "cuda" and not cuda_available():

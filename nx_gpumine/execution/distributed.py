@@ -51,12 +51,18 @@ from typing import Any
 import numpy as np
 
 from ..engines import ENGINE_NAMES, select_engine
-from ..errors import CapacityError, EngineUnavailableError
+from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif, _num
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
 from ..plan.static_plan import StaticPlan
-from ..plan.temporal_plan import TemporalPlan, _limit, build_temporal_plan, time_partitions
+from ..plan.temporal_plan import (
+    TemporalPlan,
+    _limit,
+    build_temporal_plan,
+    time_partitions,
+    time_span,
+)
 from ..results.static import matches_to_frame
 from ..results.temporal import match_columns
 from .static import MODES, _single_node
@@ -120,7 +126,7 @@ def worker_engine(engine: str) -> str:
     """The engine each worker runs: ``"dask"`` means ``"auto"`` (chosen on the worker)."""
     name = "auto" if engine == "dask" else engine
     if name not in ENGINE_NAMES:
-        raise ValueError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
+        raise QueryError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
     return name
 
 
@@ -805,7 +811,7 @@ def run_census_dask(
     delta = _num(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    _limit(delta, graph.integer_times)  # validates the window against the time type
+    _limit(delta, graph.integer_times, time_span(graph))  # validates the window
     client = get_client(client)
     name = worker_engine(engine)
     reach = build_temporal_plan(TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=delta), graph)

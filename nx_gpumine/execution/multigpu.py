@@ -70,10 +70,11 @@ import numpy as np
 
 from ..engines import ENGINE_NAMES, cuda_available, select_engine
 from ..engines.cuda import memory
-from ..errors import CapacityError, EngineUnavailableError
+from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif, _num
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
+from ..limits import check_result_rows
 from ..plan.static_plan import StaticPlan
 from ..plan.temporal_plan import (
     TemporalPlan,
@@ -224,7 +225,7 @@ def resolve_devices(devices: Any, engine: str) -> list[int] | None:
         An explicit ``devices`` without a visible GPU, or naming devices that do not exist.
     """
     if engine not in (*ENGINE_NAMES, "dask"):
-        raise ValueError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
+        raise QueryError(f"engine must be one of {(*ENGINE_NAMES, 'dask')}, got {engine!r}")
     explicit = devices is not None
     if not explicit:
         env = os.environ.get(DEVICES_ENV, "").strip()
@@ -433,6 +434,7 @@ class _Merge:
         self.blocks: list[np.ndarray | None] = [None] * ntasks
         self.done = 0  # blocks[:done] are all in
         self.got = 0  # rows in blocks[:done]
+        self.rows_in = 0  # rows in every block received
 
     def __call__(self, i: int, value: Any) -> bool:
         if self.bar is not None:
@@ -446,6 +448,8 @@ class _Merge:
             self.found = self.found or bool(value)
             return self.found
         self.blocks[i] = np.asarray(value, dtype=np.int64).reshape(-1, self.width)
+        self.rows_in += len(self.blocks[i])
+        check_result_rows(self.rows_in, self.width, exact=False)  # all blocks held so far
         while self.done < len(self.blocks) and self.blocks[self.done] is not None:
             self.got += len(self.blocks[self.done])
             self.done += 1

@@ -10,6 +10,7 @@ import numpy as np
 from ..engines import select_engine
 from ..errors import CapacityError
 from ..inputs.static_graph import StaticGraph
+from ..limits import check_result_rows, memory_budget, result_bytes
 from ..plan.static_plan import StaticPlan, node_mask
 from .multigpu import _is_cuda, resolve_devices, run_static_devices, settle
 from .tasks import split_root_range
@@ -19,6 +20,8 @@ __all__ = ["run_static", "iter_static_blocks", "MODES"]
 MODES = ("count", "enumerate", "exists")
 _INT64_MAX = 2**63 - 1
 _PROGRESS_TASKS = 256
+#: Largest result (bytes, see ``limits.result_bytes``) of one task an iterator lists at once.
+LAZY_BYTES = 64 << 20
 
 
 def _tqdm(total: int, desc: str) -> Any:
@@ -157,6 +160,7 @@ def _run_static_local(
             block = eng.enumerate_matches(graph, plan, lo, hi, limit=left)
             blocks.append(block)
             got += len(block)
+            check_result_rows(got, plan.k, exact=False)
             bar.update(1)
         if not blocks:
             return np.empty((0, plan.k), np.int64)
@@ -174,7 +178,10 @@ def iter_static_blocks(
 ) -> Iterator[np.ndarray]:
     """Lazily yield match blocks (``(n, k)`` dense ids), one root-edge task at a time.
 
-    Stopping the iteration early skips the remaining tasks. ``engine="dask"`` (or a
+    Stopping the iteration early skips the remaining tasks. Engines with pausable
+    enumeration (``iter_matches``: the CPU engine) are lazy per block of matches, even inside
+    one root edge; with others, a task whose matches need more than :data:`LAZY_BYTES` is
+    listed by the CPU engine's ``iter_matches``. ``engine="dask"`` (or a
     ``client``): the tasks run on a Dask cluster and blocks come back in the same order
     (:func:`nx_gpumine.execution.distributed.iter_static_blocks_dask`).
     """
@@ -191,7 +198,19 @@ def iter_static_blocks(
         return
     # small graphs: one task (each task costs an engine launch)
     ntasks = max(1, min(ntasks, len(graph.indices) // 2048))
+    lazy = getattr(eng, "iter_matches", None)
     for lo, hi in split_root_range(graph, ntasks, root_ok=plan.root_ok):
-        block = eng.enumerate_matches(graph, plan, lo, hi)
-        if len(block):
-            yield block
+        big = min(LAZY_BYTES, memory_budget())
+        if lazy is None and result_bytes(eng.count(graph, plan, lo, hi), plan.k) > big:
+            # an engine without pausable enumeration: a task too big for one block is
+            # listed lazily by the CPU engine (memory bounded however many matches it has)
+            from ..engines.cpu import static as cpu_static
+
+            blocks = cpu_static.iter_matches(graph, plan, lo, hi)
+        elif lazy is None:
+            blocks = iter([eng.enumerate_matches(graph, plan, lo, hi)])
+        else:
+            blocks = lazy(graph, plan, lo, hi)
+        for block in blocks:
+            if len(block):
+                yield block

@@ -16,12 +16,14 @@ from ..engines import select_engine
 from ..errors import CapacityError
 from ..inputs.motifs import _num
 from ..inputs.temporal_graph import TemporalGraph
+from ..limits import check_result_rows
 from ..plan.temporal_plan import (
     TemporalPlan,
     _limit,
     build_temporal_plan,
     split_root_edges,
     time_partitions,
+    time_span,
 )
 from .multigpu import (
     _is_cuda,
@@ -180,6 +182,7 @@ def _run_temporal_local(
             block = eng.enumerate_matches(graph, plan, lo, hi, limit=left)
             blocks.append(block)
             got += len(block)
+            check_result_rows(got, plan.l, exact=False)
             bar.update(1)
         if not blocks:
             return np.empty((0, plan.l), np.int64)
@@ -241,6 +244,7 @@ def run_temporal_partitioned(
             block = eng.enumerate_matches(sub, sub_plan, *roots, limit=left)
             blocks.append(block + part.edge_lo)
             got += len(block)
+            check_result_rows(got, plan.l, exact=False)
     if mode == "count":
         return total
     if mode == "exists":
@@ -302,5 +306,5 @@ def run_census(
     settle()
     delta = _num(delta, "delta")
     fn = census_function(engine)
-    _limit(delta, graph.integer_times)  # validates the window against the time type
+    _limit(delta, graph.integer_times, time_span(graph))  # validates the window
     return np.asarray(fn(graph, delta, tie), dtype=np.int64)

@@ -191,6 +191,11 @@ class TemporalMotif:
         set_(self, "delta", _num(self.delta, "delta"))
         l_ = len(edges)
         if self.gaps is not None:
+            if isinstance(self.gaps, str) or not isinstance(self.gaps, Sequence | np.ndarray):
+                raise QueryError(
+                    f"gaps must be a sequence of {l_ - 1} gap limits (one per pair of "
+                    f"consecutive motif edges, None for no limit), got {self.gaps!r:.60}"
+                )
             gaps = tuple(self.gaps)
             if len(gaps) != l_ - 1:
                 raise QueryError(
@@ -218,6 +223,10 @@ class TemporalMotif:
                 raise QueryError(f"anti_edges[{j}]: after={after} is not a motif edge 0..{l_ - 1}")
             antis.append(AntiEdge(a, b, after, _num(ae.within, f"anti_edges[{j}].within")))
         set_(self, "anti_edges", tuple(antis))
+        for what in ("node_labels", "edge_labels"):
+            value = getattr(self, what)
+            if value is not None and not isinstance(value, Mapping):
+                raise QueryError(f"{what} must be a mapping, got {type(value).__name__}")
         nl = dict(self.node_labels or {})
         for v in nl:
             if not (isinstance(v, int) and 0 <= v < k):
@@ -625,6 +634,15 @@ def _mini_yaml(text: str) -> dict:
     return root
 
 
+def _is_catalogue_name(text: str) -> bool:
+    """Whether ``text`` is a name :func:`named_motif` knows (checked without raising)."""
+    try:
+        named_motif(text)
+    except QueryError:
+        return False
+    return True
+
+
 _PRED = re.compile(r"^\s*(?:f|value)?\s*(<=|>=|==|!=|<|>|=)\s*(\S+)\s*$")
 _LABEL = re.compile(r"^\s*label\s*(?:==|=)?\s*(.+?)\s*$")
 
@@ -672,6 +690,10 @@ def parse_everest_query(
         if path.is_file():
             listed, _ = parse_motif_edges(path.read_text())
             name = stem
+        elif stem not in EVEREST_MOTIFS and stem != "M4-A" and _is_catalogue_name(pat):
+            named = named_motif(pat)
+            listed = list(named.edges)
+            name = named.name or pat
         elif stem in EVEREST_MOTIFS or stem == "M4-A":
             base = EVEREST_MOTIFS.get(stem)
             if base is None:  # M4-A as listed in its file: 1 2, 2 3, [3 1], 3 4, 4 1

@@ -24,7 +24,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..errors import InputError, UnsupportedGraphError
+from ..errors import InputError, QueryError, UnsupportedGraphError
 from .device import host_fallback, is_device_frame, static_from_device
 from .frames import frame_columns, is_frame
 
@@ -69,6 +69,15 @@ class LabelSpec:
             return attr
         if isinstance(attr, list | tuple):
             attr = tuple(attr)
+            if not attr:
+                raise QueryError("a label attribute list must name at least one attribute")
+        names = attr if isinstance(attr, tuple) else (attr,)
+        for name in names:
+            if not isinstance(name, Hashable) or isinstance(name, tuple):
+                raise QueryError(
+                    f"a label attribute must be an attribute name (or a list of names), got "
+                    f"{type(name).__name__} {name!r:.60}"
+                )
             if isinstance(default, list):
                 default = tuple(default)
         return cls(attr, default)

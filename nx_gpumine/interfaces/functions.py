@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from ..engines.cuda.memory import device_budget
-from ..errors import CapacityError
+from ..errors import CapacityError, QueryError
 from ..execution.static import iter_static_blocks, run_static
+from ..inputs.options import as_flag, as_limit
 from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import _MISSING, StaticGraph, as_static_graph
 from ..plan.static_plan import StaticPlan, static_plan
@@ -43,6 +44,8 @@ def _prepare(
     node_label_default: Any,
     edge_label_default: Any,
 ) -> tuple[StaticGraph, Pattern, StaticPlan]:
+    induced = as_flag(induced, "induced")
+    distinct = as_flag(distinct, "distinct")
     graph = as_static_graph(
         G,
         node_label=node_label,
@@ -57,7 +60,7 @@ def _prepare(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
-    plan = static_plan(pat, graph, induced=bool(induced), distinct=bool(distinct))
+    plan = static_plan(pat, graph, induced=induced, distinct=distinct)
     return graph, pat, plan
 
 
@@ -144,8 +147,9 @@ def count_subgraphs(
     >>> count_subgraphs(nx.complete_graph(4), "triangle", count="subgraphs")
     4
     """
-    if count not in _COUNT_KINDS:
-        raise ValueError(f"count must be one of {_COUNT_KINDS}, got {count!r}")
+    if not isinstance(count, str) or count not in _COUNT_KINDS:
+        raise QueryError(f"count must be one of {_COUNT_KINDS}, got {count!r}")
+    progress = as_flag(progress, "progress")
     # Both kinds walk the symmetry-broken search (one match per occurrence); mappings are then
     # exactly distinct * |Aut(P)|, since Aut(P) acts freely on the mappings and the
     # restrictions keep exactly one mapping per orbit.
@@ -231,6 +235,8 @@ def find_subgraphs(
         ``pattern.nodes[a]`` (the pattern's own node order). Integer keys give an int64 array,
         other keys an object array.
     """
+    limit = as_limit(limit)
+    progress = as_flag(progress, "progress")
     graph, pat, plan = _prepare(
         G,
         pattern,

@@ -28,6 +28,7 @@ from ..inputs.motifs import (
     named_motif,
     parse_everest_query,
 )
+from ..inputs.options import as_flag, as_limit
 from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
 from ..inputs.times import limit_in_units
 from ..plan.temporal_plan import temporal_plan
@@ -73,7 +74,28 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
     return motif.with_(**changes) if changes else motif
 
 
+def _check_columns(graph_kw: Mapping) -> None:
+    """Column / attribute name options must be names (a dict for ``node_label`` is refused)."""
+    for key in ("source", "target", "time"):
+        if not isinstance(graph_kw.get(key), str | int):
+            raise QueryError(f"{key} must be a column or attribute name, got {graph_kw.get(key)!r}")
+    for key in ("edge_label", "node_label"):
+        value = graph_kw.get(key)
+        if value is not None and not isinstance(value, str | int):
+            hint = " (per-node labels go in node_labels=)" if key == "node_label" else ""
+            raise QueryError(
+                f"{key} must be a column or attribute name (str) or None, got "
+                f"{type(value).__name__}{hint}"
+            )
+    labels = graph_kw.get("node_labels")
+    if labels is not None and not isinstance(labels, Mapping):
+        raise QueryError(
+            f"node_labels must be a mapping node -> label, got {type(labels).__name__}"
+        )
+
+
 def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping) -> tuple:
+    _check_columns(graph_kw)
     graph = as_temporal_graph(G, **graph_kw)
     m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
     return graph, m, temporal_plan(m, graph)
@@ -144,6 +166,7 @@ def count_motifs(
     -------
     int
     """
+    progress = as_flag(progress, "progress")
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, _, plan = _prepare(G, motif, delta, tie, kw)
@@ -248,8 +271,10 @@ def find_motifs(
     -------
     dataframe or numpy.ndarray
     """
-    if output not in ("frame", "numpy", "edge_ids", "dask"):
-        raise ValueError(f"output must be 'frame', 'numpy', 'edge_ids' or 'dask', got {output!r}")
+    limit = as_limit(limit)
+    progress = as_flag(progress, "progress")
+    if not isinstance(output, str) or output not in ("frame", "numpy", "edge_ids", "dask"):
+        raise QueryError(f"output must be 'frame', 'numpy', 'edge_ids' or 'dask', got {output!r}")
     if output == "dask" and client is None and engine != "dask":
         raise ValueError("output='dask' needs engine='dask' or a client")
     kw = dict(source=source, target=target, time=time, edge_label=edge_label)
@@ -337,10 +362,12 @@ def motif_census(
     QueryError
         For an unknown tie policy or layout.
     """
-    if layout not in ("snap", "keys"):
+    as_table = as_flag(as_table, "as_table")
+    if not isinstance(layout, str) or layout not in ("snap", "keys"):
         raise QueryError(f"layout must be 'snap' or 'keys', got {layout!r}")
+    _check_columns(dict(source=source, target=target, time=time))
     graph: TemporalGraph = as_temporal_graph(G, source=source, target=target, time=time)
-    if tie not in ("strict", "input_order"):
+    if not isinstance(tie, str) or tie not in ("strict", "input_order"):
         raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
     delta = limit_in_units(delta, graph.time_spec, "delta")
     counts = run_census(

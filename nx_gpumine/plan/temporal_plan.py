@@ -9,6 +9,7 @@ read only these arrays plus the graph's arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +32,8 @@ __all__ = [
     "time_reach",
     "TimePartition",
     "time_partitions",
+    "window_bound",
+    "time_span",
 ]
 
 #: Candidate source codes (``TemporalPlan.source``).
@@ -55,6 +58,12 @@ class TemporalPlan:
     ``lim_dtype`` is the graph's time dtype (int64 or float64); every time limit
     (``delta``, ``gap``, ``anti_w``) has that dtype. Limits compare *differences*:
     ``time[x] - time[base] <= limit`` (exact for ints, monotone for floats).
+
+    Window arithmetic (one rule for every engine): int64 times may lie up to 2**64 - 1 apart,
+    so a difference is never taken as a plain int64 subtraction. Engines test "``t`` is past
+    ``base + lim``" as ``t > base and uint64(t) - uint64(base) > lim`` (CPU
+    ``engines/cpu/temporal.py:_past``, CUDA ``kernels/temporal_common.cuh:past``); host code
+    adds a limit to a time with :func:`window_bound` (saturating at the int64 maximum).
     """
 
     motif: TemporalMotif
@@ -110,16 +119,36 @@ class TemporalPlan:
         return {n: getattr(self, n) for n in names}
 
 
-def _limit(x: float | int | None, integer: bool) -> tuple[bool, int | float]:
-    """(on, value) in the graph's time type; a float limit on int times is floored."""
+def _limit(
+    x: float | int | None, integer: bool, span: int | None = None
+) -> tuple[bool, int | float]:
+    """(on, value) in the graph's time type; a float limit on int times is floored.
+
+    An int64 limit cannot exceed 2**63 - 1 although int64 times may lie up to 2**64 - 1
+    apart: a larger limit is "no limit" when it covers ``span`` (the graph's largest time
+    difference, :func:`time_span`; unknown: assumed covered) and refused otherwise.
+    """
     if x is None:
         return False, 0
     if integer:
-        v = np.floor(x) if isinstance(x, float) else x
+        v = int(np.floor(x)) if isinstance(x, float) else int(x)
         if v >= 2**63 - 1:
+            if span is not None and v < span:
+                raise QueryError(
+                    f"a time limit of {v} (2**63 or more) is not supported with int64 times "
+                    f"spanning {span}: give a smaller limit or None"
+                )
             return False, 0
-        return True, int(v)
+        return True, v
     return True, float(x)
+
+
+def time_span(graph: TemporalGraph) -> int | None:
+    """Largest difference between two edge times (exact Python int; None for float times
+    or no edges)."""
+    if not graph.integer_times or graph.m == 0:
+        return None
+    return int(graph.time[-1]) - int(graph.time[0])
 
 
 def _node_allow(motif: TemporalMotif, graph: TemporalGraph) -> np.ndarray | None:
@@ -213,12 +242,13 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
         if bn:
             intro[b] = i
         source[i] = SRC_ALL if (an and bn) else SRC_IN if an else SRC_OUT if bn else SRC_BOTH
-    delta_on, delta = _limit(motif.delta, integer)
+    span = time_span(graph)
+    delta_on, delta = _limit(motif.delta, integer, span)
     gap_on = np.zeros(l_, dtype=np.uint8)
     gap = np.zeros(l_, dtype=tdt)
     if motif.gaps is not None:
         for i, g in enumerate(motif.gaps):
-            on, v = _limit(g, integer)
+            on, v = _limit(g, integer, span)
             gap_on[i + 1], gap[i + 1] = on, v
     # labels
     impossible = False
@@ -245,7 +275,7 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
     for ae in motif.anti_edges:
         lev = int(max(ae.after, intro[ae.a], intro[ae.b]))
         if ae.within is not None:
-            on, w = _limit(ae.within, integer)
+            on, w = _limit(ae.within, integer, span)
             hi_level = ae.after
         else:
             on, w = delta_on, delta
@@ -282,6 +312,24 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
     )
 
 
+_TIME_MAX = np.iinfo(np.int64).max
+
+
+def window_bound(t: Any, lim: float | int) -> Any:
+    """``t + lim`` for times ``t`` (scalar or array) and a limit ``lim >= 0``, saturating at the
+    int64 maximum for int64 times (so ``searchsorted(time, window_bound(t, lim), "right")`` is
+    the end of the window even when ``t + lim`` does not fit)."""
+    arr = np.asarray(t)
+    if arr.dtype.kind in "iu":
+        lim_i = int(lim)
+        if lim_i >= _TIME_MAX:
+            out = np.full(arr.shape, _TIME_MAX, dtype=np.int64)
+        else:
+            out = np.minimum(arr.astype(np.int64), _TIME_MAX - lim_i) + np.int64(lim_i)
+        return out if out.ndim else out[()]
+    return arr + lim
+
+
 def root_costs(graph: TemporalGraph, delta_on: bool, delta: float | int, lo: int, hi: int):
     """Estimated work of each root edge id in ``[lo, hi)`` (float64).
 
@@ -292,7 +340,7 @@ def root_costs(graph: TemporalGraph, delta_on: bool, delta: float | int, lo: int
         return np.zeros(0)
     if delta_on:
         t = graph.time
-        end = np.searchsorted(t, t[lo:hi] + delta, side="right")
+        end = np.searchsorted(t, window_bound(t[lo:hi], delta), side="right")
         return 1.0 + (end - np.arange(lo, hi)).astype(np.float64)
     s, d = graph.src[lo:hi], graph.dst[lo:hi]
     deg = np.diff(graph.out_ptr) + np.diff(graph.in_ptr)
@@ -315,7 +363,7 @@ def split_root_edges(
         starts = np.arange(lo, hi, stride, dtype=np.int64)
         t = graph.time
         if delta_on:
-            end = np.searchsorted(t, t[starts] + delta, side="right")
+            end = np.searchsorted(t, window_bound(t[starts], delta), side="right")
             sample = 1.0 + (end - starts).astype(np.float64)
         else:
             deg = np.diff(graph.out_ptr) + np.diff(graph.in_ptr)
@@ -391,8 +439,8 @@ def time_partitions(graph: TemporalGraph, plan: TemporalPlan, nparts: int) -> li
     reach = time_reach(plan)
     parts = []
     for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        t_end = None if reach is None else graph.time[hi - 1].item() + reach
-        if t_end is None or t_end >= graph.time[-1].item():
+        t_end = None if reach is None else window_bound(graph.time[hi - 1], reach)
+        if t_end is None or t_end >= graph.time[-1]:
             end = m
         else:
             end = int(np.searchsorted(graph.time, t_end, side="right"))

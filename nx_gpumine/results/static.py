@@ -14,12 +14,14 @@ from ..inputs.static_graph import StaticGraph
 __all__ = ["key_array", "matches_to_keys", "matches_to_frame", "iter_mappings", "FRAME_KINDS"]
 
 FRAME_KINDS = ("pandas", "polars", "pyarrow", "cudf")
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
 
 
 def key_array(graph: StaticGraph) -> np.ndarray:
-    """Dense id -> node key as a numpy array (int64 when every key is an int, else object)."""
+    """Dense id -> node key as a numpy array (int64 when every key is an int that fits in 64
+    bits, else object: keys such as ``2**63`` come back as the Python ints they are)."""
     keys = graph.keys
-    if all(type(x) is int for x in keys):
+    if all(type(x) is int and _I64_MIN <= x <= _I64_MAX for x in keys):
         return np.asarray(keys, dtype=np.int64)
     out = np.empty(len(keys), dtype=object)
     for i, x in enumerate(keys):

@@ -20,16 +20,19 @@ several threads may call at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numba
 import numpy as np
 from numba import njit, prange
 
 from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
+from ...limits import check_result_rows, grow_rows
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
 from .calls import new_stop, run_kernel, settle
 
-__all__ = ["count", "enumerate_matches", "exists"]
+__all__ = ["count", "enumerate_matches", "exists", "iter_matches"]
 
 _INT64_MAX = 2**63 - 1
 _I64_MAX = np.int64(_INT64_MAX)
@@ -39,6 +42,8 @@ MARK_LIMIT = 1 << 26
 SERIAL_ENTRIES = 4096
 #: First size (rows) of the growing output buffer of a limited enumeration.
 INITIAL_ROWS = 1 << 16
+#: Largest block (rows) :func:`iter_matches` yields.
+BLOCK_ROWS = 1 << 14
 
 # statuses returned by _run_range
 _DONE = 0
@@ -46,6 +51,7 @@ _FULL = 1  # output buffer full: rows kept up to the start of root entry `next_e
 _LIMIT = 2  # the limit was reached
 _STOPPED = 3  # another chunk found a match (exists), or the caller asked to stop
 _OVERFLOW = 4  # the count does not fit in 64 bits (the count returned is -1)
+_PAUSED = 5  # pausable enumeration: the buffer is full, go on from (next_e, resume state)
 #: A DFS step count between two looks at the stop flag (a power of two, minus one).
 POLL_MASK = 255
 
@@ -222,7 +228,7 @@ def _edge_ok(dc, ol, il, req, want_out, want_in, induced):
 
 
 @njit(cache=True)
-def _run_range(
+def _dfs(
     indptr,
     indices,
     dircode,
@@ -263,6 +269,13 @@ def _run_range(
     cap,
     cap_is_limit,
     stop,
+    pause,
+    resume,
+    f,
+    pos,
+    end,
+    cnt,
+    cand,
 ):
     """DFS over root entries [lo, hi).
 
@@ -275,16 +288,15 @@ def _run_range(
     candidates of level ``tail_start`` that pass every test are counted, not descended into.
     ``tail_indep`` (induced plans): the formula only holds when those candidates are pairwise
     non-adjacent; otherwise the tail levels are walked for that mapping.
+    ``pause`` (mode 1): when ``cap`` rows are written, save the DFS level in ``resume[0]``
+    (``f``, ``pos``, ``end``, ``cnt``, ``cand`` keep the rest of the state) and return
+    ``_PAUSED`` with ``next_e`` = the current root entry; a call with ``lo = next_e`` and the
+    same state arrays goes on from the next match (lazy iteration, one block at a time).
     Returns (count, rows_end, next_e, status); count -1 with ``_OVERFLOW``.
     """
     # typed zero for helper calls: a literal 0 argument would compile a separate
     # specialisation of the helper (numba types constants as Literal[int])
     Z = np.int64(0)
-    f = np.empty(k, np.int64)
-    pos = np.zeros(k, np.int64)
-    end = np.zeros(k, np.int64)
-    cnt = np.zeros(k, np.int64)
-    cand = np.empty((k, max(maxdeg, 1)), np.int32)
     direct = np.zeros(k, np.bool_)
     dchk = np.full(k, -1, np.int64)
     for lv in range(2, k):
@@ -370,6 +382,12 @@ def _run_range(
             level = 2
         # ---- prepare level 2 (or the k == 2 leaf)
         prepared = False
+        if resume[0] > 0:
+            # a paused enumeration goes on inside this root entry: f, pos, end, cnt and cand
+            # hold its state; pos[level] is past the last match written
+            level = resume[0]
+            resume[0] = 0
+            prepared = True
         while True:
             steps += 1
             if (steps & POLL_MASK) == 0 and stop[0] != 0:
@@ -664,12 +682,116 @@ def _run_range(
                     out[rows, order[x]] = f[x]
                 rows += 1
                 count += 1
+                if pause and rows >= cap:
+                    resume[0] = level
+                    return count, rows, e, _PAUSED
                 if cap_is_limit and rows >= cap:
                     return count, rows, e + 1, _LIMIT
             else:
                 stop[0] = 1
                 return np.int64(1), rows, e, _STOPPED
     return count, rows, hi, _DONE
+
+
+@njit(cache=True)
+def _run_range(
+    indptr,
+    indices,
+    dircode,
+    loop,
+    nlab,
+    olab,
+    ilab,
+    llab,
+    k,
+    order,
+    induced,
+    edge_checks,
+    p_nlab,
+    p_loopreq,
+    p_looplab,
+    p_mindeg,
+    chk_ptr,
+    chk_level,
+    chk_code,
+    chk_out,
+    chk_in,
+    bn_ptr,
+    bn_level,
+    reuse,
+    sym_ptr,
+    sym_level,
+    root_ok,
+    maxdeg,
+    mark_limit,
+    tail_start,
+    tail_kind,
+    tail_indep,
+    lo,
+    hi,
+    mode,
+    out,
+    row0,
+    cap,
+    cap_is_limit,
+    stop,
+):
+    """:func:`_dfs` with fresh state arrays (no pausing)."""
+    f = np.empty(k, np.int64)
+    pos = np.zeros(k, np.int64)
+    end = np.zeros(k, np.int64)
+    cnt = np.zeros(k, np.int64)
+    cand = np.empty((k, max(maxdeg, 1)), np.int32)
+    resume = np.zeros(1, np.int64)
+    return _dfs(
+        indptr,
+        indices,
+        dircode,
+        loop,
+        nlab,
+        olab,
+        ilab,
+        llab,
+        k,
+        order,
+        induced,
+        edge_checks,
+        p_nlab,
+        p_loopreq,
+        p_looplab,
+        p_mindeg,
+        chk_ptr,
+        chk_level,
+        chk_code,
+        chk_out,
+        chk_in,
+        bn_ptr,
+        bn_level,
+        reuse,
+        sym_ptr,
+        sym_level,
+        root_ok,
+        maxdeg,
+        mark_limit,
+        tail_start,
+        tail_kind,
+        tail_indep,
+        lo,
+        hi,
+        mode,
+        out,
+        row0,
+        cap,
+        cap_is_limit,
+        stop,
+        False,
+        resume,
+        f,
+        pos,
+        end,
+        cnt,
+        cand,
+    )
 
 
 @njit(cache=True)
@@ -748,6 +870,11 @@ def _exists_chunks(bounds, args, stop):
 @njit(cache=True, nogil=True)
 def _enum_serial(args, lo, hi, out, row0, cap, cap_is_limit, stop):
     return _run_range(*args, lo, hi, 1, out, row0, cap, cap_is_limit, stop)
+
+
+@njit(cache=True, nogil=True)
+def _enum_pausable(args, lo, hi, out, cap, stop, resume, f, pos, end, cnt, cand):
+    return _dfs(*args, lo, hi, 1, out, 0, cap, False, stop, True, resume, f, pos, end, cnt, cand)
 
 
 @njit(cache=True, nogil=True)
@@ -933,6 +1060,7 @@ def enumerate_matches(
         bounds = _bounds(args, lo, hi)
         counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
         total = _checked_sum(counts)
+        check_result_rows(total, k)
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         out = np.empty((total, k), dtype=np.int64)
@@ -954,7 +1082,52 @@ def enumerate_matches(
         if status == _DONE or status == _LIMIT:
             return out[:rows].copy() if rows < len(out) else out
         # buffer full inside root entry e: grow and resume from e (rows of e were dropped)
-        cap = min(bound, 2 * cap)
+        cap = grow_rows(cap, k, limit, lambda: count(graph, plan, lo, hi))
         bigger = np.empty((cap, k), dtype=np.int64)
         bigger[:rows] = out[:rows]
         out = bigger
+
+
+def iter_matches(
+    graph: StaticGraph,
+    plan: StaticPlan,
+    lo: int = 0,
+    hi: int | None = None,
+    block_rows: int = BLOCK_ROWS,
+) -> Iterator[np.ndarray]:
+    """Lazily yield the matches with root edge in ``[lo, hi)`` in blocks of at most
+    ``block_rows`` rows (``(n, k)`` int64, columns in pattern-node order).
+
+    The DFS pauses when a block is full and goes on from where it stopped at the next
+    ``next()``, inside a root entry if need be: memory stays ``O(block_rows)`` however many
+    matches one root edge has (a star in a star), and the first block comes after the first
+    ``block_rows`` matches are found. Blocks start small (64 rows) and double up to
+    ``block_rows``.
+    """
+    lo, hi = _range(graph, lo, hi)
+    if block_rows < 1:
+        raise ValueError(f"block_rows must be >= 1, got {block_rows}")
+    if plan.impossible or hi <= lo:
+        return
+    args = _args(graph, plan)
+    k = plan.k
+    f = np.empty(k, np.int64)
+    pos = np.zeros(k, np.int64)
+    end = np.zeros(k, np.int64)
+    cnt = np.zeros(k, np.int64)
+    cand = np.empty((k, max(int(args[27]), 1)), np.int32)
+    resume = np.zeros(1, np.int64)
+    cap = min(64, block_rows)
+    e = lo
+    while e < hi:
+        stop = new_stop()
+        out = np.empty((cap, k), dtype=np.int64)
+        _, rows, e, status = run_kernel(
+            _enum_pausable, args, e, hi, out, cap, stop, resume, f, pos, end, cnt, cand,
+            stop=stop, parallel=False,
+        )  # fmt: skip
+        if rows:
+            yield out[:rows] if rows < cap else out
+        if status != _PAUSED:
+            return
+        cap = min(2 * cap, block_rows)

@@ -4,7 +4,8 @@ Each root edge id ``e_0`` of a task range starts an iterative DFS; level ``i`` m
 ``i``. When a level is entered its candidate list (out-list, in-list or the global edge list),
 start and end positions are found by binary search once and cached per level (Everest's
 candidate-edge caching): backtracking resumes at ``pos + 1`` with no new search. Time windows
-compare differences (``time[x] - time[base] <= limit``), exact for integer times.
+compare differences (``time[x] - time[base] <= limit``), exact for integer times of any spread
+(:func:`_past`).
 
 Root ranges are split into chunks of about equal estimated work and run with ``prange``.
 Counts are int64 per chunk and summed in Python with an overflow check. Unlimited enumeration
@@ -21,6 +22,7 @@ from numba import njit, prange
 from ...errors import CapacityError
 from ...inputs.motifs import CENSUS_AXIS, CENSUS_KEYS
 from ...inputs.temporal_graph import TemporalGraph
+from ...limits import check_result_rows, grow_rows
 from ...plan.temporal_plan import TemporalPlan, split_root_edges
 from .calls import new_stop, run_kernel, settle
 
@@ -68,10 +70,26 @@ def _gallop_id(arr, lo, hi, x):
 
 
 @njit(cache=True, inline="always")
-def _in_window(tx, t0, tp, delta_on, delta, gap_on, gap):
-    if delta_on and tx - t0 > delta:
+def _past(t, base, lim):
+    """``t - base > lim`` (``lim >= 0``), exact whatever the spread of int64 times.
+
+    The one window rule of the engines (``plan/temporal_plan.py``, "Window arithmetic"):
+    ``t <= base`` never exceeds; otherwise int64 times are compared by their unsigned
+    difference, exact up to 2**64 - 1. Float differences never wrap.
+    """
+    if t <= base:
         return False
-    if gap_on and tx - tp > gap:
+    if isinstance(t, float):
+        return t - base > lim
+    # 0 < t - base < 2**64: exact as an unsigned difference (a signed one would overflow)
+    return np.uint64(t) - np.uint64(base) > np.uint64(lim)
+
+
+@njit(cache=True, inline="always")
+def _in_window(tx, t0, tp, delta_on, delta, gap_on, gap):
+    if delta_on and _past(tx, t0, delta):
+        return False
+    if gap_on and _past(tx, tp, gap):
         return False
     return True
 
@@ -200,7 +218,7 @@ def _anti_ok(
         p = lo
         while p < b:
             x = arr[p]
-            if won and time[x] - thi > lim:
+            if won and _past(time[x], thi, lim):
                 break
             if other[x] == want:
                 return False
@@ -832,6 +850,7 @@ def enumerate_matches(
         bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
         counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
         total = _checked_sum(counts)
+        check_result_rows(total, ncol)
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         out = np.empty((total, ncol), dtype=np.int64)
@@ -850,7 +869,7 @@ def enumerate_matches(
         )
         if status == _DONE or status == _LIMIT:
             return out[:rows].copy() if rows < len(out) else out
-        cap = min(limit, 2 * cap)
+        cap = grow_rows(cap, ncol, limit, lambda: count(graph, plan, lo, hi))
         bigger = np.empty((cap, ncol), dtype=np.int64)
         bigger[:rows] = out[:rows]
         out = bigger
@@ -882,7 +901,7 @@ def census(
         int64, shape (36,).
     """
     from ...inputs.motifs import _num
-    from ...plan.temporal_plan import _limit
+    from ...plan.temporal_plan import _limit, time_span
 
     settle()
     delta = _num(delta, "delta")
@@ -891,7 +910,7 @@ def census(
     lo, hi = _range(graph, lo, hi)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
-    on, d = _limit(delta, graph.integer_times)
+    on, d = _limit(delta, graph.integer_times, time_span(graph))
     d = graph.time.dtype.type(d)
     bounds = _bounds(graph, on, d, lo, hi)
     stop = new_stop()

@@ -6,10 +6,17 @@
   Modules are cached per process and device; compile times are recorded.
 * :func:`device_info` describes the current device.
 * :func:`time_events` times a callable with CUDA events after a warm-up.
+* :func:`wait_event` / :func:`request_stop`: interruptible waits (Ctrl-C within milliseconds:
+  the host polls the launch's end event instead of blocking in the driver; a kernel that polls
+  its control flags is told to stop from a second, non-blocking stream).
+* :func:`oom_retry`: GPU out-of-memory inside an engine call frees CuPy's cached blocks and
+  retries with smaller work units, else raises :class:`~nx_gpumine.CapacityError`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import re
 import threading
@@ -19,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import EngineUnavailableError
+import numpy as np
+
+from ...errors import CapacityError, EngineUnavailableError
 
 __all__ = [
     "KERNEL_DIR",
@@ -32,8 +41,29 @@ __all__ = [
     "import_cupy",
     "persistent_blocks",
     "sm_count",
+    "wait_event",
+    "request_stop",
+    "oom_retry",
+    "is_out_of_memory",
+    "release_memory",
+    "POLL_S",
+    "STOP_GRACE",
     "current_device",
 ]
+
+#: Longest sleep (seconds) between two looks at a running launch: the Ctrl-C latency of a wait.
+POLL_S = 0.001
+#: Seconds a main-thread wait polls without sleeping before it backs off (see wait_event).
+SPIN_S = 0.01
+#: Seconds an interrupted launch is waited for (it stops at its next flag poll) before the
+#: interrupt is re-raised anyway (a kernel without flag polls then finishes in the background;
+#: later work on the same stream waits for it, so its buffers are never reused too early).
+STOP_GRACE = 0.5
+#: Out-of-memory retries of one engine call (each with work units a quarter of the last).
+OOM_RETRIES = 3
+#: Statistics: how many engine calls were retried after a GPU out-of-memory error.
+oom_stats: dict[str, int] = {"retries": 0, "capacity_errors": 0}
+_stop_streams: dict[int, Any] = {}
 
 #: Folder holding the ``.cu`` / ``.cuh`` sources.
 KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
@@ -243,3 +273,141 @@ def time_events(fn: Callable[[], Any], *, warmup: int = 1, repeat: int = 5) -> d
         "min_ms": s[0],
         "result": result,
     }
+
+
+# ====================================================================== interrupts
+def wait_event(event: Any, *, stop: Callable[[], None] | None = None) -> None:
+    """Wait until ``event`` (recorded after a launch) has completed, interruptibly.
+
+    In the main thread the event is polled -- without sleeping for the first
+    :data:`SPIN_S` seconds (as CUDA's own spinning synchronisation does; a sleep would add its
+    wake-up latency to every short call), then with sleeps growing from 50 us to
+    :data:`POLL_S` -- so Python runs signal handlers (Ctrl-C's ``KeyboardInterrupt``) within
+    milliseconds instead of after the kernel. On such an exception ``stop()`` asks the running
+    kernel to stop (see :func:`request_stop`), the launch is waited for up to
+    :data:`STOP_GRACE` seconds, and the exception propagates. Other threads block in ``event.synchronize()``
+    (signals are only delivered to the main thread).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        event.synchronize()
+        return
+    try:
+        if event.done:
+            return
+        spin_end = time.perf_counter() + SPIN_S
+        while time.perf_counter() < spin_end:
+            if event.done:
+                return
+        delay = 5e-5
+        while not event.done:
+            time.sleep(delay)
+            delay = min(2 * delay, POLL_S)
+    except BaseException:
+        if stop is not None:
+            with contextlib.suppress(Exception):
+                stop()
+        deadline = time.monotonic() + STOP_GRACE
+        with contextlib.suppress(Exception):
+            while not event.done and time.monotonic() < deadline:
+                time.sleep(POLL_S)
+        raise
+
+
+def request_stop(ctl: Any, word: int, bits: int) -> None:
+    """Write ``bits`` into ``ctl[word]`` (device ``uint64`` control block) while kernels run.
+
+    The copy goes through a non-blocking stream, so it does not wait for the kernels on the
+    default stream; kernels that poll this word (the static and temporal DFS kernels read
+    their flags every few hundred steps) then stop. The word's other bits are overwritten:
+    only for a launch whose results are dropped.
+    """
+    cp = import_cupy()
+    dev = int(cp.cuda.Device().id)
+    stream = _stop_streams.get(dev)
+    if stream is None:  # one non-blocking stream per device
+        stream = _stop_streams[dev] = cp.cuda.Stream(non_blocking=True)
+    ctl[word : word + 1].set(np.array([bits], dtype=np.uint64), stream=stream)
+    stream.synchronize()
+
+
+# ====================================================================== out of memory
+def is_out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` (or an exception it was raised from) is a GPU out-of-memory error."""
+    seen = 0
+    while exc is not None and seen < 8:
+        name = type(exc).__name__
+        if name == "OutOfMemoryError" or "cudaErrorMemoryAllocation" in str(exc):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+def release_memory() -> None:
+    """Free CuPy's cached device and pinned blocks (after an out-of-memory error)."""
+    with contextlib.suppress(Exception):
+        cp = import_cupy()
+        cp.get_default_memory_pool().free_all_blocks()
+        cp.get_default_pinned_memory_pool().free_all_blocks()
+
+
+def oom_retry(
+    shrink: Mapping[str, int] | None = None,
+    *,
+    on_oom: Callable[..., None] | None = None,
+    what: str = "query",
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorate an engine entry point: GPU out-of-memory -> retry smaller, else CapacityError.
+
+    Parameters
+    ----------
+    shrink : mapping of str to int, optional
+        Keyword arguments that size the call's work units (output blocks, buffers) with their
+        defaults; each retry passes a quarter of the last value (at least 1).
+    on_oom : callable, optional
+        Called with the call's arguments after an out-of-memory error, to drop buffers the
+        engine caches for that call (then CuPy's cached blocks are freed).
+    what : str
+        What the call computes, for the error message.
+
+    Returns
+    -------
+    callable
+        The decorator. A call fails with :class:`CapacityError` (naming the GPU memory and
+        suggesting ``engine="cpu"``) after :data:`OOM_RETRIES` retries, or at once when there is
+        nothing to shrink and freeing cached memory did not help.
+    """
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kw: Any) -> Any:
+            tries = 0
+            while True:
+                try:
+                    return fn(*args, **kw)
+                except Exception as exc:
+                    if not is_out_of_memory(exc):
+                        raise
+                    tries += 1
+                    if on_oom is not None:
+                        with contextlib.suppress(Exception):
+                            on_oom(*args, **kw)
+                    release_memory()
+                    can_shrink = bool(shrink) and any(
+                        int(kw.get(name, default)) > 1 for name, default in shrink.items()
+                    )
+                    if tries > OOM_RETRIES or (tries > 1 and not can_shrink):
+                        oom_stats["capacity_errors"] += 1
+                        raise CapacityError(
+                            f"the GPU ran out of memory for this {what}, also after freeing "
+                            f"cached memory and {tries - 1} retries with smaller work units; "
+                            "use engine='cpu', a smaller graph, or a limit"
+                        ) from exc
+                    oom_stats["retries"] += 1
+                    if tries > 1:
+                        for name, default in (shrink or {}).items():
+                            kw[name] = max(1, int(kw.get(name, default)) // 4)
+
+        return wrapper
+
+    return deco

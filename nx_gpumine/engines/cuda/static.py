@@ -48,8 +48,18 @@ import numpy as np
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
+from ...limits import check_result_rows, memory_budget, result_bytes
 from . import hostmem, memory, shapes
-from ._runtime import current_device, import_cupy, load_module, persistent_blocks, sm_count
+from ._runtime import (
+    current_device,
+    import_cupy,
+    load_module,
+    oom_retry,
+    persistent_blocks,
+    request_stop,
+    sm_count,
+    wait_event,
+)
 
 __all__ = [
     "count",
@@ -551,7 +561,8 @@ def _dfs_launch(
         start.record()
         kern((min(grid, w.nwarps // WPB),), (WPB * 32,), tuple(args))
         end.record()
-        end.synchronize()
+        # Ctrl-C: every warp polls its flags (STOP_BITS) and stops; results are dropped
+        wait_event(end, stop=lambda: request_stop(w.ctl, C_FLAGS, F_FOUND))
         prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
             cp.cuda.get_elapsed_time(start, end)
         )
@@ -566,6 +577,14 @@ def _dfs_launch(
 
 
 # ====================================================================== helpers
+def _drop_work(graph: StaticGraph, plan: Any, *args: Any, **kw: Any) -> None:
+    """Forget the plan's cached work buffers (after a GPU out-of-memory error)."""
+    d = (_PLAN_DATA.get(plan) or {}).get(current_device())
+    if d is not None:
+        d["work"].clear()
+        d["tasks"].clear()
+
+
 def _range(graph: StaticGraph, lo: int, hi: int | None) -> tuple[int, int]:
     nnz = len(graph.indices)
     hi = nnz if hi is None else int(hi)
@@ -1060,6 +1079,7 @@ _TUNING_DOC = """
 _INT64_MAX = 2**63 - 1
 
 
+@oom_retry({"dump_capacity": 1 << 21, "trie_budget": 1 << 26}, on_oom=_drop_work, what="count")
 def count(
     graph: StaticGraph,
     plan: Any,
@@ -1230,6 +1250,7 @@ def _count_ooc(
     return total
 
 
+@oom_retry(on_oom=_drop_work, what="existence test")
 def exists(
     graph: StaticGraph,
     plan: Any,
@@ -1285,6 +1306,7 @@ def exists(
     return found
 
 
+@oom_retry({"buffer_rows": 1 << 20, "max_buffer_rows": 1 << 26}, on_oom=_drop_work, what="listing")
 def enumerate_matches(
     graph: StaticGraph,
     plan: Any,
@@ -1406,9 +1428,16 @@ def _enumerate_range(
     cap = int(buffer_rows)
     tl_e = np.zeros(0, dtype=np.int64)
     tl_s = np.zeros(0, dtype=np.int64)
+    lo0 = lo
+    checked = False
     while True:
         rounds += 1
         want = cap if limit is None else min(cap, limit - got)
+        if not checked and result_bytes(got + want, k) > memory_budget():
+            # the rows so far and the next block pass the budget: count the range first
+            total = count(prep.graph, prep.plan, lo0, hi)
+            check_result_rows(total if limit is None else min(total, limit), k)
+            checked = True
         out = cp.empty(max(want, 1) * k, dtype=cp.int32)
         ntl = len(tl_e)
         ctl = _dfs_launch(

@@ -43,6 +43,7 @@ import numpy as np
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.temporal_graph import TemporalGraph
+from ...limits import check_result_rows
 from ...plan.temporal_plan import (
     TIE_INPUT_ORDER,
     TIE_STRICT,
@@ -51,7 +52,16 @@ from ...plan.temporal_plan import (
     time_reach,
 )
 from . import memory
-from ._runtime import current_device, import_cupy, load_module, persistent_blocks, sm_count
+from ._runtime import (
+    current_device,
+    import_cupy,
+    load_module,
+    oom_retry,
+    persistent_blocks,
+    request_stop,
+    sm_count,
+    wait_event,
+)
 
 __all__ = [
     "count",
@@ -80,6 +90,8 @@ F_OVERFLOW, F_FOUND, F_OUTFULL, F_DUMPFULL = 1, 2, 4, 8
 MODES = {"count": 0, "exists": 1, "enumerate": 2}  # the kernel's MODE_* values
 #: At most this many roots: expand level 1 before the DFS (one work item per candidate).
 EXPAND_ROOTS = 1 << 21
+#: Root edges per census launch (the census kernel does not poll flags; see census()).
+CENSUS_CHUNK = 1 << 18
 _INT64_MAX = 2**63 - 1
 
 #: Statistics of the last call in this process: kernel time (CUDA events), launches, steals...
@@ -390,6 +402,13 @@ def _buffer(prep: _Prep, name: str, size: int, dtype: Any) -> Any:
     return buf
 
 
+def _drop_buffers(graph: TemporalGraph, plan: TemporalPlan, *args: Any, **kw: Any) -> None:
+    """Forget the plan's cached work buffers (after a GPU out-of-memory error)."""
+    hit = (_PLAN_DATA.get(plan) or {}).get(current_device())
+    if hit is not None:
+        hit[1].buffers.clear()
+
+
 def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
     m = graph.m
     hi = m if hi is None else int(hi)
@@ -498,7 +517,8 @@ def _run(
         started = False
         kern((blocks,), (WPB * 32,), tuple(args))
         end.record()
-        end.synchronize()
+        # Ctrl-C: warps poll their flags (F_FOUND stops them); the launch's results are dropped
+        wait_event(end, stop=lambda: request_stop(ctl, C_FLAGS, F_FOUND))
         prep.stats["kernel_ms"] = prep.stats.get("kernel_ms", 0.0) + float(
             cp.cuda.get_elapsed_time(start, end)
         )
@@ -538,6 +558,7 @@ def _finish(prep: _Prep, **kw: Any) -> None:
 
 
 # ====================================================================== public API
+@oom_retry(on_oom=_drop_buffers, what="count")
 def count(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -613,6 +634,7 @@ def count(
     return total
 
 
+@oom_retry(on_oom=_drop_buffers, what="existence test")
 def exists(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -677,6 +699,7 @@ def _fill(prep: _Prep, lo: int, hi: int, cap: int, steal: bool, tail_ms: float) 
     return cp.asnumpy(block)
 
 
+@oom_retry({"max_buffer_rows": 1 << 25}, on_oom=_drop_buffers, what="listing")
 def enumerate_matches(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -745,6 +768,8 @@ def enumerate_matches(
     while todo and (limit is None or got < limit):
         a, b = todo.pop()
         c = int(_run(prep, MODES["count"], a, b, steal=steal, tail_ms=tail_ms)[C_COUNT])
+        if (a, b) == (lo, hi):  # the whole range: its count is the result size
+            check_result_rows(c if limit is None else min(c, limit), ncol)
         if c == 0:
             continue
         if c > max_buffer_rows and b - a > 1:
@@ -770,6 +795,7 @@ def enumerate_matches(
 
 
 # ====================================================================== census
+@oom_retry(what="census")
 def census(
     graph: TemporalGraph,
     delta: float | int | None,
@@ -796,7 +822,7 @@ def census(
         int64, shape (36,).
     """
     from ...inputs.motifs import _num
-    from ...plan.temporal_plan import _limit
+    from ...plan.temporal_plan import _limit, time_span
     from ..cpu.temporal import _TABLE
 
     cp = import_cupy()
@@ -806,7 +832,7 @@ def census(
     lo, hi = _range(graph, lo, hi)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
-    on, d = _limit(delta, graph.integer_times)
+    on, d = _limit(delta, graph.integer_times, time_span(graph))
     tie_code = TIE_STRICT if tie == "strict" else TIE_INPUT_ORDER
     cm = load_module("temporal_census.cu", _type_defines(graph, tie_code, on))
     kern = cm.kernel("temporal_census")
@@ -814,31 +840,38 @@ def census(
     ctl = cp.zeros(16, dtype=cp.uint64)
     counts = cp.zeros(36, dtype=cp.uint64)
     table = cp.asarray(_TABLE.astype(np.int32))
-    start, end = cp.cuda.Event(), cp.cuda.Event()
-    start.record()
-    kern(
-        (blocks,),
-        (WPB * 32,),
-        (
-            *_graph_args(graph),
-            np.int32(graph.n),
-            np.int64(graph.m),
-            graph.time.dtype.type(d),
-            np.int64(lo),
-            np.int64(hi),
-            table,
-            ctl,
-            counts,
-        ),
-    )
-    end.record()
-    end.synchronize()
+    # the census kernel does not poll flags: bounded launches of CENSUS_CHUNK roots each, with
+    # an interruptible wait after each (Ctrl-C lands within one chunk's run time)
+    kernel_ms = 0.0
+    for a in range(lo, hi, CENSUS_CHUNK):
+        b = min(hi, a + CENSUS_CHUNK)
+        ctl.fill(0)
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        kern(
+            (blocks,),
+            (WPB * 32,),
+            (
+                *_graph_args(graph),
+                np.int32(graph.n),
+                np.int64(graph.m),
+                graph.time.dtype.type(d),
+                np.int64(a),
+                np.int64(b),
+                table,
+                ctl,
+                counts,
+            ),
+        )
+        end.record()
+        wait_event(end)
+        kernel_ms += float(cp.cuda.get_elapsed_time(start, end))
     res = counts.get()
     if (res > _INT64_MAX).any():
         raise CapacityError("a census count overflows a 64-bit integer")
     last_run.clear()
     last_run.update(
-        kernel_ms=float(cp.cuda.get_elapsed_time(start, end)),
+        kernel_ms=kernel_ms,
         compile_seconds=cm.compile_seconds,
         mode="census",
         blocks=blocks,

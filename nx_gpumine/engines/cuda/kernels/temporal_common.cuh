@@ -143,14 +143,27 @@ __device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi,
   return lower_id(arr, lo, hi, x);
 }
 
+// t - base > lim (lim >= 0), exact whatever the spread of int64 times: the one window rule of
+// every engine (plan/temporal_plan.py, "Window arithmetic"; CPU: engines/cpu/temporal.py:_past).
+// t <= base never exceeds; an int64 difference that wraps below 0 (true difference >= 2**63)
+// exceeds every limit. Float differences never wrap.
+__device__ __forceinline__ bool past(tm_t t, tm_t base, tm_t lim) {
+  if (t <= base) return false;
+#if TFLOAT
+  return t - base > lim;
+#else
+  return (u64)t - (u64)base > (u64)lim;  // exact: 0 < t - base < 2**64
+#endif
+}
+
 // Time window test: t - t0 <= delta (when on) and t - tp <= gap (when on); differences compared
 // exactly as the CPU engine does.
 __device__ __forceinline__ bool in_window(tm_t t, tm_t t0, tm_t tp, tm_t delta, bool gap_on,
                                           tm_t gap) {
 #if DELTA_ON
-  if (t - t0 > delta) return false;
+  if (past(t, t0, delta)) return false;
 #endif
-  if (gap_on && t - tp > gap) return false;
+  if (gap_on && past(t, tp, gap)) return false;
   return true;
 }
 

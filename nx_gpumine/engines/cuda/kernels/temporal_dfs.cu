@@ -219,7 +219,7 @@ __device__ __forceinline__ bool anti_absent(const Ctx& c, const Env& v) {
       hi = mid;
   }
   for (idx_t p = lo; p < b; p++) {
-    if (anti_won(J) && lt[p] - thi > lim) break;
+    if (anti_won(J) && past(lt[p], thi, lim)) break;
     if (other[p] == want) return false;
   }
   return true;

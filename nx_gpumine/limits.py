@@ -1,0 +1,195 @@
+"""Resource limits: the memory budget that result sizes are checked against.
+
+A query that lists matches (``find_subgraphs``, ``find_motifs``...) counts them first and
+compares the bytes the result needs with :func:`memory_budget`; a result that would not fit
+raises :class:`~nx_gpumine.CapacityError` naming the count, before anything of that size is
+allocated (``find_subgraphs(complete_graph(1000), "triangle")`` would need ~48 GB).
+
+The budget is, in order: the value given to :func:`set_memory_budget`; the environment
+variable ``NX_GPUMINE_MEMORY_BUDGET`` (bytes, a size such as ``"8GiB"`` / ``"500MB"``, or a
+percentage of the available memory such as ``"75%"``); else :data:`DEFAULT_FRACTION` of the
+memory available when the check runs (``MemAvailable`` on Linux; 4 GiB where it is unknown).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+
+from .errors import CapacityError, QueryError
+
+__all__ = [
+    "memory_budget",
+    "set_memory_budget",
+    "available_memory",
+    "result_bytes",
+    "check_result_rows",
+    "grow_rows",
+    "BUDGET_ENV",
+    "DEFAULT_FRACTION",
+    "RESULT_COPIES",
+]
+
+BUDGET_ENV = "NX_GPUMINE_MEMORY_BUDGET"
+#: Share of the available memory a result may take by default.
+DEFAULT_FRACTION = 0.5
+#: A result is held about twice at its peak (engine ids, then node keys or a frame).
+RESULT_COPIES = 2
+_FALLBACK_AVAILABLE = 4 << 30
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 10**3,
+    "kb": 10**3,
+    "m": 10**6,
+    "mb": 10**6,
+    "g": 10**9,
+    "gb": 10**9,
+    "t": 10**12,
+    "tb": 10**12,
+    "kib": 1 << 10,
+    "mib": 1 << 20,
+    "gib": 1 << 30,
+    "tib": 1 << 40,
+}
+_budget: int | str | None = None
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (``MemAvailable``; 4 GiB where it cannot be read)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return _FALLBACK_AVAILABLE
+
+
+def _parse(value: int | str, where: str) -> int:
+    """Bytes from an int, a size string (``"8GiB"``) or a percentage (``"75%"``)."""
+    if isinstance(value, bool):
+        raise QueryError(f"{where}: a memory budget must be a size, got {value!r}")
+    if isinstance(value, int):
+        if value <= 0:
+            raise QueryError(f"{where}: the memory budget must be > 0 bytes, got {value}")
+        return value
+    if not isinstance(value, str):
+        raise QueryError(
+            f"{where}: a memory budget is bytes (int), a size like '8GiB' or a percentage "
+            f"like '75%', got {type(value).__name__}"
+        )
+    text = value.strip().lower()
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*%", text)
+    if m:
+        pct = float(m.group(1))
+        if not 0 < pct <= 100:
+            raise QueryError(f"{where}: a percentage budget must be in (0, 100], got {value!r}")
+        return max(1, int(available_memory() * pct / 100))
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([a-z]*)", text)
+    if not m or m.group(2) not in _UNITS:
+        raise QueryError(
+            f"{where}: cannot read memory budget {value!r} (bytes, '500MB', '8GiB' or '75%')"
+        )
+    size = int(float(m.group(1)) * _UNITS[m.group(2)])
+    if size <= 0:
+        raise QueryError(f"{where}: the memory budget must be > 0 bytes, got {value!r}")
+    return size
+
+
+def set_memory_budget(value: int | str | None) -> None:
+    """Set the memory budget for results (process-wide).
+
+    Parameters
+    ----------
+    value : int, str or None
+        Bytes, a size (``"8GiB"``, ``"500MB"``), a percentage of the available memory
+        (``"75%"``, evaluated at each check), or None to go back to the default (the
+        environment variable, else half of the available memory).
+
+    Raises
+    ------
+    QueryError
+        For a value that is not a positive size.
+    """
+    global _budget
+    if value is not None:
+        _parse(value, "set_memory_budget")  # validate now
+    _budget = value
+
+
+def memory_budget() -> int:
+    """The memory budget in bytes now (see the module docstring for where it comes from)."""
+    if _budget is not None:
+        return _parse(_budget, "set_memory_budget")
+    env = os.environ.get(BUDGET_ENV)
+    if env:
+        return _parse(env, BUDGET_ENV)
+    return max(1, int(available_memory() * DEFAULT_FRACTION))
+
+
+def result_bytes(rows: int, width: int, itemsize: int = 8) -> int:
+    """Bytes a result of ``rows`` x ``width`` ids needs at its peak (:data:`RESULT_COPIES`)."""
+    return int(rows) * max(int(width), 1) * int(itemsize) * RESULT_COPIES
+
+
+def _size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} PiB"  # pragma: no cover
+
+
+def check_result_rows(rows: int, width: int, *, exact: bool = True, what: str = "matches") -> None:
+    """Raise :class:`CapacityError` if ``rows`` result rows would exceed the memory budget.
+
+    Parameters
+    ----------
+    rows : int
+        Number of rows (the count, or a lower bound when ``exact`` is False).
+    width : int
+        Columns per row (pattern nodes or motif edges).
+    exact : bool
+        Whether ``rows`` is the exact count (else the message says "at least").
+    what : str
+        What the rows are, for the message.
+
+    Raises
+    ------
+    CapacityError
+        Naming the count, the bytes needed and the budget, and suggesting ``limit=``.
+    """
+    need = result_bytes(rows, width)
+    budget = memory_budget()
+    if need <= budget:
+        return
+    many = f"{rows:,}" if exact else f"more than {rows:,}"
+    raise CapacityError(
+        f"{many} {what} ({width} columns) would need about {_size(need)}, more than the memory "
+        f"budget of {_size(budget)}: pass limit=N to list the first N, count them instead, "
+        "iterate lazily (iter_subgraph_mappings), or raise the budget with "
+        f"nx_gpumine.set_memory_budget(...) or {BUDGET_ENV}"
+    )
+
+
+def grow_rows(cap: int, width: int, limit: int | None, count_rows: Callable[[], int]) -> int:
+    """The next size (rows) of a growing output buffer that filled at ``cap`` rows.
+
+    Doubled, up to ``limit``; a size past the memory budget is replaced by the exact number of
+    rows wanted, ``count_rows()`` capped by ``limit`` (counting is cheap next to listing), and
+    :class:`CapacityError` names that count if even it does not fit.
+    """
+    bound = (1 << 63) - 1 if limit is None else int(limit)
+    new = min(bound, 2 * int(cap))
+    if result_bytes(new, width) <= memory_budget():
+        return new
+    total = int(count_rows())
+    want = total if limit is None else min(total, int(limit))
+    check_result_rows(want, width)
+    return max(want, int(cap) + 1)
