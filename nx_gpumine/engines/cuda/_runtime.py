@@ -285,8 +285,8 @@ def wait_event(event: Any, *, stop: Callable[[], None] | None = None) -> None:
     :data:`POLL_S` -- so Python runs signal handlers (Ctrl-C's ``KeyboardInterrupt``) within
     milliseconds instead of after the kernel. On such an exception ``stop()`` asks the running
     kernel to stop (see :func:`request_stop`), the launch is waited for up to
-    :data:`STOP_GRACE` seconds, and the exception propagates. Other threads block in ``event.synchronize()``
-    (signals are only delivered to the main thread).
+    :data:`STOP_GRACE` seconds, and the exception propagates. Other threads block in
+    ``event.synchronize()`` (signals are only delivered to the main thread).
     """
     if threading.current_thread() is not threading.main_thread():
         event.synchronize()
