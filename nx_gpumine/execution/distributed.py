@@ -42,6 +42,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import threading
+import time
 import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator
@@ -201,7 +202,7 @@ def _shipped_graph(client: Any, graph: Any, refresh: bool = False) -> _Shipped:
     if entry is not None and not refresh and entry.stamp == stamp:
         if entry.future.status == "finished":
             return entry
-    future = client.scatter(_shippable(graph), broadcast=True, hash=False)
+    future = _scatter(client, _shippable(graph))
     entry = _Shipped(stamp, future)
     with _LOCK:
         _SHIPPED[key] = entry
@@ -210,6 +211,23 @@ def _shipped_graph(client: Any, graph: Any, refresh: bool = False) -> _Shipped:
     if watch:
         weakref.finalize(graph, _forget, id(graph))
     return entry
+
+
+#: Attempts at scattering a graph while workers come and go (a worker that dies during the
+#: broadcast closes its connection: distributed's CommClosedError, an OSError).
+_SCATTER_ATTEMPTS = 5
+
+
+def _scatter(client: Any, data: Any) -> Any:
+    """``client.scatter(data)`` to every worker, retried while workers restart."""
+    for attempt in range(_SCATTER_ATTEMPTS):
+        try:
+            return client.scatter(data, broadcast=True, hash=False)
+        except OSError:
+            if attempt == _SCATTER_ATTEMPTS - 1:
+                raise
+            time.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _edge_slice(graph: TemporalGraph, lo: int, hi: int) -> TemporalGraph:
@@ -232,7 +250,7 @@ class _Inputs:
         self.graph = self.entry.future
         self.plan = None
         if self._plan is not None:
-            self.plan = self.client.scatter(_shippable(self._plan), broadcast=True, hash=False)
+            self.plan = _scatter(self.client, _shippable(self._plan))
 
     def reship(self) -> None:
         """Scatter the graph and plan again (their last copies died with a worker)."""
