@@ -284,3 +284,19 @@ def test_hot_byte_ranges_merge_and_align(monkeypatch):
     assert hostmem._byte_ranges(np.array([0, 5]), 1, 5500) == [(0, 5500)]  # touching: merged
     assert hostmem._byte_ranges(np.array([0, 9]), 1, 10**6) == [(0, 4096), (8192, 12288)]
     assert hostmem._byte_ranges(np.array([9]), 4, 30000) == []
+
+
+def test_mem_location_codes():
+    """CUDA 13 advise/prefetch take a location {type, id}: host = 2, device = 1 (not id -1)."""
+    from nx_gpumine.engines.cuda import hostmem
+
+    assert hostmem.location(-1) == (2, 0)
+    assert hostmem.location(3) == (1, 3)
+    loc = hostmem._MemLocation(*hostmem.location(0))
+    assert (loc.type, loc.id) == (1, 0) and ctypes_size(loc) == 8
+
+
+def ctypes_size(obj):
+    import ctypes
+
+    return ctypes.sizeof(obj)
