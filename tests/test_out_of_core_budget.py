@@ -122,11 +122,21 @@ def test_static_ooc_settings_fit_the_budget():
 
 def test_temporal_edge_budget_and_stream_partitions():
     lanes = 132 * 8 * 256
-    e = memory.temporal_edge_budget(256 << 20, n=10000, l=3, lanes=lanes)
-    need = memory.temporal_need(10000, e, l=3, lanes=lanes, slots=2)["total"]
-    assert need <= 256 << 20 < memory.temporal_need(10000, 4 * e, l=3, lanes=lanes)["total"]
+    # the tail-dump buffers (~60 MiB on an H100, any graph) stay only under budgets >= 8x them
+    assert 60 << 20 < memory.tail_bytes(l=3, lanes=lanes) < 70 << 20
+    for budget, tail in ((256 << 20, False), (1 << 30, True)):
+        assert memory.stream_tail(budget, l=3, lanes=lanes) == tail
+        e = memory.temporal_edge_budget(budget, n=10000, l=3, lanes=lanes)
+        kw = dict(l=3, lanes=lanes, tail=tail)
+        need = memory.temporal_need(10000, e, slots=2, **kw)["total"]
+        assert need <= budget < memory.temporal_need(10000, 4 * e, **kw)["total"]
+        assert memory.temporal_need(10000, 0, **kw)["work"] == (
+            memory.tail_bytes(l=3, lanes=lanes) if tail else 0
+        )
+    # a budget of a few MiB streams a 3-edge motif (the fixed cost is the per-vertex arrays)
+    assert memory.temporal_edge_budget(4 << 20, n=10000, l=3, lanes=lanes) > 10_000
     with pytest.raises(CapacityError, match="per-vertex"):
-        memory.temporal_edge_budget(1 << 20, n=10000, l=3, lanes=lanes)
+        memory.temporal_edge_budget(64 << 10, n=10000, l=3, lanes=lanes)
 
     rng = np.random.default_rng(3)
     time = np.sort(rng.integers(0, 10000, 5000))
@@ -220,7 +230,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         ),
     )
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    monkeypatch.setattr(gt, "_lanes_estimate", lambda: 1000)
+    monkeypatch.setattr(gt, "_lanes_estimate", lambda: 4000)
     real = {f: getattr(gt, f) for f in ("count", "exists", "enumerate_matches")}
     slices = []
 
@@ -250,7 +260,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
     g = skewed_temporal_graph(n=3000, m=60_000, seed=3)
     for name, delta in (("M1", 600), ("M4", 3600)):
         plan = build_temporal_plan(named_motif(name, delta), g)
-        kw = dict(l=int(plan.l), lanes=1000)
+        kw = dict(l=int(plan.l), lanes=4000, tail=False)  # tail buffers > 1/8 of the budget
         per = (
             memory.temporal_need(g.n, 1, slots=2, **kw)["total"]
             - memory.temporal_need(g.n, 0, **kw)["total"]
@@ -260,7 +270,8 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
             - memory.temporal_need(g.n, 0, **kw)["work"]
         )
         budget += per * 7000
-        assert memory.temporal_edge_budget(budget, n=g.n, **kw) == 7000
+        assert not memory.stream_tail(budget, l=int(plan.l), lanes=4000)
+        assert memory.temporal_edge_budget(budget, n=g.n, l=int(plan.l), lanes=4000) == 7000
         want = ct.count(g, plan)
         slices.clear()
         assert real["count"](g, plan, max_device_bytes=budget) == want

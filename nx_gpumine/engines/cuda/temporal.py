@@ -592,7 +592,7 @@ def count(
         last_run.clear()
         return 0
     kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
-    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "count")
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "count", kw)
     if parts is not None:
         return int(_stream(graph, plan, parts, "count", None, kw))
     prep = _prepare(graph, plan)
@@ -634,7 +634,7 @@ def exists(
         last_run.clear()
         return False
     kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
-    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "exists")
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "exists", kw)
     if parts is not None:
         return bool(_stream(graph, plan, parts, "exists", None, kw))
     prep = _prepare(graph, plan)
@@ -727,12 +727,13 @@ def enumerate_matches(
     if plan.impossible or hi <= lo or limit == 0:
         last_run.clear()
         return empty
-    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "enumeration")
+    kw = dict(steal=steal, tail_ms=tail_ms, max_buffer_rows=max_buffer_rows)
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "enumeration", kw)
     if parts is not None:
         budget = memory.current_budget(max_device_bytes) or 0
         # output blocks take 1/16 of the budget (sorting them takes about three times that)
         rows_cap = max(budget // (16 * 8 * ncol), 1) if budget else max_buffer_rows
-        kw = dict(steal=steal, tail_ms=tail_ms, max_buffer_rows=min(max_buffer_rows, rows_cap))
+        kw["max_buffer_rows"] = min(max_buffer_rows, rows_cap)
         return _stream(graph, plan, parts, "enumerate", limit, kw)
     prep = _prepare(graph, plan)
     if limit is not None and limit <= max_buffer_rows:
@@ -853,9 +854,13 @@ def _lanes_estimate() -> int:
 
 def _stream_plan(
     graph: TemporalGraph, plan: TemporalPlan, lo: int, hi: int, max_device_bytes: int | None,
-    what: str,
+    what: str, kw: dict,
 ) -> list[tuple[int, int, int]] | None:  # fmt: skip
-    """None (in memory) or the streamed time partitions ``(root_lo, root_hi, edge_hi)``."""
+    """None (in memory) or the streamed time partitions ``(root_lo, root_hi, edge_hi)``.
+
+    Streaming turns tail-warp redistribution off in ``kw`` (``tail_ms=0``) when its buffers
+    would take more than 1/8 of the budget (:func:`memory.stream_tail`).
+    """
     if max_device_bytes == _INF_BUDGET:  # a streamed partition: sized to fit already
         return None
     max_device_bytes = memory.check_budget(max_device_bytes)
@@ -874,8 +879,11 @@ def _stream_plan(
         return None
     if what.startswith("temporal enumeration"):  # a quarter for the output blocks
         budget = budget * 3 // 4
+    tail = memory.stream_tail(budget, l=int(plan.l), lanes=lanes)
     max_edges = memory.temporal_edge_budget(budget, n=graph.n, l=int(plan.l), lanes=lanes,
-                                            labels=labels)  # fmt: skip
+                                            labels=labels, tail=tail)  # fmt: skip
+    if not tail:
+        kw["tail_ms"] = 0.0
     parts = memory.stream_partitions(graph.time, time_reach(plan), lo, hi, max_edges)
     memory.choose(what, need, budget, 0, explicit)
     return parts
