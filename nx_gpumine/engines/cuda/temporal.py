@@ -921,33 +921,53 @@ def _slot_dtypes(graph: TemporalGraph) -> dict:
     return d
 
 
+class _Partition(TemporalGraph):
+    """A streamed partition's host view: the list pointers are computed on first use (only the
+    block split of a partition's enumeration reads them on the host)."""
+
+    def _ptr(self, name: str) -> np.ndarray:
+        ptr = self.__dict__.get(name)
+        if ptr is None:
+            own = self.src if name == "_out_ptr" else self.dst
+            ptr = np.zeros(self.n + 1, dtype=np.int64)
+            if len(own):
+                np.cumsum(np.bincount(own, minlength=self.n), out=ptr[1:])
+            self.__dict__[name] = ptr
+        return ptr
+
+    @property
+    def n(self) -> int:
+        n = self.__dict__.get("_n")
+        return len(self.keys) if n is None else n
+
+    out_ptr = property(lambda self: self._ptr("_out_ptr"),
+                       lambda self, v: self.__dict__.__setitem__("_out_ptr", v))  # fmt: skip
+    in_ptr = property(lambda self: self._ptr("_in_ptr"),
+                      lambda self, v: self.__dict__.__setitem__("_in_ptr", v))  # fmt: skip
+
+
 def partition_graph(graph: TemporalGraph, lo: int, hi: int) -> TemporalGraph:
     """The graph of edge ids ``[lo, hi)`` as the streamed engine needs it on the host: views
-    of the edge columns (no copy) and the list pointers (``np.bincount``; used only to split a
-    partition's enumeration into blocks). Its lists and next-id array are left empty: the
-    engine builds them on the device (:meth:`_Streamer.attach`). Vertex ids stay global, edge
-    ids are shifted by ``-lo`` (as :meth:`TemporalGraph.edge_slice`).
+    of the edge columns (no copy; list pointers computed on first use). Its lists and next-id
+    array are left empty: the engine builds them on the device (:meth:`_Streamer.attach`).
+    Vertex ids stay global, edge ids are shifted by ``-lo`` (as
+    :meth:`TemporalGraph.edge_slice`).
     """
-    src, dst = graph.src[lo:hi], graph.dst[lo:hi]
     empty = np.zeros(0, dtype=np.int64)
-    ptrs = []
-    for own in (src, dst):
-        ptr = np.zeros(graph.n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(own, minlength=graph.n), out=ptr[1:])
-        ptrs.append(ptr)
-    sub = TemporalGraph(
-        src=src,
-        dst=dst,
+    sub = _Partition(
+        src=graph.src[lo:hi],
+        dst=graph.dst[lo:hi],
         time=graph.time[lo:hi],
         rows=graph.rows[lo:hi],
         next_id=empty,
-        out_ptr=ptrs[0],
+        out_ptr=None,
         out_edges=empty,
-        in_ptr=ptrs[1],
+        in_ptr=None,
         in_edges=empty,
         keys=graph.keys,
         edge_label=None if graph.edge_label is None else graph.edge_label[lo:hi],
     )
+    sub.__dict__["_n"] = graph.n
     sub.node_label, sub.node_values = graph.node_label, graph.node_values
     sub.node_vocab, sub.edge_vocab = graph.node_vocab, graph.edge_vocab
     sub.time_spec = graph.time_spec
