@@ -328,3 +328,39 @@ def ctypes_size(obj):
     import ctypes
 
     return ctypes.sizeof(obj)
+
+
+def _partitions_per_root(time, reach, lo, hi, max_edges):
+    """Reference: every root's reach computed (what stream_partitions did before)."""
+    m = len(time)
+    if reach is None:
+        ends = np.full(hi - lo, m, dtype=np.int64)
+    else:
+        ends = np.searchsorted(time, time[lo:hi] + reach, side="right").astype(np.int64)
+    ends = np.maximum(ends, np.arange(lo + 1, hi + 1, dtype=np.int64))
+    parts, r0 = [], lo
+    while r0 < hi:
+        r1 = lo + int(np.searchsorted(ends, r0 + int(max_edges), side="right"))
+        if r1 <= r0:
+            return None
+        r1 = min(r1, hi)
+        parts.append((r0, r1, int(ends[r1 - 1 - lo])))
+        r0 = r1
+    return parts
+
+
+def test_stream_partitions_binary_search_matches_per_root():
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        m = int(rng.integers(1, 400))
+        time = np.sort(rng.integers(0, int(rng.integers(1, 500)), m))
+        reach = None if trial % 7 == 0 else int(rng.integers(0, 60))
+        lo = int(rng.integers(0, m))
+        hi = int(rng.integers(lo, m + 1))
+        cap = int(rng.integers(1, 80))
+        want = _partitions_per_root(time, reach, lo, hi, cap)
+        if want is None:
+            with pytest.raises(CapacityError, match="time reach"):
+                memory.stream_partitions(time, reach, lo, hi, cap)
+        else:
+            assert memory.stream_partitions(time, reach, lo, hi, cap) == want

@@ -578,22 +578,35 @@ def stream_partitions(
     m = len(time)
     if hi <= lo:
         return []
-    if reach is None:
-        ends = np.full(hi - lo, m, dtype=np.int64)
-    else:
-        ends = np.searchsorted(time, time[lo:hi] + reach, side="right").astype(np.int64)
-    ends = np.maximum(ends, np.arange(lo + 1, hi + 1, dtype=np.int64))
+
+    def end(r: int) -> int:
+        """One past the last edge root ``r`` reads (nondecreasing in ``r``: times are sorted)."""
+        if reach is None:
+            e = m
+        else:
+            e = int(np.searchsorted(time, time[r] + reach, side="right"))
+        return max(e, r + 1)
+
+    # each partition: the first root whose reach ends past r0 + max_edges, by binary search
+    # over roots (O(log m) lookups per partition, not one per root)
     parts = []
     r0 = lo
     while r0 < hi:
-        r1 = lo + int(np.searchsorted(ends, r0 + int(max_edges), side="right"))
+        limit = r0 + int(max_edges)
+        a, b = r0, min(hi, limit)  # end(r) > r for all r, so roots from ``limit`` on fail
+        while a < b:
+            mid = (a + b) // 2
+            if end(mid) <= limit:
+                a = mid + 1
+            else:
+                b = mid
+        r1 = a
         if r1 <= r0:
             raise CapacityError(
-                f"the motif's time reach after edge {r0} spans {int(ends[r0 - lo]) - r0} edges,"
+                f"the motif's time reach after edge {r0} spans {end(r0) - r0} edges,"
                 f" more than the {max_edges} a partition may hold under the device memory"
                 " budget: raise max_device_bytes, narrow delta, or use engine='cpu'"
             )
-        r1 = min(r1, hi)
-        parts.append((r0, r1, int(ends[r1 - 1 - lo])))
+        parts.append((r0, r1, end(r1 - 1)))
         r0 = r1
     return parts
