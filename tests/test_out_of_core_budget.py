@@ -364,3 +364,32 @@ def test_stream_partitions_binary_search_matches_per_root():
                 memory.stream_partitions(time, reach, lo, hi, cap)
         else:
             assert memory.stream_partitions(time, reach, lo, hi, cap) == want
+
+
+def test_advise_and_prefetch_pass_locations(monkeypatch):
+    """Managed-memory advice goes to the driver's location-based entry points (CUDA 13 has no
+    int-device form): preferred location CPU = host location, accessed-by / prefetch = device."""
+    from nx_gpumine.engines.cuda import hostmem
+
+    calls = []
+
+    def adv(ptr, n, advice, loc):
+        calls.append(("advise", ptr, n, advice, loc.type, loc.id))
+        return 0
+
+    def pre(ptr, n, loc, flags, stream):
+        calls.append(("prefetch", ptr, n, loc.type, loc.id, flags))
+        return 0
+
+    monkeypatch.setattr(hostmem, "_DRIVER", [(adv, pre)])
+    hostmem._advise(4096, 8192, hostmem._ADV_PREFERRED, hostmem._CPU)
+    hostmem._advise(4096, 8192, hostmem._ADV_ACCESSED_BY, 1)
+    hostmem._prefetch(4096, 8192, 1, 0)
+    assert calls == [
+        ("advise", 4096, 8192, 3, 2, 0),
+        ("advise", 4096, 8192, 5, 1, 1),
+        ("prefetch", 4096, 8192, 1, 1, 0),
+    ]
+    monkeypatch.setattr(hostmem, "_DRIVER", [(lambda *a: 1, pre)])
+    with pytest.raises(RuntimeError, match="CUresult 1"):
+        hostmem._advise(4096, 8192, hostmem._ADV_PREFERRED, hostmem._CPU)
