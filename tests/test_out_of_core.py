@@ -178,21 +178,28 @@ def tied_hub():
     return temporal_from_arrays(src, dst, time, nodes=range(3000))
 
 
-def _tbudget(gt, graph, plan, edges):
+def _tbudget(gt, graph, plan, edges, enum=False):
     """A budget under which a streamed partition holds at most ``edges`` edges (the engine's
-    own arithmetic, :func:`memory.temporal_edge_budget`, solved the other way)."""
+    own arithmetic, :func:`memory.temporal_edge_budget`, solved the other way; with ``enum``,
+    for enumeration, which keeps a quarter of the budget for output blocks)."""
     from nx_gpumine.engines.cuda import memory
 
     lanes = gt._lanes_estimate()
     labels = graph.edge_label is not None or graph.node_label is not None
-    kw = dict(l=int(plan.l), lanes=lanes)
-    base = memory.temporal_need(graph.n, 0, node_labels=labels, **kw)["total"]
-    one = memory.temporal_need(graph.n, 1, edge_labels=labels, node_labels=labels, slots=2, **kw)[
-        "total"
-    ]
-    budget = base + memory.temporal_need(graph.n, 0, **kw)["vertex"]
-    budget += (one - base) * edges
-    assert memory.temporal_edge_budget(budget, n=graph.n, labels=labels, **kw) == edges
+    l = int(plan.l)
+    for tail in (False, True):  # tail-dump buffers only where the engine keeps them
+        kw = dict(l=l, lanes=lanes, tail=tail)
+        base = memory.temporal_need(graph.n, 0, node_labels=labels, **kw)["total"]
+        one = memory.temporal_need(graph.n, 1, edge_labels=labels, node_labels=labels, slots=2,
+                                   **kw)["total"]  # fmt: skip
+        budget = base + memory.temporal_need(graph.n, 0, **kw)["vertex"]
+        budget += (one - base) * edges
+        if enum:
+            budget = -(-budget * 4 // 3) + 4
+        eff = budget * 3 // 4 if enum else budget
+        if memory.stream_tail(eff, l=l, lanes=lanes) == tail:
+            break
+    assert memory.temporal_edge_budget(eff, n=graph.n, labels=labels, l=l, lanes=lanes) == edges
     return budget
 
 
@@ -230,7 +237,7 @@ def test_temporal_streamed_enumeration(gt, skewed, tied_hub, name, delta, tie):
     for g in (skewed, tied_hub):
         plan = build_temporal_plan(named_motif(name, delta, tie=tie), g)
         want = gt.enumerate_matches(g, plan)
-        budget = _tbudget(gt, g, plan, _edges(g, 6))
+        budget = _tbudget(gt, g, plan, _edges(g, 6), enum=True)
         got = gt.enumerate_matches(g, plan, max_device_bytes=budget)
         assert np.array_equal(got, want)  # same rows, same (lexicographic) order
         assert gt.last_run["out_of_core"]
@@ -269,12 +276,14 @@ def test_temporal_gaps_labels_anti_edges(gt, skewed):
         budget = _tbudget(gt, g, plan, g.m // 8)
         assert gt.count(g, plan, max_device_bytes=budget) == len(want)
         assert gt.last_run["partitions"] >= 8
+        budget = _tbudget(gt, g, plan, g.m // 8, enum=True)
         assert np.array_equal(gt.enumerate_matches(g, plan, max_device_bytes=budget), want)
+        assert gt.last_run["partitions"] >= 8
 
 
 def test_temporal_public_api_and_errors(gt, skewed, caplog):
     plan = build_temporal_plan(named_motif("M4", 3600), skewed)
-    budget = _tbudget(gt, skewed, plan, skewed.m // 5)
+    budget = _tbudget(gt, skewed, plan, skewed.m // 5, enum=True)
     want = ng.count_motifs(skewed, "M4", delta=3600, engine="cuda")
     with caplog.at_level(logging.INFO, logger="nx_gpumine"):
         got = ng.count_motifs(skewed, "M4", delta=3600, engine="cuda", max_device_bytes=budget)
@@ -333,7 +342,7 @@ def test_budget_with_virtual_devices(gs, gt, skewed, hub_graph):
     worker thread; slices over it are streamed through their device; the static out-of-core
     path runs on virtual slots of one device (one host copy)."""
     plan = build_temporal_plan(named_motif("M4", 3600), skewed)
-    budget = _tbudget(gt, skewed, plan, skewed.m // 20)
+    budget = _tbudget(gt, skewed, plan, skewed.m // 20, enum=True)
     want = ng.count_motifs(skewed, "M4", delta=3600, engine="cuda")
     kw = dict(delta=3600, engine="cuda", devices=[0, 0], max_device_bytes=budget)
     assert ng.count_motifs(skewed, "M4", **kw) == want

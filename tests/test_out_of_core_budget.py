@@ -122,11 +122,21 @@ def test_static_ooc_settings_fit_the_budget():
 
 def test_temporal_edge_budget_and_stream_partitions():
     lanes = 132 * 8 * 256
-    e = memory.temporal_edge_budget(256 << 20, n=10000, l=3, lanes=lanes)
-    need = memory.temporal_need(10000, e, l=3, lanes=lanes, slots=2)["total"]
-    assert need <= 256 << 20 < memory.temporal_need(10000, 4 * e, l=3, lanes=lanes)["total"]
+    # the tail-dump buffers (~60 MiB on an H100, any graph) stay only under budgets >= 8x them
+    assert 60 << 20 < memory.tail_bytes(l=3, lanes=lanes) < 70 << 20
+    for budget, tail in ((256 << 20, False), (1 << 30, True)):
+        assert memory.stream_tail(budget, l=3, lanes=lanes) == tail
+        e = memory.temporal_edge_budget(budget, n=10000, l=3, lanes=lanes)
+        kw = dict(l=3, lanes=lanes, tail=tail)
+        need = memory.temporal_need(10000, e, slots=2, **kw)["total"]
+        assert need <= budget < memory.temporal_need(10000, 4 * e, **kw)["total"]
+        assert memory.temporal_need(10000, 0, **kw)["work"] == (
+            memory.tail_bytes(l=3, lanes=lanes) if tail else 0
+        )
+    # a budget of a few MiB streams a 3-edge motif (the fixed cost is the per-vertex arrays)
+    assert memory.temporal_edge_budget(4 << 20, n=10000, l=3, lanes=lanes) > 10_000
     with pytest.raises(CapacityError, match="per-vertex"):
-        memory.temporal_edge_budget(1 << 20, n=10000, l=3, lanes=lanes)
+        memory.temporal_edge_budget(64 << 10, n=10000, l=3, lanes=lanes)
 
     rng = np.random.default_rng(3)
     time = np.sort(rng.integers(0, 10000, 5000))
@@ -168,10 +178,14 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
     the partition bookkeeping (two slots, staged slices, root ranges, id shifts, early stops):
     every slot's arrays equal its slice, and counts, rows, existence and limits equal the
     whole-graph CPU answers. The GPU run of the same loop is in tests/test_out_of_core.py."""
+    import dataclasses
     import sys
     import types
 
     from nx_gpumine.engines.cpu import temporal as ct
+    from nx_gpumine.inputs.temporal_graph import _build
+
+    LISTS = ("next_id", "out_ptr", "out_edges", "in_ptr", "in_edges")
     from nx_gpumine.engines.cuda import temporal as gt
     from nx_gpumine.inputs.generators import skewed_temporal_graph
     from nx_gpumine.inputs.motifs import named_motif
@@ -209,6 +223,11 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         zeros=lambda n, dtype=None: np.zeros(n, dtype).view(Arr),
         asarray=arr,
         int32=np.int32,
+        int64=np.int64,
+        bincount=np.bincount,
+        cumsum=np.cumsum,
+        argsort=np.argsort,
+        searchsorted=np.searchsorted,
         cuda=types.SimpleNamespace(
             runtime=types.SimpleNamespace(
                 memGetInfo=lambda: (1 << 34, 1 << 35), getDevice=lambda: 0
@@ -220,29 +239,37 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         ),
     )
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    monkeypatch.setattr(gt, "_lanes_estimate", lambda: 1000)
+    monkeypatch.setattr(gt, "_lanes_estimate", lambda: 4000)
     real = {f: getattr(gt, f) for f in ("count", "exists", "enumerate_matches")}
     slices = []
+
+    def host(g):
+        """The partition as the CPU engine reads it: the arrays built "on the device" (NumPy
+        here), checked against the host build of the same edge slice (``edge_slice``)."""
+        d = g._device_cache[("cuda_temporal", 0)]["g"]  # keyed by device id
+        ref = _build(g.src.astype(np.int64), g.dst.astype(np.int64), g.time, g.rows, g.keys)
+        full = {k: np.asarray(d[k]) for k in gt._SLOT_ARRAYS + LISTS}
+        for k, v in full.items():
+            assert np.array_equal(v, getattr(ref, k)), k
+        assert full["out_edges"].dtype == np.int32  # 32-bit ids on the device
+        return dataclasses.replace(g, **{k: full[k].astype(np.int64) for k in LISTS})
 
     def part_count(g, plan, lo=0, hi=None, max_device_bytes=None, **kw):
         if max_device_bytes != gt._INF_BUDGET:
             return real["count"](g, plan, lo, hi, max_device_bytes=max_device_bytes, **kw)
-        d = g._device_cache[("cuda_temporal", 0)]["g"]  # keyed by device id
-        for k in gt._SLOT_ARRAYS:
-            assert np.array_equal(np.asarray(d[k]), getattr(g, k)), k
         slices.append(g.m)
-        return ct.count(g, plan, lo, hi)
+        return ct.count(host(g), plan, lo, hi)
 
     def part_exists(g, plan, lo=0, hi=None, max_device_bytes=None, **kw):
         if max_device_bytes != gt._INF_BUDGET:
             return real["exists"](g, plan, lo, hi, max_device_bytes=max_device_bytes, **kw)
-        return ct.exists(g, plan, lo, hi)
+        return ct.exists(host(g), plan, lo, hi)
 
     def part_rows(g, plan, lo=0, hi=None, limit=None, max_device_bytes=None, **kw):
         if max_device_bytes != gt._INF_BUDGET:
             fn = real["enumerate_matches"]
             return fn(g, plan, lo, hi, limit, max_device_bytes=max_device_bytes, **kw)
-        return ct.enumerate_matches(g, plan, lo, hi, limit=limit)
+        return ct.enumerate_matches(host(g), plan, lo, hi, limit=limit)
 
     monkeypatch.setattr(gt, "count", part_count)
     monkeypatch.setattr(gt, "exists", part_exists)
@@ -250,7 +277,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
     g = skewed_temporal_graph(n=3000, m=60_000, seed=3)
     for name, delta in (("M1", 600), ("M4", 3600)):
         plan = build_temporal_plan(named_motif(name, delta), g)
-        kw = dict(l=int(plan.l), lanes=1000)
+        kw = dict(l=int(plan.l), lanes=4000, tail=False)  # tail buffers > 1/8 of the budget
         per = (
             memory.temporal_need(g.n, 1, slots=2, **kw)["total"]
             - memory.temporal_need(g.n, 0, **kw)["total"]
@@ -260,7 +287,8 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
             - memory.temporal_need(g.n, 0, **kw)["work"]
         )
         budget += per * 7000
-        assert memory.temporal_edge_budget(budget, n=g.n, **kw) == 7000
+        assert not memory.stream_tail(budget, l=int(plan.l), lanes=4000)
+        assert memory.temporal_edge_budget(budget, n=g.n, l=int(plan.l), lanes=4000) == 7000
         want = ct.count(g, plan)
         slices.clear()
         assert real["count"](g, plan, max_device_bytes=budget) == want
@@ -284,3 +312,84 @@ def test_hot_byte_ranges_merge_and_align(monkeypatch):
     assert hostmem._byte_ranges(np.array([0, 5]), 1, 5500) == [(0, 5500)]  # touching: merged
     assert hostmem._byte_ranges(np.array([0, 9]), 1, 10**6) == [(0, 4096), (8192, 12288)]
     assert hostmem._byte_ranges(np.array([9]), 4, 30000) == []
+
+
+def test_mem_location_codes():
+    """CUDA 13 advise/prefetch take a location {type, id}: host = 2, device = 1 (not id -1)."""
+    from nx_gpumine.engines.cuda import hostmem
+
+    assert hostmem.location(-1) == (2, 0)
+    assert hostmem.location(3) == (1, 3)
+    loc = hostmem._MemLocation(*hostmem.location(0))
+    assert (loc.type, loc.id) == (1, 0) and ctypes_size(loc) == 8
+
+
+def ctypes_size(obj):
+    import ctypes
+
+    return ctypes.sizeof(obj)
+
+
+def _partitions_per_root(time, reach, lo, hi, max_edges):
+    """Reference: every root's reach computed (what stream_partitions did before)."""
+    m = len(time)
+    if reach is None:
+        ends = np.full(hi - lo, m, dtype=np.int64)
+    else:
+        ends = np.searchsorted(time, time[lo:hi] + reach, side="right").astype(np.int64)
+    ends = np.maximum(ends, np.arange(lo + 1, hi + 1, dtype=np.int64))
+    parts, r0 = [], lo
+    while r0 < hi:
+        r1 = lo + int(np.searchsorted(ends, r0 + int(max_edges), side="right"))
+        if r1 <= r0:
+            return None
+        r1 = min(r1, hi)
+        parts.append((r0, r1, int(ends[r1 - 1 - lo])))
+        r0 = r1
+    return parts
+
+
+def test_stream_partitions_binary_search_matches_per_root():
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        m = int(rng.integers(1, 400))
+        time = np.sort(rng.integers(0, int(rng.integers(1, 500)), m))
+        reach = None if trial % 7 == 0 else int(rng.integers(0, 60))
+        lo = int(rng.integers(0, m))
+        hi = int(rng.integers(lo, m + 1))
+        cap = int(rng.integers(1, 80))
+        want = _partitions_per_root(time, reach, lo, hi, cap)
+        if want is None:
+            with pytest.raises(CapacityError, match="time reach"):
+                memory.stream_partitions(time, reach, lo, hi, cap)
+        else:
+            assert memory.stream_partitions(time, reach, lo, hi, cap) == want
+
+
+def test_advise_and_prefetch_pass_locations(monkeypatch):
+    """Managed-memory advice goes to the driver's location-based entry points (CUDA 13 has no
+    int-device form): preferred location CPU = host location, accessed-by / prefetch = device."""
+    from nx_gpumine.engines.cuda import hostmem
+
+    calls = []
+
+    def adv(ptr, n, advice, loc):
+        calls.append(("advise", ptr, n, advice, loc.type, loc.id))
+        return 0
+
+    def pre(ptr, n, loc, flags, stream):
+        calls.append(("prefetch", ptr, n, loc.type, loc.id, flags))
+        return 0
+
+    monkeypatch.setattr(hostmem, "_DRIVER", [(adv, pre)])
+    hostmem._advise(4096, 8192, hostmem._ADV_PREFERRED, hostmem._CPU)
+    hostmem._advise(4096, 8192, hostmem._ADV_ACCESSED_BY, 1)
+    hostmem._prefetch(4096, 8192, 1, 0)
+    assert calls == [
+        ("advise", 4096, 8192, 3, 2, 0),
+        ("advise", 4096, 8192, 5, 1, 1),
+        ("prefetch", 4096, 8192, 1, 1, 0),
+    ]
+    monkeypatch.setattr(hostmem, "_DRIVER", [(lambda *a: 1, pre)])
+    with pytest.raises(RuntimeError, match="CUresult 1"):
+        hostmem._advise(4096, 8192, hostmem._ADV_PREFERRED, hostmem._CPU)

@@ -306,13 +306,28 @@ def temporal_arrays(xp: Any, src: Any, dst: Any, time: Any) -> dict:
     order = xp.argsort(t, kind="stable").astype(xp.int64)
     s, d, t = s[order], d[order], t[order]
     out = {"src": s.astype(xp.int32), "dst": d.astype(xp.int32), "time": t, "rows": order}
-    for name, own in (("out", s), ("in", d)):
-        ptr = xp.zeros(n + 1, dtype=xp.int64)
-        ptr[1:] = xp.cumsum(xp.bincount(own, minlength=n))
-        out[f"{name}_ptr"] = ptr
-        out[f"{name}_edges"] = xp.argsort(own, kind="stable").astype(xp.int64)
-    out["next_id"] = xp.searchsorted(t, t, side="right").astype(xp.int64)
+    out.update(temporal_index_arrays(xp, s, d, t, n))
     out["keys"] = keys
+    return out
+
+
+def temporal_index_arrays(
+    xp: Any, src: Any, dst: Any, time: Any, n: int, dtype: Any = None
+) -> dict:
+    """``next_id``, ``out_ptr``, ``out_edges``, ``in_ptr``, ``in_edges`` of time-sorted edges
+    with dense vertex ids below ``n``, built with array module ``xp`` (``dtype``: of the
+    results, int64 by default). The streamed temporal engine builds each time partition's lists
+    on the device with it, vertex ids kept global.
+    """
+    dtype = xp.int64 if dtype is None else dtype
+    out = {}
+    for name, own in (("out", src), ("in", dst)):
+        ptr = xp.zeros(n + 1, dtype=dtype)
+        if len(own):
+            ptr[1:] = xp.cumsum(xp.bincount(own, minlength=n))
+        out[f"{name}_ptr"] = ptr
+        out[f"{name}_edges"] = xp.argsort(own, kind="stable").astype(dtype, copy=False)
+    out["next_id"] = xp.searchsorted(time, time, side="right").astype(dtype, copy=False)
     return out
 
 

@@ -28,6 +28,8 @@ PLACEMENTS = ("managed", "pinned")
 _ADV_PREFERRED = 3  # cudaMemAdviseSetPreferredLocation
 _ADV_ACCESSED_BY = 5  # cudaMemAdviseSetAccessedBy
 _CPU = -1  # cudaCpuDeviceId
+_LOC_DEVICE = 1  # CU_MEM_LOCATION_TYPE_DEVICE / cudaMemLocationTypeDevice
+_LOC_HOST = 2  # CU_MEM_LOCATION_TYPE_HOST / cudaMemLocationTypeHost
 _PAGE = 4096
 #: Granularity (entries) of the hot/cold split of per-entry arrays.
 BLOCK_ENTRIES = 1 << 19
@@ -95,11 +97,10 @@ def host_array(
     if placement == "managed":
         mp = cp.cuda.malloc_managed(nbytes)
         ptr = int(mp.ptr)
-        rt = cp.cuda.runtime
         try:
-            rt.memAdvise(ptr, nbytes, _ADV_PREFERRED, _CPU)
-            rt.memAdvise(ptr, nbytes, _ADV_ACCESSED_BY, dev)
-        except Exception as exc:  # noqa: BLE001 - e.g. a runtime without the int-device API
+            _advise(ptr, nbytes, _ADV_PREFERRED, _CPU)
+            _advise(ptr, nbytes, _ADV_ACCESSED_BY, dev)
+        except Exception as exc:  # noqa: BLE001 - no usable advise entry point
             logger.warning("nx_gpumine: cudaMemAdvise failed (%s); using pinned memory", exc)
             del mp
             placement = "pinned"
@@ -115,10 +116,13 @@ def host_array(
     view[: a.nbytes] = a.view(np.uint8)
     if hot is not None and len(hot) and a.size:
         stream = cp.cuda.get_current_stream()
-        for lo, hi in _byte_ranges(hot, a.itemsize, nbytes):
-            rt.memAdvise(ptr + lo, hi - lo, _ADV_PREFERRED, dev)
-            rt.memPrefetchAsync(ptr + lo, hi - lo, dev, stream.ptr)
-            on_device += hi - lo
+        try:
+            for lo, hi in _byte_ranges(hot, a.itemsize, nbytes):
+                _advise(ptr + lo, hi - lo, _ADV_PREFERRED, dev)
+                _prefetch(ptr + lo, hi - lo, dev, stream.ptr)
+                on_device += hi - lo
+        except Exception as exc:  # noqa: BLE001 - the cold advice holds; no device cache
+            logger.warning("nx_gpumine: hot-block prefetch failed (%s); reading from host", exc)
         stream.synchronize()
     return cp.ndarray(a.shape, a.dtype, mp), on_device
 
@@ -138,3 +142,69 @@ def _byte_ranges(blocks: np.ndarray, itemsize: int, nbytes: int) -> list[tuple[i
         else:
             out.append((lo, hi))
     return out
+
+
+# ---------------------------------------------------------------- advise / prefetch entry points
+# CUDA 12.2 added location-based cuMemAdvise_v2 / cuMemPrefetchAsync_v2 (a CUmemLocation
+# {type, id} instead of an int device, -1 meaning the CPU); CUDA 13 made them the only form of
+# cudaMemAdvise / cudaMemPrefetchAsync, so an int device passed through a wrapper of the old
+# runtime signature is rejected (cudaErrorInvalidValue). The driver keeps exporting the _v2
+# symbols, so they are called here with an explicit location; older drivers take the runtime's
+# int-device form.
+
+
+class _MemLocation(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int)]
+
+
+_DRIVER: list = []
+
+
+def _driver() -> Any:
+    """``(cuMemAdvise_v2, cuMemPrefetchAsync_v2)`` from libcuda, or None (not there)."""
+    if not _DRIVER:
+        fns = None
+        for name in ("libcuda.so.1", "libcuda.so"):
+            try:
+                lib = ctypes.CDLL(name)
+                adv, pre = lib.cuMemAdvise_v2, lib.cuMemPrefetchAsync_v2
+            except (OSError, AttributeError):
+                continue
+            adv.argtypes = [ctypes.c_uint64, ctypes.c_size_t, ctypes.c_int, _MemLocation]
+            adv.restype = ctypes.c_int
+            pre.argtypes = [ctypes.c_uint64, ctypes.c_size_t, _MemLocation, ctypes.c_uint,
+                            ctypes.c_void_p]  # fmt: skip
+            pre.restype = ctypes.c_int
+            fns = (adv, pre)
+            break
+        _DRIVER.append(fns)
+    return _DRIVER[0]
+
+
+def location(device: int) -> tuple[int, int]:
+    """``(type, id)`` of the memory location of ``device`` (``-1``: the host)."""
+    return (_LOC_HOST, 0) if int(device) < 0 else (_LOC_DEVICE, int(device))
+
+
+def _check(rc: int, what: str) -> None:
+    if rc != 0:
+        raise RuntimeError(f"{what} failed (CUresult {rc})")
+
+
+def _advise(ptr: int, nbytes: int, advice: int, device: int) -> None:
+    """``cudaMemAdvise`` with ``device`` (``-1``: the CPU) as a location where supported."""
+    fns = _driver()
+    if fns is not None:
+        _check(fns[0](ptr, nbytes, advice, _MemLocation(*location(device))), "cuMemAdvise_v2")
+        return
+    import_cupy().cuda.runtime.memAdvise(ptr, nbytes, advice, device)
+
+
+def _prefetch(ptr: int, nbytes: int, device: int, stream: int) -> None:
+    """``cudaMemPrefetchAsync`` of a range to ``device`` on ``stream`` (see :func:`_advise`)."""
+    fns = _driver()
+    if fns is not None:
+        loc = _MemLocation(*location(device))
+        _check(fns[1](ptr, nbytes, loc, 0, ctypes.c_void_p(int(stream) or None)), "prefetch")
+        return
+    import_cupy().cuda.runtime.memPrefetchAsync(ptr, nbytes, device, stream)

@@ -43,6 +43,8 @@ __all__ = [
     "set_max_device_bytes",
     "static_need",
     "temporal_need",
+    "stream_tail",
+    "tail_bytes",
 ]
 
 logger = logging.getLogger("nx_gpumine")
@@ -287,6 +289,7 @@ def temporal_need(
     edge_labels: bool = False,
     node_labels: bool = False,
     slots: int = 1,
+    tail: bool = True,
 ) -> dict[str, int]:
     """Device need of a temporal query over ``m`` edges (bytes, by part).
 
@@ -304,6 +307,8 @@ def temporal_need(
         Label arrays uploaded.
     slots : int
         Copies of the edge arrays kept at once (2 when streaming: one computed, one copied).
+    tail : bool
+        Tail-dump buffers allocated (tail-warp redistribution on; see :func:`stream_tail`).
 
     Returns
     -------
@@ -321,9 +326,8 @@ def temporal_need(
     # in-lists, time along the pair index), build scratch
     index = (4 * idb + idb + 4 + TEMPORAL_LIST_BYTES + TEMPORAL_SCRATCH_BYTES) * m
     rw = 4 + int(l)
-    dumps = lanes * max(int(l) - 1, 1)
     # two tail-dump buffers and a relaunch's prefix sums; level-1 work items with theirs
-    work = 2 * dumps * rw * 8 + dumps * 16 + min(m, 1 << 21) * (rw * 8 + 24)
+    work = (tail_bytes(l=l, lanes=lanes) if tail else 0) + min(m, 1 << 21) * (rw * 8 + 24)
     total = vertex + edges + index + work
     return {"vertex": vertex, "edges": edges, "index": index, "work": work, "total": total}
 
@@ -488,24 +492,48 @@ def static_ooc_settings(
     }
 
 
+def tail_bytes(*, l: int, lanes: int) -> int:
+    """Bytes of the temporal engine's two tail-dump buffers and a relaunch's prefix sums: every
+    lane may dump ``l - 1`` records of ``4 + l`` words (about 60 MiB for ``l = 3`` on an H100,
+    whatever the graph)."""
+    dumps = lanes * max(int(l) - 1, 1)
+    return 2 * dumps * (4 + int(l)) * 8 + dumps * 16
+
+
+def stream_tail(budget: int, *, l: int, lanes: int) -> bool:
+    """Whether streamed partitions keep tail-warp redistribution under ``budget``: only when
+    its buffers (:func:`tail_bytes`, independent of the graph) take at most 1/8 of the budget;
+    otherwise the partitions run without it (``tail_ms=0``) and their edges get that room."""
+    return tail_bytes(l=l, lanes=lanes) * 8 <= int(budget)
+
+
 def temporal_edge_budget(
-    budget: int, *, n: int, l: int, lanes: int, wide_ids: bool = False, labels: bool = False
+    budget: int,
+    *,
+    n: int,
+    l: int,
+    lanes: int,
+    wide_ids: bool = False,
+    labels: bool = False,
+    tail: bool | None = None,
 ) -> int:
     """Most edges one streamed time partition may hold under ``budget`` (two copy slots).
 
-    Solves :func:`temporal_need` (``slots=2``, every per-edge term at its largest) for ``m``.
+    Solves :func:`temporal_need` (``slots=2``, every per-edge term at its largest) for ``m``;
+    ``tail``: tail-dump buffers counted (None: :func:`stream_tail` decides).
 
     Raises
     ------
     CapacityError
         Not even one edge fits beside the per-vertex arrays and the work buffers.
     """
-    base = temporal_need(n, 0, l=l, lanes=lanes, wide_ids=wide_ids, node_labels=labels)
-    one = temporal_need(
-        n, 1, l=l, lanes=lanes, wide_ids=wide_ids, edge_labels=labels, node_labels=labels, slots=2
-    )
+    if tail is None:
+        tail = stream_tail(budget, l=l, lanes=lanes)
+    kw = dict(l=l, lanes=lanes, wide_ids=wide_ids, tail=tail)
+    base = temporal_need(n, 0, node_labels=labels, **kw)
+    one = temporal_need(n, 1, edge_labels=labels, node_labels=labels, slots=2, **kw)
     per = one["total"] - base["total"]
-    fixed = base["total"] + temporal_need(n, 0, l=l, lanes=lanes, wide_ids=wide_ids)["vertex"]
+    fixed = base["total"] + temporal_need(n, 0, **kw)["vertex"]
     room = budget - fixed
     if room < per:
         raise CapacityError(
@@ -550,22 +578,35 @@ def stream_partitions(
     m = len(time)
     if hi <= lo:
         return []
-    if reach is None:
-        ends = np.full(hi - lo, m, dtype=np.int64)
-    else:
-        ends = np.searchsorted(time, time[lo:hi] + reach, side="right").astype(np.int64)
-    ends = np.maximum(ends, np.arange(lo + 1, hi + 1, dtype=np.int64))
+
+    def end(r: int) -> int:
+        """One past the last edge root ``r`` reads (nondecreasing in ``r``: times are sorted)."""
+        if reach is None:
+            e = m
+        else:
+            e = int(np.searchsorted(time, time[r] + reach, side="right"))
+        return max(e, r + 1)
+
+    # each partition: the first root whose reach ends past r0 + max_edges, by binary search
+    # over roots (O(log m) lookups per partition, not one per root)
     parts = []
     r0 = lo
     while r0 < hi:
-        r1 = lo + int(np.searchsorted(ends, r0 + int(max_edges), side="right"))
+        limit = r0 + int(max_edges)
+        a, b = r0, min(hi, limit)  # end(r) > r for all r, so roots from ``limit`` on fail
+        while a < b:
+            mid = (a + b) // 2
+            if end(mid) <= limit:
+                a = mid + 1
+            else:
+                b = mid
+        r1 = a
         if r1 <= r0:
             raise CapacityError(
-                f"the motif's time reach after edge {r0} spans {int(ends[r0 - lo]) - r0} edges,"
+                f"the motif's time reach after edge {r0} spans {end(r0) - r0} edges,"
                 f" more than the {max_edges} a partition may hold under the device memory"
                 " budget: raise max_device_bytes, narrow delta, or use engine='cpu'"
             )
-        r1 = min(r1, hi)
-        parts.append((r0, r1, int(ends[r1 - 1 - lo])))
+        parts.append((r0, r1, end(r1 - 1)))
         r0 = r1
     return parts

@@ -613,7 +613,7 @@ def count(
         last_run.clear()
         return 0
     kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
-    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "count")
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "count", kw)
     if parts is not None:
         return int(_stream(graph, plan, parts, "count", None, kw))
     prep = _prepare(graph, plan)
@@ -656,7 +656,7 @@ def exists(
         last_run.clear()
         return False
     kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
-    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "exists")
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "exists", kw)
     if parts is not None:
         return bool(_stream(graph, plan, parts, "exists", None, kw))
     prep = _prepare(graph, plan)
@@ -750,12 +750,13 @@ def enumerate_matches(
     if plan.impossible or hi <= lo or limit == 0:
         last_run.clear()
         return empty
-    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "enumeration")
+    kw = dict(steal=steal, tail_ms=tail_ms, max_buffer_rows=max_buffer_rows)
+    parts = _stream_plan(graph, plan, lo, hi, max_device_bytes, "enumeration", kw)
     if parts is not None:
         budget = memory.current_budget(max_device_bytes) or 0
         # output blocks take 1/16 of the budget (sorting them takes about three times that)
         rows_cap = max(budget // (16 * 8 * ncol), 1) if budget else max_buffer_rows
-        kw = dict(steal=steal, tail_ms=tail_ms, max_buffer_rows=min(max_buffer_rows, rows_cap))
+        kw["max_buffer_rows"] = min(max_buffer_rows, rows_cap)
         return _stream(graph, plan, parts, "enumerate", limit, kw)
     prep = _prepare(graph, plan)
     if limit is not None and limit <= max_buffer_rows:
@@ -886,9 +887,13 @@ def _lanes_estimate() -> int:
 
 def _stream_plan(
     graph: TemporalGraph, plan: TemporalPlan, lo: int, hi: int, max_device_bytes: int | None,
-    what: str,
+    what: str, kw: dict,
 ) -> list[tuple[int, int, int]] | None:  # fmt: skip
-    """None (in memory) or the streamed time partitions ``(root_lo, root_hi, edge_hi)``."""
+    """None (in memory) or the streamed time partitions ``(root_lo, root_hi, edge_hi)``.
+
+    Streaming turns tail-warp redistribution off in ``kw`` (``tail_ms=0``) when its buffers
+    would take more than 1/8 of the budget (:func:`memory.stream_tail`).
+    """
     if max_device_bytes == _INF_BUDGET:  # a streamed partition: sized to fit already
         return None
     max_device_bytes = memory.check_budget(max_device_bytes)
@@ -907,8 +912,11 @@ def _stream_plan(
         return None
     if what.startswith("temporal enumeration"):  # a quarter for the output blocks
         budget = budget * 3 // 4
+    tail = memory.stream_tail(budget, l=int(plan.l), lanes=lanes)
     max_edges = memory.temporal_edge_budget(budget, n=graph.n, l=int(plan.l), lanes=lanes,
-                                            labels=labels)  # fmt: skip
+                                            labels=labels, tail=tail)  # fmt: skip
+    if not tail:
+        kw["tail_ms"] = 0.0
     parts = memory.stream_partitions(graph.time, time_reach(plan), lo, hi, max_edges)
     memory.choose(what, need, budget, 0, explicit)
     return parts
@@ -934,26 +942,86 @@ def device_need(graph: TemporalGraph, plan: TemporalPlan) -> dict[str, int]:
     )
 
 
-_SLOT_ARRAYS = ("src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges")
+#: Arrays copied per streamed partition (its contiguous edge range); the lists and indexes are
+#: built from them on the device (:func:`nx_gpumine.inputs.device.temporal_index_arrays`).
+_SLOT_ARRAYS = ("src", "dst", "time")
 
 
 def _slot_dtypes(graph: TemporalGraph) -> dict:
-    idx = np.int32  # a partition holds fewer than 2**31 - 1 edges (checked)
-    d = {"src": np.int32, "dst": np.int32, "time": graph.time.dtype, "next_id": idx,
-         "out_ptr": idx, "out_edges": idx, "in_ptr": idx, "in_edges": idx}  # fmt: skip
+    d = {"src": np.int32, "dst": np.int32, "time": graph.time.dtype}
     if graph.edge_label is not None:
         d["elab"] = np.int32
     return d
 
 
+class _Partition(TemporalGraph):
+    """A streamed partition's host view: the list pointers are computed on first use (only the
+    block split of a partition's enumeration reads them on the host)."""
+
+    def _ptr(self, name: str) -> np.ndarray:
+        ptr = self.__dict__.get(name)
+        if ptr is None:
+            own = self.src if name == "_out_ptr" else self.dst
+            ptr = np.zeros(self.n + 1, dtype=np.int64)
+            if len(own):
+                np.cumsum(np.bincount(own, minlength=self.n), out=ptr[1:])
+            self.__dict__[name] = ptr
+        return ptr
+
+    @property
+    def n(self) -> int:
+        n = self.__dict__.get("_n")
+        return len(self.keys) if n is None else n
+
+    out_ptr = property(lambda self: self._ptr("_out_ptr"),
+                       lambda self, v: self.__dict__.__setitem__("_out_ptr", v))  # fmt: skip
+    in_ptr = property(lambda self: self._ptr("_in_ptr"),
+                      lambda self, v: self.__dict__.__setitem__("_in_ptr", v))  # fmt: skip
+
+
+def partition_graph(graph: TemporalGraph, lo: int, hi: int) -> TemporalGraph:
+    """The graph of edge ids ``[lo, hi)`` as the streamed engine needs it on the host: views
+    of the edge columns (no copy; list pointers computed on first use). Its lists and next-id
+    array are left empty: the engine builds them on the device (:meth:`_Streamer.attach`).
+    Vertex ids stay global, edge ids are shifted by ``-lo`` (as
+    :meth:`TemporalGraph.edge_slice`).
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    sub = _Partition(
+        src=graph.src[lo:hi],
+        dst=graph.dst[lo:hi],
+        time=graph.time[lo:hi],
+        rows=graph.rows[lo:hi],
+        next_id=empty,
+        out_ptr=None,
+        out_edges=empty,
+        in_ptr=None,
+        in_edges=empty,
+        keys=graph.keys,
+        edge_label=None if graph.edge_label is None else graph.edge_label[lo:hi],
+    )
+    sub.__dict__["_n"] = graph.n
+    sub.node_label, sub.node_values = graph.node_label, graph.node_values
+    sub.node_vocab, sub.edge_vocab = graph.node_vocab, graph.edge_vocab
+    sub.time_spec = graph.time_spec
+    sub._key_to_id = graph._key_to_id
+    return sub
+
+
 class _Streamer:
-    """Two copy slots (pinned host + device) and the streams moving partitions through them."""
+    """Two copy slots (pinned host + device) and the streams moving partitions through them.
+
+    A partition is a contiguous edge range, so staging it is a copy of its ``src``, ``dst``,
+    ``time`` (and edge label) columns into a pinned slot; the copy stream sends them while the
+    previous partition computes, and the compute stream builds the partition's lists, next-id
+    array, walk, pair and list-ordered indexes on the device.
+    """
 
     def __init__(self, graph: TemporalGraph, cap: int) -> None:
         cp = import_cupy()
         self.graph = graph
         self.dtypes = _slot_dtypes(graph)
-        self.sizes = {k: (graph.n + 1 if k.endswith("_ptr") else cap) for k in self.dtypes}
+        self.sizes = dict.fromkeys(self.dtypes, cap)
         self.host = [self._pinned() for _ in range(2)]
         self.dev = [{k: cp.empty(max(self.sizes[k], 1), dt) for k, dt in self.dtypes.items()}
                     for _ in range(2)]  # fmt: skip
@@ -966,6 +1034,8 @@ class _Streamer:
             self.dummy if graph.node_label is None else cp.asarray(graph.node_label, cp.int32)
         )
         self.copy_ms = 0.0
+        self.stage_ms = 0.0  # host time staging (worker thread, overlapped)
+        self.build_ms = 0.0  # host time issuing the device build of the lists
 
     def _pinned(self) -> dict:
         cp = import_cupy()
@@ -977,35 +1047,43 @@ class _Streamer:
         return out
 
     def stage(self, slot: int, part: tuple[int, int, int]) -> TemporalGraph:
-        """Build partition ``part``'s graph on the host into pinned slot ``slot`` (any thread)."""
+        """Copy partition ``part``'s edge columns into pinned slot ``slot`` (any thread)."""
+        t0 = time.perf_counter()
         r0, _, e1 = part
-        sub = self.graph.edge_slice(r0, e1)
+        sub = partition_graph(self.graph, r0, e1)
         h = self.host[slot]
         for k in _SLOT_ARRAYS:
-            a = getattr(sub, k)
-            h[k][: len(a)] = a
+            h[k][: sub.m] = getattr(sub, k)
         if "elab" in h:
             h["elab"][: sub.m] = sub.edge_label
+        self.stage_ms += 1e3 * (time.perf_counter() - t0)
         return sub
 
     def send(self, slot: int, sub: TemporalGraph) -> None:
         """Copy slot ``slot`` to the device on the copy stream; its event marks the end."""
         h, d = self.host[slot], self.dev[slot]
         self.starts[slot].record(self.copy)
-        for k in self.dtypes:
-            size = sub.n + 1 if k.endswith("_ptr") else sub.m
-            if size:
-                d[k][:size].set(h[k][:size], stream=self.copy)
+        if sub.m:
+            for k in self.dtypes:
+                d[k][: sub.m].set(h[k][: sub.m], stream=self.copy)
         self.events[slot].record(self.copy)
 
     def attach(self, slot: int, sub: TemporalGraph) -> None:
-        """Make the engine read ``sub`` from slot ``slot`` (waits for the copy on compute)."""
+        """Make the engine read ``sub`` from slot ``slot``: the compute stream waits for the
+        copy, then builds the partition's lists and next-id array there (global vertex ids)."""
+        from ...inputs.device import temporal_index_arrays
+
+        cp = import_cupy()
+        t0 = time.perf_counter()
         self.compute.wait_event(self.events[slot])
         d = self.dev[slot]
-        g = {k: d[k][: (sub.n + 1 if k.endswith("_ptr") else sub.m)] for k in _SLOT_ARRAYS}
+        g = {k: d[k][: sub.m] for k in _SLOT_ARRAYS}
+        with self.compute:
+            g.update(temporal_index_arrays(cp, g["src"], g["dst"], g["time"], sub.n, cp.int32))
         g["nlab"] = self.nlab
         g["elab"] = d["elab"][: sub.m] if "elab" in d else self.dummy
         _device_cache(sub)["g"] = g  # this device's entry (the slots live on it)
+        self.build_ms += 1e3 * (time.perf_counter() - t0)
 
 
 def _stream(
@@ -1019,8 +1097,6 @@ def _stream(
     """Run ``mode`` over the streamed partitions: partition ``i + 1`` is built on the host and
     copied (pinned buffers, copy stream) while partition ``i`` computes (compute stream)."""
     from concurrent.futures import ThreadPoolExecutor
-
-    from ...plan.temporal_plan import build_temporal_plan
 
     cp = import_cupy()
     cap = max(e1 - r0 for r0, _, e1 in parts)
@@ -1056,7 +1132,7 @@ def _stream(
             if i + 2 < len(parts):
                 nxt = pool.submit(st.stage, slot, parts[i + 2])
             st.attach(slot, cur)
-            sub_plan = build_temporal_plan(plan.motif, cur)
+            sub_plan = plan  # depends on labels, vocabularies and time type only: the same
             with st.compute:
                 if mode == "count":
                     total += count(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
@@ -1074,9 +1150,7 @@ def _stream(
             stats["kernel_ms"] += float(last_run.get("kernel_ms", 0.0))
             # walk, pair and list indexes go back to the pool; so do the plan's work buffers
             # and cached launch arguments (the entry holds its plan and the slot arrays)
-            cur._device_cache.clear()
-            with _PLAN_LOCK:
-                _PLAN_DATA.pop(sub_plan, None)
+            release(cur)
             if found or (limit is not None and got >= limit):
                 if nxt is not None:
                     nxt.result()
@@ -1087,6 +1161,8 @@ def _stream(
     t1.record()
     t1.synchronize()
     last_run.clear()
+    stats["stage_ms"] = st.stage_ms
+    stats["build_issue_ms"] = st.build_ms
     last_run.update(stats, out_of_core=True, mode=mode, stream_ms=cp.cuda.get_elapsed_time(t0, t1))
     if mode == "count":
         return total
