@@ -61,12 +61,12 @@ def brute_force(edges, motif, node_lab=None, edge_lab=None, node_val=None):
         if any(not OPS[op](node_val[f[a]], val) for a, op, val in motif.node_where):
             continue
         for ae in motif.anti_edges:
+            # the interval's end as the engines compare it: a difference from its base time
+            # (t - base <= limit; with float times t <= base + limit can round the other way)
             t_lo = ts[ae.after]
-            t_hi = t_lo + ae.within if ae.within is not None else None
-            if ae.within is None and motif.delta is not None:
-                t_hi = ts[0] + motif.delta
+            base, lim = (t_lo, ae.within) if ae.within is not None else (ts[0], motif.delta)
             for u, v, t in edges:
-                if (u, v) == (f[ae.a], f[ae.b]) and t > t_lo and (t_hi is None or t <= t_hi):
+                if (u, v) == (f[ae.a], f[ae.b]) and t > t_lo and (lim is None or t - base <= lim):
                     ok = False
         if ok:
             found.add(tuple(combo))
