@@ -199,6 +199,8 @@ _HARNESS = textwrap.dedent(
     """
     import gc, json, os, signal, threading, time
     import cupy as cp
+    import numpy as np
+    from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
     import networkx as nx
     import nx_gpumine as ng
     from nx_gpumine.interfaces.cli import load_temporal_graph
@@ -219,13 +221,17 @@ _HARNESS = textwrap.dedent(
         if KIND == "motifs":
             return ng.count_motifs(tg, "path5", delta=None, engine="cuda")
         if KIND == "find-motifs":
-            return ng.find_motifs(tg, "path5", delta=None, limit=10**11, engine="cuda")
+            # a limit the memory budget admits (1e9 rows of 5 ids); the listing runs far longer
+            return ng.find_motifs(tg, "path5", delta=None, limit=10**9, engine="cuda")
         raise AssertionError(KIND)
 
     # warm up: compile the kernels, upload the graphs
     ng.count_subgraphs(big, "triangle", engine="cuda")
     ng.count_subgraphs(ng.from_networkx(nx.complete_graph(8)), c7, engine="cuda")
     ng.count_motifs(tg, "path3", delta=60, engine="cuda")
+    tiny = temporal_from_arrays(
+        np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([1, 2, 3], dtype=np.int64))
+    ng.count_motifs(tiny, "path5", delta=None, engine="cuda")  # the kernel the test interrupts
     pool = cp.get_default_memory_pool()
     out = dict(kind=KIND, used=[])
     for attempt in range(2):
@@ -243,7 +249,10 @@ _HARNESS = textwrap.dedent(
             break
         except ng.CapacityError as exc:  # e.g. a count past 2**63 before the signal
             out["finished"] = repr(exc)
-            time.sleep(2.0)  # let the pending signal land here, not in the checks below
+            try:
+                time.sleep(2.0)  # let the pending signal land here, not in the checks below
+            except KeyboardInterrupt:
+                pass
             break
         except KeyboardInterrupt:
             out.setdefault("latency", []).append(time.monotonic() - sent[0])
@@ -252,8 +261,8 @@ _HARNESS = textwrap.dedent(
     small = ng.from_networkx(nx.complete_graph(7))
     out["after"] = ng.count_subgraphs(small, c6, engine="cuda", count="subgraphs")
     out["after_motifs"] = ng.count_motifs(
-        ng.TemporalGraph.from_edgelist([(0, 1, 1), (1, 2, 2), (2, 0, 3)]), "triangle",
-        delta=10, engine="cuda")
+        temporal_from_arrays(np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([1, 2, 3])),
+        "triangle", delta=10, engine="cuda")
     print("RESULT " + json.dumps(out))
     """
 )

@@ -32,9 +32,11 @@ def test_check_budget_validates():
 
 def test_budget_precedence_call_config_env(monkeypatch):
     free, total = 10 << 30, 80 << 30
-    # nothing set: free memory minus max(5% of total, 256 MiB)
-    assert memory.resolve_budget(None, free, total) == (free - (4 << 30), False)
-    assert memory.resolve_budget(None, 100, total)[0] == 0
+    # nothing set: the device's capacity, total memory minus max(5% of total, 256 MiB),
+    # whatever is free now (other processes' use must not push a query out of core)
+    assert memory.resolve_budget(None, free, total) == (total - (4 << 30), False)
+    assert memory.resolve_budget(None, 100, total) == (total - (4 << 30), False)
+    assert memory.resolve_budget(None, 100, 100 << 20)[0] == 0
     monkeypatch.setenv(memory.ENV, "3000")
     assert memory.resolve_budget(None, free, total) == (3000, True)
     ng.set_max_device_bytes(2000)

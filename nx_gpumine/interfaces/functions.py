@@ -113,7 +113,7 @@ def count_subgraphs(
         Device memory the CUDA engine may use in this call (graph data and working memory);
         a graph whose estimated need exceeds it runs out of core (``docs/out_of_core.md``).
         Default: ``nx_gpumine.set_max_device_bytes`` / ``NX_GPUMINE_MAX_DEVICE_BYTES``, else
-        the free device memory minus a safety margin. Ignored by the CPU engine. With
+        the total device memory minus a safety margin. Ignored by the CPU engine. With
         ``devices``, it applies to each device; a graph that would run out of core on several
         distinct devices raises :class:`~nx_gpumine.errors.CapacityError` (the out-of-core
         static path runs on one GPU).

@@ -152,7 +152,7 @@ def count_motifs(
         Device memory the CUDA engine may use in this call; an edge stream whose estimated
         need exceeds it is streamed through the GPU in time partitions
         (``docs/out_of_core.md``). Default: ``nx_gpumine.set_max_device_bytes`` /
-        ``NX_GPUMINE_MAX_DEVICE_BYTES``, else the free device memory minus a safety margin.
+        ``NX_GPUMINE_MAX_DEVICE_BYTES``, else the total device memory minus a safety margin.
         Ignored by the CPU engine. With ``devices``, it applies to each device (each streams
         its own time partitions when they exceed it).
     devices : int, list of int or "all", optional

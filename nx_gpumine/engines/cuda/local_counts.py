@@ -10,6 +10,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 __all__ = ["modules", "triangle_counts", "directed_triangle_counts", "square_counts"]
 
 
@@ -44,6 +46,8 @@ def _int(xp: ModuleType, x: Any) -> Any:
 
 def triangle_counts(indptr: Any, indices: Any, xp: ModuleType = None, sp: ModuleType = None) -> Any:
     """``t[v] = ((A @ A) * A)[v].sum()`` (twice v's triangles); see the CPU module."""
+    if len(indptr) <= 1:  # no vertex (cuSPARSE's pointwise product divides by the shape)
+        return np.zeros(0, dtype=np.int64)
     if xp is None:
         xp, sp = modules()
     A = _matrix(xp, sp, indptr, indices)
@@ -54,6 +58,8 @@ def directed_triangle_counts(
     indptr: Any, indices: Any, weight: Any, xp: ModuleType = None, sp: ModuleType = None
 ) -> Any:
     """``T[i] = ((W @ W) * W)[i].sum()``, ``W`` the direction-count matrix; see the CPU module."""
+    if len(indptr) <= 1:
+        return np.zeros(0, dtype=np.int64)
     if xp is None:
         xp, sp = modules()
     W = _matrix(xp, sp, indptr, indices, weight)
@@ -64,6 +70,8 @@ def square_counts(
     indptr: Any, indices: Any, xp: ModuleType = None, sp: ModuleType = None
 ) -> tuple[Any, Any]:
     """Squares and square-clustering denominators from ``C = A @ A``; see the CPU module."""
+    if len(indptr) <= 1:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     if xp is None:
         xp, sp = modules()
     A = _matrix(xp, sp, indptr, indices)

@@ -7,7 +7,7 @@ may use there (``max_device_bytes``):
   the duration of the call through :func:`device_budget`);
 * else the configured default :data:`CONFIG` ``["max_device_bytes"]`` (initially from the
   environment variable ``NX_GPUMINE_MAX_DEVICE_BYTES``; set with :func:`set_max_device_bytes`);
-* else ``None``: the device's free memory minus :data:`CONFIG` ``["safety_margin"]`` (a
+* else ``None``: the device's total memory minus :data:`CONFIG` ``["safety_margin"]`` (a
   fraction of the total memory, at least 256 MiB).
 
 Before a query the engine estimates its in-memory need (graph arrays, indexes and work
@@ -99,7 +99,7 @@ def _env_default() -> int | None:
         raise ValueError(f"{ENV} must be a positive integer number of bytes, got {raw!r}") from exc
 
 
-#: Configured defaults: ``max_device_bytes`` (None: free memory minus the margin) and
+#: Configured defaults: ``max_device_bytes`` (None: total device memory minus the margin) and
 #: ``safety_margin`` (fraction of the device's total memory kept free when no budget is set).
 CONFIG: dict[str, Any] = {"max_device_bytes": None, "safety_margin": 0.05}
 with contextlib.suppress(ValueError):  # a bad variable is reported when the budget is read
@@ -111,7 +111,7 @@ _CALL_BUDGET: contextvars.ContextVar[int | None] = contextvars.ContextVar(
 
 
 def set_max_device_bytes(value: int | None) -> None:
-    """Set the default device memory budget of the CUDA engines (None: free memory - margin).
+    """Set the default device memory budget of the CUDA engines (None: device memory - margin).
 
     Parameters
     ----------
@@ -170,7 +170,7 @@ def device_spread() -> int:
 def current_budget(explicit: int | None = None) -> int | None:
     """The budget in force: ``explicit``, else the call's, else the configured default.
 
-    ``None`` means "free device memory minus the margin" (:func:`resolve_budget`).
+    ``None`` means "total device memory minus the margin" (:func:`resolve_budget`).
     """
     for v in (explicit, _CALL_BUDGET.get(), CONFIG["max_device_bytes"]):
         if v is not None:
@@ -194,13 +194,21 @@ def resolve_budget(explicit: int | None, free: int, total: int) -> tuple[int, bo
     -------
     (int, bool)
         The budget, and True when it came from an argument or the configuration (False: the
-        free memory minus ``max(safety_margin * total, 256 MiB)``).
+        device's capacity, its total memory minus ``max(safety_margin * total, 256 MiB)``).
+
+    Notes
+    -----
+    Without a budget the choice is made against the device's capacity, not its momentary free
+    memory: memory that other processes (or this process's memory pool) hold now says nothing
+    about whether the graph fits, and a query on a busy GPU must not be pushed out of core (or
+    refused) by it. A launch that then runs out of memory is retried with smaller work units
+    (``_runtime.oom_retry``). ``free`` is kept in the signature for the callers' statistics.
     """
     b = current_budget(explicit)
     if b is not None:
         return b, True
     margin = max(int(float(CONFIG["safety_margin"]) * total), MIN_MARGIN)
-    return max(int(free) - margin, 0), False
+    return max(int(total) - margin, 0), False
 
 
 # ====================================================================== estimates
@@ -373,7 +381,7 @@ def choose(what: str, need: int, budget: int, minimum: int, explicit: bool) -> C
     CapacityError
         Even the out-of-core path does not fit the budget.
     """
-    src = "max_device_bytes" if explicit else "free device memory minus the safety margin"
+    src = "max_device_bytes" if explicit else "the device's total memory minus the safety margin"
     if need <= budget:  # the normal case: DEBUG (INFO announces the out-of-core path)
         logger.debug(
             "nx_gpumine: %s in device memory (need ~%s of %s budget)",

@@ -1134,7 +1134,7 @@ def count(
         Finish matches with the plan's count tail (default); ``False`` walks every level.
     max_device_bytes : int, optional
         Device memory the call may use for graph data and working memory (default: the
-        configured budget, see :mod:`.memory`; None there: free memory minus a margin). When
+        configured budget, see :mod:`.memory`; None there: total device memory minus a margin). When
         the estimated in-memory need exceeds it, the graph's per-entry arrays stay in host
         memory read by the kernels and root ranges are processed in chunks
         (``docs/out_of_core.md``); shape kernels then give way to the DFS / trie.

@@ -594,7 +594,7 @@ def count(
         walking them, where the level has no labels, node conditions or anti-edges to check.
     max_device_bytes : int, optional
         Device memory the call may use (default: the configured budget, see :mod:`.memory`;
-        None there: free memory minus a margin). When the estimated need of the whole edge
+        None there: total device memory minus a margin). When the estimated need of the whole edge
         stream exceeds it, time partitions sized to the budget are streamed through the GPU,
         copy overlapping compute (``docs/out_of_core.md``).
 
