@@ -35,3 +35,23 @@ def pytest_collection_modifyitems(config, items):
 def engine(request) -> str:
     """Engine name; the cuda case is gpu-marked."""
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def _release_gpu_memory(request):
+    """After each gpu-marked test, hand this process's cached device memory back to the GPU.
+
+    The GPU suite runs many pytest processes on one device (``-n``); blocks one process's CuPy
+    pool keeps cached would otherwise count as used for every other process, which then runs
+    out of memory although nothing is allocated.
+    """
+    yield
+    if "gpu" not in request.keywords:
+        return
+    try:
+        import cupy
+
+        cupy.get_default_memory_pool().free_all_blocks()
+        cupy.get_default_pinned_memory_pool().free_all_blocks()
+    except Exception:  # no CuPy, or a device left in an error state by the test
+        pass

@@ -1096,7 +1096,7 @@ def count(
     symmetry: bool | None = None,
     tail: bool = True,
     max_device_bytes: int | None = None,
-    placement: str = "managed",
+    placement: str = "pinned",
 ) -> int:
     """Count the matches the plan admits among root entries ``[lo, hi)``.
 
@@ -1138,9 +1138,10 @@ def count(
         the estimated in-memory need exceeds it, the graph's per-entry arrays stay in host
         memory read by the kernels and root ranges are processed in chunks
         (``docs/out_of_core.md``); shape kernels then give way to the DFS / trie.
-    placement : {"managed", "pinned"}
-        Out-of-core host memory: managed memory with the hottest entry blocks cached on the
-        device, or pinned zero-copy memory.
+    placement : {"pinned", "managed"}
+        Out-of-core host memory: pinned zero-copy memory (default), or managed memory with the
+        hottest entry blocks cached on the device (its first GPU run of 2026-11-25 hit an
+        illegal address: see docs/out_of_core.md).
 
     Returns
     -------
@@ -1262,7 +1263,7 @@ def exists(
     page_log: int = LOGP,
     pool_pages: int | None = None,
     max_device_bytes: int | None = None,
-    placement: str = "managed",
+    placement: str = "pinned",
 ) -> bool:
     """True if at least one match exists among root entries ``[lo, hi)`` (warps stop early).
 
@@ -1319,7 +1320,7 @@ def enumerate_matches(
     page_log: int = LOGP,
     pool_pages: int | None = None,
     max_device_bytes: int | None = None,
-    placement: str = "managed",
+    placement: str = "pinned",
 ) -> np.ndarray:
     """All matches among root entries ``[lo, hi)`` as an ``(n, k)`` int64 array.
 
