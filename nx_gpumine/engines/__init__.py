@@ -7,7 +7,6 @@ Every engine module of one kind exposes the same functions (see ``docs/architect
 from __future__ import annotations
 
 import functools
-import importlib
 from types import ModuleType
 
 from ..errors import EngineUnavailableError, QueryError
@@ -58,7 +57,8 @@ def select_engine(engine: str, kind: str, plan: object | None = None) -> ModuleT
     Returns
     -------
     module
-        The engine module (``nx_gpumine.engines.<engine>.<kind>``).
+        The engine module (:data:`.contract.ENGINE_MODULES`), a :class:`.contract.StaticEngine`
+        or :class:`.contract.TemporalEngine`.
 
     Raises
     ------
@@ -67,12 +67,14 @@ def select_engine(engine: str, kind: str, plan: object | None = None) -> ModuleT
     """
     if kind not in ("static", "temporal"):
         raise ValueError(f"kind must be 'static' or 'temporal', got {kind!r}")
+    from .contract import engine_module  # numpy-free import of this package
+
     name = resolve_engine_name(engine)
-    module = importlib.import_module(f"nx_gpumine.engines.{name}.{kind}")
+    module = engine_module(kind, name)
     check = getattr(module, "unsupported", None)
     reason = check(plan) if check is not None and plan is not None else None
     if reason:
         if engine == "auto":
-            return importlib.import_module(f"nx_gpumine.engines.cpu.{kind}")
+            return engine_module(kind, "cpu")
         raise EngineUnavailableError(f"{reason}; use engine='cpu' or 'auto'")
     return module
