@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import ENGINE_NAMES, select_engine
+from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif, _num
 from ..inputs.static_graph import StaticGraph
@@ -88,7 +89,6 @@ __all__ = [
 TASKS_PER_THREAD = 4
 #: How many times one query re-sends inputs that every worker holding them lost.
 MAX_RESHIPS = 3
-_INT64_MAX = 2**63 - 1
 
 
 # ====================================================================== client and engine

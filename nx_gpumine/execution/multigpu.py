@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import ENGINE_NAMES, cuda_available, select_engine
+from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..engines.cuda import memory
 from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif, _num
@@ -111,7 +112,6 @@ TASKS_PER_DEVICE = 16
 PARTS_PER_DEVICE = 4
 #: Seconds the caller waits for busy workers after an error or Ctrl-C before re-raising.
 STOP_GRACE = 0.5
-_INT64_MAX = 2**63 - 1
 _MODES = ("count", "enumerate", "exists")
 
 

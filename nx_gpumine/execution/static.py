@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import select_engine
+from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..errors import CapacityError
 from ..inputs.static_graph import StaticGraph
 from ..limits import check_result_rows, memory_budget, result_bytes
@@ -18,7 +19,6 @@ from .tasks import split_root_range
 __all__ = ["run_static", "iter_static_blocks", "MODES"]
 
 MODES = ("count", "enumerate", "exists")
-_INT64_MAX = 2**63 - 1
 _PROGRESS_TASKS = 256
 #: Largest result (bytes, see ``limits.result_bytes``) of one task an iterator lists at once.
 LAZY_BYTES = 64 << 20

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import select_engine
+from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..errors import CapacityError
 from ..inputs.motifs import _num
 from ..inputs.temporal_graph import TemporalGraph
@@ -44,7 +45,6 @@ __all__ = [
 ]
 
 MODES = ("count", "enumerate", "exists")
-_INT64_MAX = 2**63 - 1
 _PROGRESS_TASKS = 256
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..engines.cuda.memory import device_budget
 from ..errors import CapacityError, QueryError
 from ..execution.static import iter_static_blocks, run_static
@@ -30,7 +31,6 @@ from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
 __all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
 
 _COUNT_KINDS = ("mappings", "subgraphs")
-_INT64_MAX = 2**63 - 1
 
 
 def _prepare(

@@ -30,11 +30,11 @@ from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, grow_rows
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
+from ..checks import INT64_MAX as _INT64_MAX
 from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "iter_matches"]
 
-_INT64_MAX = 2**63 - 1
 _I64_MAX = np.int64(_INT64_MAX)
 #: Largest vertex count for which a chunk keeps a byte array of marks (one byte per vertex).
 MARK_LIMIT = 1 << 26

@@ -24,11 +24,11 @@ from ...inputs.motifs import CENSUS_AXIS, CENSUS_KEYS
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows, grow_rows
 from ...plan.temporal_plan import TemporalPlan, split_root_edges
+from ..checks import INT64_MAX as _INT64_MAX
 from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
 
-_INT64_MAX = 2**63 - 1
 #: First size (rows) of the growing output buffer of a limited enumeration.
 INITIAL_ROWS = 1 << 16
 

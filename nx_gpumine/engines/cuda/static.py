@@ -49,6 +49,7 @@ from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
+from ..checks import INT64_MAX as _INT64_MAX
 from . import hostmem, memory, shapes
 from ._runtime import (
     current_device,
@@ -1075,8 +1076,6 @@ _TUNING_DOC = """
     ``page_log`` (stack page = ``2**page_log`` ints, default 10), ``pool_pages`` (initial page
     pool; it grows 4x on exhaustion and the launch is re-run), ``dump_capacity`` (records a
     launch may write when splitting stragglers; a full buffer makes warps keep their work)."""
-
-_INT64_MAX = 2**63 - 1
 
 
 @oom_retry({"dump_capacity": 1 << 21, "trie_budget": 1 << 26}, on_oom=_drop_work, what="count")

@@ -51,6 +51,7 @@ from ...plan.temporal_plan import (
     split_root_edges,
     time_reach,
 )
+from ..checks import INT64_MAX as _INT64_MAX
 from . import memory
 from ._runtime import (
     current_device,
@@ -92,7 +93,6 @@ MODES = {"count": 0, "exists": 1, "enumerate": 2}  # the kernel's MODE_* values
 EXPAND_ROOTS = 1 << 21
 #: Root edges per census launch (the census kernel does not poll flags; see census()).
 CENSUS_CHUNK = 1 << 18
-_INT64_MAX = 2**63 - 1
 
 #: Statistics of the last call in this process: kernel time (CUDA events), launches, steals...
 last_run: dict[str, Any] = {}
