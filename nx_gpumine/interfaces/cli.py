@@ -235,35 +235,38 @@ def load_temporal_graph(spec: str, columns: Columns | None = None) -> Any:
 
 def engine_available(name: str, kind: str) -> bool:
     """Whether engine ``name`` ("cpu"/"cuda") has a module for ``kind`` here (and a GPU)."""
-    import importlib.util
-
     from ..engines import cuda_available
+    from ..engines.contract import ENGINE_MODULES
 
     if name == "cuda" and not cuda_available():
         return False
-    return importlib.util.find_spec(f"nx_gpumine.engines.{name}.{kind}") is not None
+    return (kind, name) in ENGINE_MODULES
 
 
 def resolve_engine(engine: str, kind: str) -> str:
-    """``auto`` -> ``cuda`` where a GPU and a CUDA engine for ``kind`` exist, else ``cpu``.
+    """``auto`` -> ``cuda`` where a GPU and a CUDA engine for ``kind`` exist, else ``cpu``
+    (the library's own rule, :func:`nx_gpumine.engines.resolve_engine_name`).
 
     Raises
     ------
     CliError
-        ``cuda`` asked for but not available for this kind of problem.
+        An unknown name, or ``cuda`` asked for but not available for this kind of problem.
     """
-    from ..engines import ENGINE_NAMES
+    from ..engines import ENGINE_NAMES, resolve_engine_name
+    from ..errors import EngineUnavailableError
 
     if engine not in ENGINE_NAMES:
         raise CliError(f"--engine must be one of {', '.join(ENGINE_NAMES)}, got {engine!r}")
-    if engine == "auto":
-        return "cuda" if engine_available("cuda", kind) else "cpu"
-    if not engine_available(engine, kind):
+    try:
+        name = resolve_engine_name(engine)
+    except EngineUnavailableError:
+        name = None
+    if name is None or not engine_available(name, kind):
         raise CliError(
             f"the {engine} engine for {kind} problems is not available here (no GPU/CuPy, or not "
             "in this version); use --engine cpu"
         )
-    return engine
+    return name
 
 
 # ====================================================================== output
