@@ -242,3 +242,16 @@ def test_census_equals_raphtory(delta):
     raph = case["raphtory_global_temporal_three_node_motif"]
     got = motif_census(load_collegemsg(), delta, tie="input_order", engine="cpu")
     assert [got[k] for k in RAPHTORY_KEYS] == raph
+
+
+def test_census_window_is_the_one_check():
+    """Every census path (one process, several devices, Dask) checks its window here."""
+    from nx_gpumine.plan.temporal_plan import census_window
+
+    g = temporal_from_arrays(np.array([0, 1]), np.array([1, 2]), np.array([0, 10]))
+    assert census_window(g, 5, "strict") == 5
+    assert census_window(g, None, "input_order") is None
+    with pytest.raises(ValueError, match="tie must be"):
+        census_window(g, 5, "loose")
+    with pytest.raises(ValueError):
+        census_window(g, -1, "strict")

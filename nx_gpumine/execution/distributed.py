@@ -54,16 +54,15 @@ import numpy as np
 from ..engines import ENGINE_NAMES, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..errors import CapacityError, EngineUnavailableError, QueryError
-from ..inputs.motifs import TemporalMotif, _num
+from ..inputs.motifs import TemporalMotif
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
 from ..plan.static_plan import StaticPlan
 from ..plan.temporal_plan import (
     TemporalPlan,
-    _limit,
     build_temporal_plan,
+    census_window,
     time_partitions,
-    time_span,
 )
 from ..results.static import matches_to_frame
 from ..results.temporal import match_columns
@@ -826,10 +825,7 @@ def run_census_dask(
     numpy.ndarray
         int64, shape (36,): equal to ``run_census``'s.
     """
-    delta = _num(delta, "delta")
-    if tie not in ("strict", "input_order"):
-        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    _limit(delta, graph.integer_times, time_span(graph))  # validates the window
+    delta = census_window(graph, delta, tie)
     client = get_client(client)
     name = worker_engine(engine)
     reach = build_temporal_plan(TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=delta), graph)

@@ -72,7 +72,7 @@ from ..engines import ENGINE_NAMES, cuda_available, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..engines.cuda import memory
 from ..errors import CapacityError, EngineUnavailableError, QueryError
-from ..inputs.motifs import TemporalMotif, _num
+from ..inputs.motifs import TemporalMotif
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
 from ..limits import check_result_rows
@@ -80,8 +80,8 @@ from ..plan.static_plan import StaticPlan
 from ..plan.temporal_plan import (
     TemporalPlan,
     TimePartition,
-    _limit,
     build_temporal_plan,
+    census_window,
     split_root_edges,
     temporal_plan,
     time_partitions,
@@ -726,10 +726,7 @@ def run_census_devices(
     """
     from .temporal import census_function
 
-    delta = _num(delta, "delta")
-    if tie not in ("strict", "input_order"):
-        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    _limit(delta, graph.integer_times)
+    delta = census_window(graph, delta, tie)
     slots = list(devices)
     fn = census_function(engine)
     ctx = _context(select_engine(engine, "temporal"))

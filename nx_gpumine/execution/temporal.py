@@ -15,16 +15,14 @@ import numpy as np
 from ..engines import select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..errors import CapacityError
-from ..inputs.motifs import _num
 from ..inputs.temporal_graph import TemporalGraph
 from ..limits import check_result_rows
 from ..plan.temporal_plan import (
     TemporalPlan,
-    _limit,
     build_temporal_plan,
+    census_window,
     split_root_edges,
     time_partitions,
-    time_span,
 )
 from .multigpu import (
     _is_cuda,
@@ -304,7 +302,6 @@ def run_census(
     if slots is not None and _is_cuda(select_engine(engine, "temporal")):
         return run_census_devices(graph, delta, tie, slots, engine=engine, progress=progress)
     settle()
-    delta = _num(delta, "delta")
+    delta = census_window(graph, delta, tie)
     fn = census_function(engine)
-    _limit(delta, graph.integer_times, time_span(graph))  # validates the window
     return np.asarray(fn(graph, delta, tie), dtype=np.int64)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import QueryError
-from ..inputs.motifs import TemporalMotif
+from ..inputs.motifs import TemporalMotif, _num
 from ..inputs.temporal_graph import IMPOSSIBLE_LABEL, TemporalGraph
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "root_costs",
     "split_root_edges",
     "time_reach",
+    "census_window",
     "TimePartition",
     "time_partitions",
     "window_bound",
@@ -149,6 +150,36 @@ def time_span(graph: TemporalGraph) -> int | None:
     if not graph.integer_times or graph.m == 0:
         return None
     return int(graph.time[-1]) - int(graph.time[0])
+
+
+def census_window(graph: TemporalGraph, delta: Any, tie: str) -> Any:
+    """The census window ``delta`` checked for ``graph`` (the one check of every census path).
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    delta : number or None
+        The window (in the graph's time units).
+    tie : {"strict", "input_order"}
+        Tie policy.
+
+    Returns
+    -------
+    number or None
+        ``delta`` as a number.
+
+    Raises
+    ------
+    QueryError, ValueError
+        A window that is not a non-negative number, one the graph's times cannot hold, or an
+        unknown tie policy.
+    """
+    delta = _num(delta, "delta")
+    if tie not in ("strict", "input_order"):
+        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    _limit(delta, graph.integer_times, time_span(graph))
+    return delta
 
 
 def _node_allow(motif: TemporalMotif, graph: TemporalGraph) -> np.ndarray | None:
