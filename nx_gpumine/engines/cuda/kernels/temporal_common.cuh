@@ -167,41 +167,10 @@ __device__ __forceinline__ bool in_window(tm_t t, tm_t t0, tm_t tp, tm_t delta, 
   return true;
 }
 
-// First position p in [lo, hi) of a time-ordered list (ids in arr, or the ids themselves when
-// arr == nullptr) that leaves the window; galloping from lo (windows are usually short).
-__device__ __forceinline__ idx_t window_end(const idx_t* arr, idx_t lo, idx_t hi,
-                                            const tm_t* time, tm_t t0, tm_t tp, tm_t delta,
-                                            bool gap_on, tm_t gap) {
-#if !DELTA_ON
-  if (!gap_on) return hi;
-#endif
-  idx_t step = 1;
-  while (lo < hi) {
-    idx_t probe = lo + step - 1;
-    if (probe >= hi) probe = hi - 1;
-    idx_t x = arr ? arr[probe] : probe;
-    if (in_window(time[x], t0, tp, delta, gap_on, gap)) {
-      lo = probe + 1;
-      step <<= 1;
-    } else {
-      hi = probe;
-      break;
-    }
-  }
-  while (lo < hi) {
-    idx_t mid = lo + ((hi - lo) >> 1);
-    idx_t x = arr ? arr[mid] : mid;
-    if (in_window(time[x], t0, tp, delta, gap_on, gap))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-// First position p in [lo, hi) whose list-ordered time lt[p] leaves the window; galloping from
-// lo. Same answer as window_end() over the list's ids, reading one array in list order.
-__device__ __forceinline__ idx_t window_end_lt(const tm_t* lt, idx_t lo, idx_t hi, tm_t t0,
+// First position p in [lo, hi) of a time-ordered range whose time, time_at(p), leaves the
+// window; galloping from lo (windows are usually short), then a binary search.
+template <class TimeAt>
+__device__ __forceinline__ idx_t window_end_by(TimeAt time_at, idx_t lo, idx_t hi, tm_t t0,
                                                tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
 #if !DELTA_ON
   if (!gap_on) return hi;
@@ -210,7 +179,7 @@ __device__ __forceinline__ idx_t window_end_lt(const tm_t* lt, idx_t lo, idx_t h
   while (lo < hi) {
     idx_t probe = lo + step - 1;
     if (probe >= hi) probe = hi - 1;
-    if (in_window(lt[probe], t0, tp, delta, gap_on, gap)) {
+    if (in_window(time_at(probe), t0, tp, delta, gap_on, gap)) {
       lo = probe + 1;
       step <<= 1;
     } else {
@@ -220,12 +189,27 @@ __device__ __forceinline__ idx_t window_end_lt(const tm_t* lt, idx_t lo, idx_t h
   }
   while (lo < hi) {
     idx_t mid = lo + ((hi - lo) >> 1);
-    if (in_window(lt[mid], t0, tp, delta, gap_on, gap))
+    if (in_window(time_at(mid), t0, tp, delta, gap_on, gap))
       lo = mid + 1;
     else
       hi = mid;
   }
   return lo;
+}
+
+// The window's end in a list whose times are stored in list order (lt[p]): the DFS kernels.
+__device__ __forceinline__ idx_t window_end_lt(const tm_t* lt, idx_t lo, idx_t hi, tm_t t0,
+                                               tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+  return window_end_by([lt](idx_t p) { return lt[p]; }, lo, hi, t0, tp, delta, gap_on, gap);
+}
+
+// The window's end in a list of edge ids (arr; the ids themselves when arr == nullptr), times
+// gathered by id: the census kernel.
+__device__ __forceinline__ idx_t window_end(const idx_t* arr, idx_t lo, idx_t hi,
+                                            const tm_t* time, tm_t t0, tm_t tp, tm_t delta,
+                                            bool gap_on, tm_t gap) {
+  return window_end_by([arr, time](idx_t p) { return time[arr ? arr[p] : p]; }, lo, hi, t0, tp,
+                       delta, gap_on, gap);
 }
 
 // The positions [a, e) of the pair index holding the edges x -> y with id >= lo_id whose time
