@@ -138,10 +138,6 @@ def _host_frame(frame: Any) -> Any:
     return pd.DataFrame({k: cp.asnumpy(cp.asarray(v)) for k, v in frame.items()})
 
 
-def _to_numpy(xp: Any, a: Any) -> np.ndarray:
-    return a if xp is np else xp.asnumpy(a)
-
-
 def _dense(xp: Any, src: Any, dst: Any) -> tuple[Any, Any, Any]:
     """Dense ids (by sorted distinct key) of two endpoint arrays, and the keys."""
     m = len(src)
