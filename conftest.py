@@ -37,21 +37,61 @@ def engine(request) -> str:
     return request.param
 
 
+_GPU_SHARE: list[int] = []
+
+
+def _share_gpu() -> None:
+    """Under pytest-xdist, give this worker process its share of the GPU's memory (once).
+
+    The GPU suite runs several pytest processes on one device (``-n N``). Each gets
+    ``0.9 * total / N`` bytes: the CUDA engines' default budget (what they plan against) and
+    the CuPy pool's limit, so one process's large query cannot starve the others (a test past
+    its share fails in its own process, by name). ``NX_GPUMINE_TEST_MEMLOG=path`` appends each
+    gpu test's peak pool use to ``path``.
+    """
+    if _GPU_SHARE:
+        return
+    _GPU_SHARE.append(0)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    if workers < 2:
+        return
+    import cupy
+
+    from nx_gpumine.engines.cuda import memory
+
+    total = cupy.cuda.runtime.memGetInfo()[1]
+    share = int(0.9 * total / workers)
+    _GPU_SHARE[0] = share
+    if memory.CONFIG["max_device_bytes"] is None:
+        memory.set_max_device_bytes(share)
+    cupy.get_default_memory_pool().set_limit(size=share)
+
+
 @pytest.fixture(autouse=True)
 def _release_gpu_memory(request):
     """After each gpu-marked test, hand this process's cached device memory back to the GPU.
 
     The GPU suite runs many pytest processes on one device (``-n``); blocks one process's CuPy
     pool keeps cached would otherwise count as used for every other process, which then runs
-    out of memory although nothing is allocated.
+    out of memory although nothing is allocated (see also :func:`_share_gpu`).
     """
-    yield
     if "gpu" not in request.keywords:
+        yield
         return
+    try:
+        _share_gpu()
+    except Exception:  # no usable CuPy: the test itself reports it
+        pass
+    yield
     try:
         import cupy
 
-        cupy.get_default_memory_pool().free_all_blocks()
+        pool = cupy.get_default_memory_pool()
+        log = os.environ.get("NX_GPUMINE_TEST_MEMLOG")
+        if log:
+            with open(log, "a") as f:
+                f.write(f"{request.node.nodeid}\t{pool.total_bytes()}\n")
+        pool.free_all_blocks()
         cupy.get_default_pinned_memory_pool().free_all_blocks()
     except Exception:  # no CuPy, or a device left in an error state by the test
         pass

@@ -175,6 +175,7 @@ def test_gpu_pool_limit_gives_answer_or_capacity_error(limit_mb: int) -> None:
     want = {name: fn("cpu") for name, fn in calls.items()}
     pool = cp.get_default_memory_pool()
     outcome = {}
+    before = pool.get_limit()  # the suite's per-process share (conftest), or 0
     try:
         pool.free_all_blocks()
         pool.set_limit(size=limit_mb << 20)
@@ -188,7 +189,7 @@ def test_gpu_pool_limit_gives_answer_or_capacity_error(limit_mb: int) -> None:
                 outcome[name] = "capacity"
             assert time.monotonic() - t < 120, f"{name} took too long under the limit"
     finally:
-        pool.set_limit(size=0)
+        pool.set_limit(size=before)
     print(limit_mb, "MiB:", outcome)
     # the process and the device stay usable
     for name, fn in calls.items():

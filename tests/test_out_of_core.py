@@ -94,7 +94,8 @@ def test_static_hot_blocks_on_device(gs, hub_graph, monkeypatch):
     hub_graph.forget_derived("cuda_static_graph_ooc")
     plan = _plan(hub_graph, "diamond", distinct=True)
     want = gs.count(hub_graph, plan)
-    assert gs.count(hub_graph, plan, max_device_bytes=16 << 20) == want
+    got = gs.count(hub_graph, plan, max_device_bytes=16 << 20, placement="managed")
+    assert got == want
     assert gs.last_run["hot_device_bytes"] > 0
     hub_graph.forget_derived("cuda_static_graph_ooc")
 
