@@ -227,7 +227,7 @@ class GpumineGraph:
     @classmethod
     def from_static(cls, sg: Any) -> GpumineGraph:
         """Wrap a :class:`~nx_gpumine.StaticGraph` (its labels become attributes)."""
-        from ..inputs.static_graph import _label_attrs
+        from ..inputs.static_graph import label_attrs
 
         src, dst = sg.edges()
         node_data = edge_data = None
@@ -235,12 +235,12 @@ class GpumineGraph:
         ekept: bool | frozenset = frozenset()
         if sg.node_label is not None and sg.node_label_spec is not None:
             inv = {c: v for v, c in sg.node_vocab.items()}
-            node_data = [_label_attrs(sg.node_label_spec, inv[int(c)]) for c in sg.node_label]
+            node_data = [label_attrs(sg.node_label_spec, inv[int(c)]) for c in sg.node_label]
             nkept = frozenset(_attr_names(sg.node_label_spec.attr))
         if sg.out_label is not None and sg.edge_label_spec is not None:
             inv = {c: v for v, c in sg.edge_vocab.items()}
-            codes = sg._edge_label_codes(src, dst)
-            edge_data = [_label_attrs(sg.edge_label_spec, inv[int(c)]) for c in codes]
+            codes = sg.edge_label_codes(src, dst)
+            edge_data = [label_attrs(sg.edge_label_spec, inv[int(c)]) for c in codes]
             ekept = frozenset(_attr_names(sg.edge_label_spec.attr))
         return cls(
             directed=sg.directed,
@@ -396,7 +396,7 @@ class GpumineGraph:
         nx_gpumine.InputError
             A label value is not hashable, or an attribute was not kept at conversion.
         """
-        from ..inputs.static_graph import LabelSpec, _build, _encode
+        from ..inputs.static_graph import LabelSpec, build_static_graph, encode_labels
 
         nspec = LabelSpec.of(node_label, node_label_default)
         espec = LabelSpec.of(edge_label, edge_label_default)
@@ -408,10 +408,10 @@ class GpumineGraph:
         evocab: dict = {}
         ncodes = ecodes = None
         if nspec is not None:
-            ncodes = _encode(self._node_values(nspec), nvocab)
+            ncodes = encode_labels(self._node_values(nspec), nvocab)
         if espec is not None:
-            ecodes = _encode(self._edge_values(espec), evocab)
-        g = _build(
+            ecodes = encode_labels(self._edge_values(espec), evocab)
+        g = build_static_graph(
             len(self.keys),
             self.src,
             self.dst,
@@ -833,9 +833,9 @@ def _all_data_problem(G: Any, kind: str) -> str | None:
 def _static_default_problem(spec: Any, attr: Any, default: Any, kind: str) -> str | None:
     """A StaticGraph stores labels with its own default already filled in: a call whose default
     differs could then pair a missing value with a present one, so it is refused."""
-    from ..inputs.static_graph import _MISSING, LabelSpec
+    from ..inputs.static_graph import NO_DEFAULT, LabelSpec
 
-    if spec.default is _MISSING:  # every node/edge had the attribute: no default was used
+    if spec.default is NO_DEFAULT:  # every node/edge had the attribute: no default was used
         return None
     wanted = LabelSpec.of(attr, default).default
     try:
