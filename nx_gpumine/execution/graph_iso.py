@@ -80,15 +80,15 @@ class IsoProblem:
         evocab: dict = {}
         ncodes = np.zeros(2 * n, dtype=np.int64)
         if node_spec is not None:
-            ncodes[:n] = _codes(g1._node_values(node_spec), nvocab)
-            ncodes[n:] = _codes(g2._node_values(node_spec), nvocab)
+            ncodes[:n] = _codes(g1.node_values(node_spec), nvocab)
+            ncodes[n:] = _codes(g2.node_values(node_spec), nvocab)
         src = np.concatenate([g1.src, g2.src + n])
         dst = np.concatenate([g1.dst, g2.dst + n])
         if edge_spec is not None:
             lab = np.concatenate(
                 [
-                    _codes(g1._edge_values(edge_spec), evocab),
-                    _codes(g2._edge_values(edge_spec), evocab),
+                    _codes(g1.edge_values(edge_spec), evocab),
+                    _codes(g2.edge_values(edge_spec), evocab),
                 ]
             )
         else:
@@ -217,7 +217,7 @@ def _host(col: Any) -> np.ndarray:
 
 
 def _multi_data_key() -> str:
-    from ..interfaces.backend import MULTI_DATA
+    from ..inputs.backend_graph import MULTI_DATA
 
     return MULTI_DATA
 

@@ -37,11 +37,20 @@ import inspect
 import logging
 import os
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import networkx as nx
 import numpy as np
+
+from ..inputs.backend_graph import (
+    MULTI_DATA,
+    MULTIPLICITY,
+    GpumineGraph,
+    as_backend_graph,
+    attr_names,
+)
+from ..inputs.static_graph import StaticGraph
 
 __all__ = ["BackendInterface", "GpumineGraph", "get_info", "convert_from_nx", "convert_to_nx"]
 
@@ -50,547 +59,6 @@ logger = logging.getLogger("nx_gpumine")
 #: Largest ``SG`` (nodes) the subgraph functions take: the engines' patterns are small
 #: (:data:`nx_gpumine.inputs.patterns.MAX_PATTERN_NODES`); larger ones are refused by can_run.
 MAX_SUBGRAPH_NODES = 64
-
-#: Edge attribute holding the number of parallel edges of a collapsed multigraph edge: two
-#: multigraphs are isomorphic exactly when their collapsed simple graphs are, with equal
-#: multiplicities on matched edges (and self-loops), so multiplicity is matched as an edge label.
-MULTIPLICITY = "__nx_gpumine_multiplicity__"
-#: Edge attribute holding a collapsed multigraph edge's ``{key: data}`` dict (kept when the
-#: call needs edge data: an ``edge_match`` callable receives it, as NetworkX passes ``G[u][v]``).
-MULTI_DATA = "__nx_gpumine_multi_data__"
-
-
-# ====================================================================== backend graph
-class GpumineGraph:
-    """A graph converted for the ``gpumine`` backend.
-
-    Holds the edge list (dense ids), the node keys and the node/edge attributes that were kept
-    at conversion; the engine's :class:`~nx_gpumine.StaticGraph` and
-    :class:`~nx_gpumine.Pattern` forms are built from it on demand, once per label choice.
-
-    Parameters
-    ----------
-    directed : bool
-        Whether edges have a direction.
-    keys : list
-        Node keys; dense id ``i`` is ``keys[i]``.
-    src, dst : array-like of int
-        Edge endpoints as dense ids (each undirected edge once, self-loops allowed).
-    node_data : list of dict, optional
-        Kept attributes per node (aligned with ``keys``).
-    edge_data : list of dict, optional
-        Kept attributes per edge (aligned with ``src``/``dst``).
-    node_attrs_kept, edge_attrs_kept : bool or frozenset
-        Which attributes were kept: ``True`` all of them, otherwise the names kept (a name in the
-        set but absent from a node's dict means the node lacks it).
-    graph : dict, optional
-        Graph attributes.
-    multigraph : bool
-        Converted from a multigraph: each edge stands for ``edge_data[j][MULTIPLICITY]``
-        parallel edges.
-    """
-
-    __networkx_backend__ = BACKEND_NAME
-
-    def __init__(
-        self,
-        *,
-        directed: bool,
-        keys: list,
-        src: Any,
-        dst: Any,
-        node_data: list[dict] | None = None,
-        edge_data: list[dict] | None = None,
-        node_attrs_kept: bool | frozenset = frozenset(),
-        edge_attrs_kept: bool | frozenset = frozenset(),
-        graph: dict | None = None,
-        multigraph: bool = False,
-    ) -> None:
-        self.directed = bool(directed)
-        self.multigraph = bool(multigraph)
-        self.keys = list(keys)
-        self.src = np.asarray(src, dtype=np.int64)
-        self.dst = np.asarray(dst, dtype=np.int64)
-        self.node_data = node_data
-        self.edge_data = edge_data
-        self.node_attrs_kept = node_attrs_kept
-        self.edge_attrs_kept = edge_attrs_kept
-        self.graph = dict(graph or {})
-        self.__networkx_cache__: dict = {}
-        self._static: dict = {}
-        self._patterns: dict = {}
-        self._facts: dict = {}
-
-    # ------------------------------------------------------------------ construction
-    @classmethod
-    def from_networkx(
-        cls,
-        G: nx.Graph,
-        *,
-        node_attrs: bool | set | frozenset | None = True,
-        edge_attrs: bool | set | frozenset | None = True,
-        graph_attrs: bool = True,
-    ) -> GpumineGraph:
-        """Convert a NetworkX ``Graph``/``DiGraph``, keeping the named attributes.
-
-        Parameters
-        ----------
-        G : networkx.Graph or networkx.DiGraph
-            A simple graph.
-        node_attrs, edge_attrs : bool or set of str, optional
-            ``True`` keeps every attribute, a set keeps those names, ``None``/``False`` none.
-        graph_attrs : bool
-            Keep ``G.graph``.
-
-        Returns
-        -------
-        GpumineGraph
-
-        Notes
-        -----
-        A ``MultiGraph``/``MultiDiGraph`` is collapsed to one edge per adjacent (ordered, when
-        directed) pair carrying its multiplicity as edge attribute :data:`MULTIPLICITY`; other
-        edge attributes of multigraphs are not kept.
-        """
-        if G.is_multigraph():
-            return cls._from_multigraph(G, node_attrs, graph_attrs, edge_attrs)
-        keys = list(G)
-        key_to_id = {k: i for i, k in enumerate(keys)}
-        nkeep = _keep_spec(node_attrs)
-        ekeep = _keep_spec(edge_attrs)
-        m = G.number_of_edges()
-        src = np.empty(m, dtype=np.int64)
-        dst = np.empty(m, dtype=np.int64)
-        edge_data: list[dict] | None = None if ekeep == frozenset() else []
-        for j, (u, v, d) in enumerate(G.edges(data=True)):
-            src[j] = key_to_id[u]
-            dst[j] = key_to_id[v]
-            if edge_data is not None:
-                edge_data.append(_subset(d, ekeep))
-        node_data = None
-        if nkeep != frozenset():
-            node_data = [_subset(d, nkeep) for _, d in G.nodes(data=True)]
-        g = cls(
-            directed=G.is_directed(),
-            keys=keys,
-            src=src,
-            dst=dst,
-            node_data=node_data,
-            edge_data=edge_data,
-            node_attrs_kept=nkeep,
-            edge_attrs_kept=ekeep,
-            graph=dict(G.graph) if graph_attrs else None,
-        )
-        g._facts["key_to_id"] = key_to_id
-        return g
-
-    @classmethod
-    def _from_multigraph(
-        cls, G: nx.Graph, node_attrs: Any, graph_attrs: bool, edge_attrs: Any = None
-    ) -> GpumineGraph:
-        keys = list(G)
-        key_to_id = {k: i for i, k in enumerate(keys)}
-        directed = G.is_directed()
-        ekeep = _keep_spec(edge_attrs)
-        mult: dict[tuple[int, int], int] = {}
-        data: dict[tuple[int, int], dict] = {}
-        for u, v, key, d in G.edges(keys=True, data=True):
-            a, b = key_to_id[u], key_to_id[v]
-            if not directed and a > b:
-                a, b = b, a
-            mult[(a, b)] = mult.get((a, b), 0) + 1
-            if ekeep != frozenset():
-                data.setdefault((a, b), {})[key] = _subset(d, ekeep)
-        pairs = np.asarray(list(mult), dtype=np.int64).reshape(-1, 2)
-        nkeep = _keep_spec(node_attrs)
-        node_data = None
-        if nkeep != frozenset():
-            node_data = [_subset(d, nkeep) for _, d in G.nodes(data=True)]
-        g = cls(
-            directed=directed,
-            keys=keys,
-            src=pairs[:, 0],
-            dst=pairs[:, 1],
-            node_data=node_data,
-            edge_data=[
-                {MULTIPLICITY: c, MULTI_DATA: data[p]} if data else {MULTIPLICITY: c}
-                for p, c in mult.items()
-            ],
-            node_attrs_kept=nkeep,
-            edge_attrs_kept=frozenset({MULTIPLICITY} | ({MULTI_DATA} if data else set())),
-            graph=dict(G.graph) if graph_attrs else None,
-            multigraph=True,
-        )
-        g._facts["key_to_id"] = key_to_id
-        return g
-
-    @classmethod
-    def from_static(cls, sg: Any) -> GpumineGraph:
-        """Wrap a :class:`~nx_gpumine.StaticGraph` (its labels become attributes)."""
-        from ..inputs.static_graph import label_attrs
-
-        src, dst = sg.edges()
-        node_data = edge_data = None
-        nkept: bool | frozenset = frozenset()
-        ekept: bool | frozenset = frozenset()
-        if sg.node_label is not None and sg.node_label_spec is not None:
-            inv = {c: v for v, c in sg.node_vocab.items()}
-            node_data = [label_attrs(sg.node_label_spec, inv[int(c)]) for c in sg.node_label]
-            nkept = frozenset(_attr_names(sg.node_label_spec.attr))
-        if sg.out_label is not None and sg.edge_label_spec is not None:
-            inv = {c: v for v, c in sg.edge_vocab.items()}
-            codes = sg.edge_label_codes(src, dst)
-            edge_data = [label_attrs(sg.edge_label_spec, inv[int(c)]) for c in codes]
-            ekept = frozenset(_attr_names(sg.edge_label_spec.attr))
-        return cls(
-            directed=sg.directed,
-            keys=sg.keys,
-            src=src,
-            dst=dst,
-            node_data=node_data,
-            edge_data=edge_data,
-            node_attrs_kept=nkept,
-            edge_attrs_kept=ekept,
-        )
-
-    # ------------------------------------------------------------------ NetworkX-like facts
-    def is_directed(self) -> bool:
-        """Whether edges have a direction."""
-        return self.directed
-
-    def is_multigraph(self) -> bool:
-        """Whether the graph was converted from a multigraph."""
-        return self.multigraph
-
-    def number_of_nodes(self) -> int:
-        """Number of nodes."""
-        return len(self.keys)
-
-    def number_of_edges(self) -> int:
-        """Number of edges, self-loops and parallel edges included (as NetworkX counts them)."""
-        if self.multigraph:
-            return sum(d[MULTIPLICITY] for d in self.edge_data)
-        return len(self.src)
-
-    @property
-    def edges(self) -> list[tuple]:
-        """The edges as NetworkX iterates ``G.edges``: ``(u, v)``, ``(u, v, key)`` for multigraphs.
-
-        A multigraph converted without its edge data numbers parallel edges 0, 1, ... (the keys
-        :meth:`to_networkx` gives them).
-        """
-        keys = self.keys
-        pairs = zip(self.src.tolist(), self.dst.tolist(), strict=True)
-        if not self.multigraph:
-            return [(keys[u], keys[v]) for u, v in pairs]
-        out = []
-        for (u, v), d in zip(pairs, self.edge_data, strict=True):
-            multi = d.get(MULTI_DATA)
-            ekeys = list(multi) if multi is not None else range(d[MULTIPLICITY])
-            out.extend((keys[u], keys[v], k) for k in ekeys)
-        return out
-
-    def order(self) -> int:
-        """Number of nodes."""
-        return len(self.keys)
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def __iter__(self) -> Iterator:
-        return iter(self.keys)
-
-    def __contains__(self, node: Any) -> bool:
-        return node in self.key_to_id
-
-    def __repr__(self) -> str:
-        kind = "directed" if self.directed else "undirected"
-        return f"GpumineGraph({kind}, {len(self.keys)} nodes, {len(self.src)} edges)"
-
-    @property
-    def key_to_id(self) -> dict:
-        """Node key -> dense id."""
-        if "key_to_id" not in self._facts:
-            self._facts["key_to_id"] = {k: i for i, k in enumerate(self.keys)}
-        return self._facts["key_to_id"]
-
-    def has_node_attr(self, attr: Any) -> bool:
-        """Whether node attribute ``attr`` (or every name of a tuple) was kept."""
-        return _kept(self.node_attrs_kept, attr)
-
-    def has_edge_attr(self, attr: Any) -> bool:
-        """Whether edge attribute ``attr`` (or every name of a tuple) was kept."""
-        return _kept(self.edge_attrs_kept, attr)
-
-    def is_connected(self) -> bool:
-        """Whether the graph is (weakly) connected (an empty graph is not)."""
-        if "connected" not in self._facts:
-            self._facts["connected"] = _csr_connected(self.static_graph())
-        return self._facts["connected"]
-
-    def components(self) -> list[np.ndarray]:
-        """Dense ids of each (weakly) connected component, ascending, by smallest id."""
-        n = len(self.keys)
-        lab = np.arange(n, dtype=np.int64)
-        s, d = self.src, self.dst
-        while True:
-            new = lab.copy()
-            np.minimum.at(new, s, lab[d])
-            np.minimum.at(new, d, lab[s])
-            new = new[new]
-            if np.array_equal(new, lab):
-                break
-            lab = new
-        order = np.argsort(lab, kind="stable")
-        cuts = np.flatnonzero(np.diff(lab[order])) + 1
-        return np.split(order, cuts)
-
-    def subgraph(self, ids: np.ndarray) -> GpumineGraph:
-        """The subgraph induced by dense ids ``ids`` (attributes kept as here)."""
-        ids = np.asarray(ids, dtype=np.int64)
-        remap = np.full(len(self.keys), -1, dtype=np.int64)
-        remap[ids] = np.arange(len(ids))
-        keep = np.flatnonzero((remap[self.src] >= 0) & (remap[self.dst] >= 0))
-        return GpumineGraph(
-            directed=self.directed,
-            keys=[self.keys[i] for i in ids.tolist()],
-            src=remap[self.src[keep]],
-            dst=remap[self.dst[keep]],
-            node_data=None if self.node_data is None else [self.node_data[i] for i in ids],
-            edge_data=None if self.edge_data is None else [self.edge_data[j] for j in keep],
-            node_attrs_kept=self.node_attrs_kept,
-            edge_attrs_kept=self.edge_attrs_kept,
-            multigraph=self.multigraph,
-        )
-
-    def degree_signature(self) -> np.ndarray:
-        """Sorted per-node (out-degree, in-degree, self-loop) rows: an isomorphism invariant."""
-        if "degsig" not in self._facts:
-            n = len(self.keys)
-            s, d = self.src, self.dst
-            loop = np.zeros(n, dtype=np.int64)
-            np.add.at(loop, s[s == d], 1)
-            nl = s != d
-            outd = np.bincount(s[nl], minlength=n)
-            ind = np.bincount(d[nl], minlength=n)
-            if not self.directed:
-                outd = ind = outd + ind
-            rows = np.stack([outd, ind, loop], axis=1)
-            self._facts["degsig"] = rows[np.lexsort(rows.T[::-1])]
-        return self._facts["degsig"]
-
-    # ------------------------------------------------------------------ engine forms
-    def static_graph(
-        self,
-        node_label: Any = None,
-        node_label_default: Any = None,
-        edge_label: Any = None,
-        edge_label_default: Any = None,
-    ) -> Any:
-        """The engine's :class:`~nx_gpumine.StaticGraph`, labeled with the given attributes.
-
-        Labels are ``data.get(attr, default)`` per node / edge (NetworkX's categorical rule).
-
-        Raises
-        ------
-        nx_gpumine.InputError
-            A label value is not hashable, or an attribute was not kept at conversion.
-        """
-        from ..inputs.static_graph import LabelSpec, build_static_graph, encode_labels
-
-        nspec = LabelSpec.of(node_label, node_label_default)
-        espec = LabelSpec.of(edge_label, edge_label_default)
-        key = _cache_key(nspec, espec)
-        hit = self._static.get(key) if key is not None else None
-        if hit is not None:
-            return hit
-        nvocab: dict = {}
-        evocab: dict = {}
-        ncodes = ecodes = None
-        if nspec is not None:
-            ncodes = encode_labels(self._node_values(nspec), nvocab)
-        if espec is not None:
-            ecodes = encode_labels(self._edge_values(espec), evocab)
-        g = build_static_graph(
-            len(self.keys),
-            self.src,
-            self.dst,
-            self.directed,
-            self.keys,
-            node_label_codes=ncodes,
-            edge_label_codes=ecodes,
-            node_label_spec=nspec,
-            edge_label_spec=espec,
-            node_vocab=nvocab,
-            edge_vocab=evocab,
-            where="GpumineGraph",
-        )
-        g._key_to_id = self.key_to_id
-        if key is not None:
-            self._static[key] = g
-        return g
-
-    @property
-    def _gpumine_graph(self) -> Any:
-        """The unlabeled :class:`~nx_gpumine.StaticGraph` (lets the library functions take it)."""
-        return self.static_graph()
-
-    def pattern(
-        self,
-        node_label: Any = None,
-        node_label_default: Any = None,
-        edge_label: Any = None,
-        edge_label_default: Any = None,
-    ) -> Any:
-        """This graph as a :class:`~nx_gpumine.Pattern` (pattern node ``i`` is ``keys[i]``)."""
-        from ..inputs.patterns import Pattern
-        from ..inputs.static_graph import LabelSpec
-
-        nspec = LabelSpec.of(node_label, node_label_default)
-        espec = LabelSpec.of(edge_label, edge_label_default)
-        key = _cache_key(nspec, espec)
-        hit = self._patterns.get(key) if key is not None else None
-        if hit is not None:
-            return hit
-        k = len(self.keys)
-        s, d = self.src, self.dst
-        nl = s != d
-        code = np.zeros((k, k), dtype=np.uint8)
-        if self.directed:
-            code[s[nl], d[nl]] |= 1
-            code[d[nl], s[nl]] |= 2
-        else:
-            code[s[nl], d[nl]] = 3
-            code[d[nl], s[nl]] = 3
-        loops = np.zeros(k, dtype=bool)
-        loops[s[~nl]] = True
-        code.setflags(write=False)
-        loops.setflags(write=False)
-        node_labels = None if nspec is None else tuple(self._node_values(nspec))
-        edge_labels = None
-        if espec is not None:
-            edge_labels = {}
-            for a, b, lab in zip(s.tolist(), d.tolist(), self._edge_values(espec), strict=True):
-                edge_labels[(a, b)] = lab
-                if not self.directed:
-                    edge_labels[(b, a)] = lab
-        p = Pattern(tuple(self.keys), self.directed, code, loops, node_labels, edge_labels)
-        if key is not None:
-            self._patterns[key] = p
-        return p
-
-    def _node_values(self, spec: Any) -> list:
-        from ..errors import InputError
-
-        if not self.has_node_attr(spec.attr):
-            raise InputError(f"node attribute {spec.attr!r} was not kept when converting the graph")
-        data = self.node_data or [{}] * len(self.keys)
-        return [spec.value(dd, f"node {k!r}") for k, dd in zip(self.keys, data, strict=True)]
-
-    def _edge_values(self, spec: Any) -> list:
-        from ..errors import InputError
-
-        if not self.has_edge_attr(spec.attr):
-            raise InputError(f"edge attribute {spec.attr!r} was not kept when converting the graph")
-        data = self.edge_data or [{}] * len(self.src)
-        keys = self.keys
-        return [
-            spec.value(dd, f"edge ({keys[u]!r}, {keys[v]!r})")
-            for u, v, dd in zip(self.src.tolist(), self.dst.tolist(), data, strict=True)
-        ]
-
-    # ------------------------------------------------------------------ back to NetworkX
-    def to_networkx(self) -> nx.Graph:
-        """A NetworkX graph of the original kind with the kept attributes."""
-        if self.multigraph:
-            G = nx.MultiDiGraph() if self.directed else nx.MultiGraph()
-            G.graph.update(self.graph)
-            if self.node_data is None:
-                G.add_nodes_from(self.keys)
-            else:
-                G.add_nodes_from(
-                    (k, dict(d)) for k, d in zip(self.keys, self.node_data, strict=True)
-                )
-            for u, v, d in zip(self.src.tolist(), self.dst.tolist(), self.edge_data, strict=True):
-                multi = d.get(MULTI_DATA)
-                if multi is not None:
-                    for key, dd in multi.items():
-                        G.add_edge(self.keys[u], self.keys[v], key, **dd)
-                    continue
-                for _ in range(d[MULTIPLICITY]):
-                    G.add_edge(self.keys[u], self.keys[v])
-            return G
-        G = nx.DiGraph() if self.directed else nx.Graph()
-        G.graph.update(self.graph)
-        if self.node_data is None:
-            G.add_nodes_from(self.keys)
-        else:
-            G.add_nodes_from((k, dict(d)) for k, d in zip(self.keys, self.node_data, strict=True))
-        keys = self.keys
-        pairs = zip(self.src.tolist(), self.dst.tolist(), strict=True)
-        if self.edge_data is None:
-            G.add_edges_from((keys[u], keys[v]) for u, v in pairs)
-        else:
-            G.add_edges_from(
-                (keys[u], keys[v], dict(d)) for (u, v), d in zip(pairs, self.edge_data, strict=True)
-            )
-        return G
-
-
-def _keep_spec(attrs: Any) -> bool | frozenset:
-    if attrs is True:
-        return True
-    if attrs is None or attrs is False:
-        return frozenset()
-    return frozenset(attrs)
-
-
-def _subset(d: dict, keep: bool | frozenset) -> dict:
-    if keep is True:
-        return dict(d)
-    return {a: d[a] for a in keep if a in d}
-
-
-def _attr_names(attr: Any) -> tuple:
-    return attr if isinstance(attr, tuple) else (attr,)
-
-
-def _kept(kept: bool | frozenset, attr: Any) -> bool:
-    if kept is True:
-        return True
-    return all(a in kept for a in _attr_names(attr))
-
-
-def _cache_key(nspec: Any, espec: Any) -> Hashable | None:
-    key = (nspec, espec)
-    try:
-        hash(key)
-    except TypeError:  # unhashable default: build every time
-        return None
-    return key
-
-
-def _csr_connected(sg: Any) -> bool:
-    """Weak connectivity from the union CSR by vectorised breadth-first search."""
-    n = sg.n
-    if n == 0:
-        return False
-    seen = np.zeros(n, dtype=bool)
-    seen[0] = True
-    frontier = np.array([0], dtype=np.int64)
-    indptr, indices = sg.indptr, sg.indices
-    while frontier.size:
-        starts = indptr[frontier]
-        lens = indptr[frontier + 1] - starts
-        total = int(lens.sum())
-        if total == 0:
-            break
-        pos = np.repeat(starts - np.cumsum(lens) + lens, lens) + np.arange(total)
-        nb = np.unique(indices[pos])
-        nb = nb[~seen[nb]]
-        seen[nb] = True
-        frontier = nb.astype(np.int64)
-    return bool(seen.all())
 
 
 # ====================================================================== conversion
@@ -635,7 +103,7 @@ def convert_from_nx(
     """
     if isinstance(graph, GpumineGraph):
         return graph
-    if _is_static(graph):
+    if isinstance(graph, StaticGraph):
         return GpumineGraph.from_static(graph)
     nkeep = True if preserve_node_attrs is True else set(node_attrs or ())
     ekeep = True if preserve_edge_attrs is True else set(edge_attrs or ())
@@ -648,26 +116,9 @@ def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
     """Turn backend graphs into NetworkX graphs; pass every other result through."""
     if isinstance(obj, GpumineGraph):
         return obj.to_networkx()
-    if _is_static(obj):
+    if isinstance(obj, StaticGraph):
         return obj.to_networkx()
     return obj
-
-
-def _is_static(obj: Any) -> bool:
-    from ..inputs.static_graph import StaticGraph
-
-    return isinstance(obj, StaticGraph)
-
-
-def _backend_graph(G: Any) -> GpumineGraph:
-    """Any accepted input as a GpumineGraph (NetworkX graphs keep every attribute)."""
-    if isinstance(G, GpumineGraph):
-        return G
-    if _is_static(G):
-        return GpumineGraph.from_static(G)
-    if isinstance(G, nx.Graph):
-        return GpumineGraph.from_networkx(G)
-    raise NotImplementedError(f"the gpumine backend cannot use a {type(G).__name__}")
 
 
 # ====================================================================== binding
@@ -796,7 +247,7 @@ def _first_use(what: str, t0: float) -> None:
 
 # ====================================================================== can_run
 def _graph_problem(G: Any) -> str | None:
-    if isinstance(G, GpumineGraph) or _is_static(G) or isinstance(G, nx.Graph):
+    if isinstance(G, GpumineGraph) or isinstance(G, StaticGraph) or isinstance(G, nx.Graph):
         return None
     return f"{type(G).__name__} is not a graph the backend converts"
 
@@ -807,9 +258,9 @@ def _labels_problem(G: Any, attr: Any, kind: str, default: Any = None) -> str | 
         return None
     if isinstance(G, GpumineGraph):
         ok = G.has_node_attr(attr) if kind == "node" else G.has_edge_attr(attr)
-    elif _is_static(G):
+    elif isinstance(G, StaticGraph):
         spec = G.node_label_spec if kind == "node" else G.edge_label_spec
-        ok = spec is not None and tuple(_attr_names(spec.attr)) == tuple(_attr_names(attr))
+        ok = spec is not None and tuple(attr_names(spec.attr)) == tuple(attr_names(attr))
         if ok:
             return _static_default_problem(spec, attr, default, kind)
     else:
@@ -821,7 +272,7 @@ def _labels_problem(G: Any, attr: Any, kind: str, default: Any = None) -> str | 
 
 def _all_data_problem(G: Any, kind: str) -> str | None:
     """A matcher callable needs every attribute: a StaticGraph or a partial conversion lacks it."""
-    if _is_static(G):
+    if isinstance(G, StaticGraph):
         return f"a StaticGraph keeps no {kind} data for a {kind}_match callable"
     if isinstance(G, GpumineGraph):
         kept = G.node_attrs_kept if kind == "node" else G.edge_attrs_kept
@@ -886,7 +337,7 @@ def _iso_can_run(name: str, b: _Bound) -> bool | str:
 def _connected_problem(G: Any) -> str | None:
     if isinstance(G, GpumineGraph):
         ok = len(G) <= 1 or G.is_connected()
-    elif _is_static(G):
+    elif isinstance(G, StaticGraph):
         ok = G.n <= 1 or GpumineGraph.from_static(G).is_connected()
     else:
         ok = len(G) <= 1 or (nx.is_weakly_connected(G) if G.is_directed() else nx.is_connected(G))
@@ -927,7 +378,7 @@ def _count_can_run(name: str, b: _Bound) -> bool | str:
 
 def _attr_can_run(name: str, b: _Bound) -> bool | str:
     (G,) = b.graphs
-    if _is_static(G):
+    if isinstance(G, StaticGraph):
         return f"{name} of a StaticGraph (its labels are fixed) is left to NetworkX"
     if name == "get_node_attributes":
         attr = b["name"]
@@ -1012,8 +463,8 @@ def _iso_problem(
     from ..errors import GpumineError
     from ..execution.graph_iso import IsoProblem
 
-    g1 = _backend_graph(G1)
-    g2 = _backend_graph(G2)
+    g1 = as_backend_graph(G1)
+    g2 = as_backend_graph(G2)
     if g1.directed != g2.directed:
         raise nx.NetworkXError("G1 and G2 must have the same directedness")
     if g1.multigraph != g2.multigraph:
@@ -1115,7 +566,7 @@ def is_isomorphic(
         raise nx.NetworkXError("Graphs G1 and G2 are not of the same type.")
     if len(G1) == 0 and len(G2) == 0:
         return True
-    multi = _backend_graph(G1).multigraph
+    multi = as_backend_graph(G1).multigraph
     nspec, espec, ncall, ecall = _iso_args(node_match, edge_match, multi)
     prob = _iso_problem(G1, G2, nspec, espec, ncall, ecall, engine)
     return next(_iter_iso(prob), None) is not None
@@ -1218,8 +669,8 @@ def _iter_subgraph(
 
     if len(FG) == 0 or len(SG) == 0:
         return iter(())
-    fg = _backend_graph(FG)
-    sg = _backend_graph(SG)
+    fg = as_backend_graph(FG)
+    sg = as_backend_graph(SG)
     if fg.directed != sg.directed:
         raise nx.NetworkXError("SG and FG must have the same directedness")
     if len(sg) > len(fg):
@@ -1257,8 +708,8 @@ def _single_node_matches(fg: Any, sg: Any, labels: dict, induced: bool) -> Itera
     fvals = None
     if labels:
         spec = _label_spec(labels["node_label"], labels["node_label_default"])
-        want = sg._node_values(spec)[0]
-        fvals = fg._node_values(spec)
+        want = sg.node_values(spec)[0]
+        fvals = fg.node_values(spec)
     key = sg.keys[0]
     for i, k in enumerate(fg.keys):
         if (loop_s and not loops_f[i]) or (induced and loops_f[i] and not loop_s):
@@ -1376,7 +827,7 @@ def _node_ids(g: GpumineGraph, nodes: Any) -> tuple[list[int], bool]:
 
 
 def _counts(G: Any, what: str, engine: Any) -> tuple[GpumineGraph, tuple]:
-    g = _backend_graph(G)
+    g = as_backend_graph(G)
     name, mod = _count_engine(engine)
     ptr, idx, w = _sym_csr(g)
     t0 = time.perf_counter()
@@ -1620,7 +1071,7 @@ def could_be_isomorphic(
     networkx.NetworkXNotImplemented
         ``"t"`` or ``"c"`` is reached for a directed graph (as NetworkX).
     """
-    g1, g2 = _backend_graph(G1), _backend_graph(G2)
+    g1, g2 = as_backend_graph(G1), as_backend_graph(G2)
     if len(g1) != len(g2):
         return False
     wanted = set(properties)
@@ -1662,7 +1113,7 @@ def fast_could_be_isomorphic(G1: Any, G2: Any, *, engine: str | None = None) -> 
     networkx.NetworkXNotImplemented
         A graph is directed (as NetworkX, once the orders agree).
     """
-    g1, g2 = _backend_graph(G1), _backend_graph(G2)
+    g1, g2 = as_backend_graph(G1), as_backend_graph(G2)
     if len(g1) != len(g2):
         return False
     tables = []
@@ -1687,7 +1138,7 @@ def faster_could_be_isomorphic(G1: Any, G2: Any, *, engine: str | None = None) -
     -------
     bool
     """
-    g1, g2 = _backend_graph(G1), _backend_graph(G2)
+    g1, g2 = as_backend_graph(G1), as_backend_graph(G2)
     if len(g1) != len(g2):
         return False
     return bool(np.array_equal(np.sort(_degrees(g1)), np.sort(_degrees(g2))))
@@ -1754,9 +1205,7 @@ def set_node_attributes(G: Any, values: Any, name: Any = None) -> None:
     if kept is not True:
         full = {a for a, ids in covered.items() if len(ids) == len(data)}
         g.node_attrs_kept = frozenset(kept) | full
-    g._static.clear()
-    g._patterns.clear()
-    g.__networkx_cache__.clear()
+    g.clear_derived()
 
 
 def get_node_attributes(G: Any, name: Any, default: Any = None) -> dict:
@@ -1776,7 +1225,7 @@ def get_node_attributes(G: Any, name: Any, default: Any = None) -> dict:
     dict
         ``{node: value}``.
     """
-    g = _backend_graph(G)
+    g = as_backend_graph(G)
     data = g.node_data or [{} for _ in g.keys]
     pairs = zip(g.keys, data, strict=True)
     if default is not None:
