@@ -165,7 +165,9 @@ def test_multigraph_edges_and_counts_as_networkx():
 def test_logging_of_first_use_and_fallback(caplog, monkeypatch):
     import logging
 
-    monkeypatch.setattr(gb, "_FIRST_USE", set())  # as in a fresh process
+    from nx_gpumine.interfaces import backend_dispatch
+
+    monkeypatch.setattr(backend_dispatch, "_FIRST_USE", set())  # as in a fresh process
     G = nx.petersen_graph()
     H = nx.relabel_nodes(G, {v: v + 10 for v in G})
     M = nx.MultiGraph(G)
