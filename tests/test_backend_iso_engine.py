@@ -25,6 +25,7 @@ from nx_gpumine.execution import graph_iso as gi
 from nx_gpumine.inputs.static_graph import LabelSpec
 from nx_gpumine.interfaces import backend as gb
 from nx_gpumine.interfaces.backend import GpumineGraph
+from nx_gpumine.interfaces.backend_counts import undirected_csr
 
 pytestmark = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs")
 
@@ -185,7 +186,7 @@ def test_counts_equal_networkx(a):
     # the CUDA module's sparse-matrix code, run with scipy.sparse
     for H in (G, D):
         g = GpumineGraph.from_networkx(H)
-        ptr, idx, w = gb._sym_csr(g)
+        ptr, idx, w = undirected_csr(g)
         if H.is_directed():
             got = gpu_counts.directed_triangle_counts(ptr, idx, w, np, sp)
             assert np.array_equal(got, cpu_counts.directed_triangle_counts(ptr, idx, w))
