@@ -1,4 +1,4 @@
-"""The NetworkX backend ``gpumine``: dispatched NetworkX calls answered on nx_gpumine's engines.
+"""The NetworkX backend ``gpumine``: the backend object and NetworkX's conversion hooks.
 
 NetworkX finds it through two entry points (``pyproject.toml``)::
 
@@ -8,38 +8,43 @@ NetworkX finds it through two entry points (``pyproject.toml``)::
 The second is a metadata-only module (no numpy, no networkx), so ``import networkx`` stays as
 cheap as without the package; this module loads on the first dispatched call.
 
-Served (:data:`SERVED`): ``is_isomorphic`` and ``vf2pp_{is_isomorphic,isomorphism,
-all_isomorphisms}`` by colour refinement and individualisation
-(:mod:`nx_gpumine.execution.graph_iso`; no automorphism enumeration), NetworkX 3.7's six
-``vf2pp`` subgraph/monomorphism functions on the static subgraph engines, and ``triangles``,
-``transitivity``, ``clustering``, ``average_clustering``, ``square_clustering`` from per-node
-counts (:mod:`nx_gpumine.engines.cpu.local_counts`, CUDA twin). Arguments are bound with the
-installed NetworkX function's own signature. :func:`can_run` refuses, before any work, what is
-not served (see ``docs/backend.md``); under a priority list NetworkX then answers itself.
+This module holds :class:`BackendInterface` and the conversion hooks :func:`convert_from_nx` /
+:func:`convert_to_nx`; the rest of the backend lives in modules named for their concern:
 
-Graphs converted beforehand dispatch here by type: :class:`GpumineGraph`
-(``BackendInterface.convert_from_nx``) and :class:`~nx_gpumine.StaticGraph`
-(``nx_gpumine.from_networkx``) both carry ``__networkx_backend__ = "gpumine"``. A ``StaticGraph``
-only knows the label attribute it was built with, so a call labeling by another attribute, or
-with another default for missing values, is refused by :func:`can_run`.
+* :mod:`~nx_gpumine.interfaces.backend_dispatch`: the served functions (:data:`SERVED`),
+  binding with the installed NetworkX signature, engine choice, :func:`can_run` and
+  :func:`should_run`;
+* :mod:`~nx_gpumine.interfaces.backend_matching`: ``is_isomorphic``, the ``vf2pp_*``
+  isomorphism functions and NetworkX 3.7's six subgraph/monomorphism functions;
+* :mod:`~nx_gpumine.interfaces.backend_counts`: ``triangles``, ``transitivity``, the clustering
+  functions and the ``could_be_isomorphic`` family;
+* :mod:`~nx_gpumine.interfaces.backend_attributes`: ``set_node_attributes`` and
+  ``get_node_attributes`` on converted graphs;
+* :mod:`~nx_gpumine.inputs.backend_graph`: the backend's graph type, :class:`GpumineGraph`;
+* :mod:`~nx_gpumine.execution.graph_iso`: the isomorphism search (colour refinement and
+  individualisation, no automorphism enumeration).
+
+The served functions are importable from here too (``backend.triangles`` ...). Graphs converted
+beforehand dispatch here by type: :class:`GpumineGraph` (``BackendInterface.convert_from_nx``)
+and :class:`~nx_gpumine.StaticGraph` (``nx_gpumine.from_networkx``) both carry
+``__networkx_backend__ = "gpumine"``. A ``StaticGraph`` only knows the label attribute it was
+built with, so a call labeling by another attribute, or with another default for missing
+values, is refused by :func:`can_run`. What is refused, and why, is in ``docs/backend.md``.
 """
 
 from __future__ import annotations
 
 # isort: off
 # get_info first: with an older install whose backend_info entry point names this module,
-# `import networkx` below re-enters this module and must find get_info already defined
+# `import networkx` (by the modules below) re-enters this module and must find get_info defined
 from .backend_info import get_info
 
 # isort: on
-import logging
 from typing import Any
 
-from ..inputs.backend_graph import (
-    GpumineGraph,
-    as_backend_graph,
-)
+from ..inputs.backend_graph import GpumineGraph
 from ..inputs.static_graph import StaticGraph
+from .backend_attributes import get_node_attributes, set_node_attributes
 from .backend_counts import (
     average_clustering,
     clustering,
@@ -81,8 +86,6 @@ __all__ = [
     "should_run",
 ]
 
-logger = logging.getLogger("nx_gpumine")
-
 
 # ====================================================================== conversion
 def convert_from_nx(
@@ -104,10 +107,10 @@ def convert_from_nx(
 
     A ``MultiGraph``/``MultiDiGraph`` is collapsed to one edge per adjacent (ordered, when
     directed) pair, carrying its number of parallel edges as edge attribute
-    :data:`MULTIPLICITY` (matched as an edge label, so two multigraphs are compared as NetworkX
-    compares them); node attributes are kept as above, other edge attributes are dropped. A
-    :class:`GpumineGraph` is returned as is; a :class:`~nx_gpumine.StaticGraph` is wrapped,
-    its labels becoming attributes.
+    :data:`~nx_gpumine.inputs.backend_graph.MULTIPLICITY` (matched as an edge label, so two
+    multigraphs are compared as NetworkX compares them); node attributes are kept as above,
+    other edge attributes are dropped. A :class:`GpumineGraph` is returned as is; a
+    :class:`~nx_gpumine.StaticGraph` is wrapped, its labels becoming attributes.
 
     Parameters
     ----------
@@ -136,101 +139,26 @@ def convert_from_nx(
 
 
 def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
-    """Turn backend graphs into NetworkX graphs; pass every other result through."""
+    """Turn backend graphs into NetworkX graphs; pass every other result through.
+
+    Parameters
+    ----------
+    obj : object
+        A dispatched function's result.
+    name : str, optional
+        The dispatched function's name (unused).
+
+    Returns
+    -------
+    object
+        A NetworkX graph of the original kind for a :class:`GpumineGraph` or
+        :class:`~nx_gpumine.StaticGraph`, else ``obj`` itself.
+    """
     if isinstance(obj, GpumineGraph):
         return obj.to_networkx()
     if isinstance(obj, StaticGraph):
         return obj.to_networkx()
     return obj
-
-
-# ====================================================================== node attributes
-def set_node_attributes(G: Any, values: Any, name: Any = None) -> None:
-    """``networkx.set_node_attributes`` on a converted graph (a :class:`GpumineGraph`).
-
-    Sets the attributes NetworkX would set, so that later calls can label with them; an
-    attribute the conversion had not kept becomes usable once every node has it. Cached
-    engine forms of the graph are dropped.
-
-    Parameters
-    ----------
-    G : GpumineGraph
-        The converted graph (NetworkX converts a ``networkx.Graph`` first, keeping all node
-        attributes, when ``backend="gpumine"`` is given).
-    values : scalar, dict or dict of dict
-        A value for every node, ``{node: value}`` (with ``name``) or ``{node: {attr: value}}``
-        (without); nodes not in ``G`` are ignored.
-    name : str, optional
-        Attribute to set when ``values`` is a scalar or ``{node: value}``.
-
-    Raises
-    ------
-    nx_gpumine.UnsupportedGraphError
-        ``G`` is not a :class:`GpumineGraph` (a NetworkX graph is edited by NetworkX itself).
-    """
-    if not isinstance(G, GpumineGraph):
-        from ..errors import UnsupportedGraphError
-
-        raise UnsupportedGraphError(
-            f"set_node_attributes edits a GpumineGraph, not a {type(G).__name__}"
-        )
-    g = G
-    if g.node_data is None:
-        g.node_data = [{} for _ in g.keys]
-    data = g.node_data
-    k2i = g.key_to_id
-    covered: dict[Any, set] = {}
-    if name is not None:
-        try:
-            items = values.items()
-        except AttributeError:  # one value for every node
-            for d in data:
-                d[name] = values
-            covered[name] = set(range(len(data)))
-        else:
-            done = covered.setdefault(name, set())
-            for n, _ in items:
-                i = k2i.get(n)
-                if i is not None:
-                    data[i][name] = values[n]
-                    done.add(i)
-    else:
-        for n, d in values.items():
-            i = k2i.get(n)
-            if i is not None:
-                data[i].update(d)
-                for a in d:
-                    covered.setdefault(a, set()).add(i)
-    kept = g.node_attrs_kept
-    if kept is not True:
-        full = {a for a, ids in covered.items() if len(ids) == len(data)}
-        g.node_attrs_kept = frozenset(kept) | full
-    g.clear_derived()
-
-
-def get_node_attributes(G: Any, name: Any, default: Any = None) -> dict:
-    """``networkx.get_node_attributes`` of a converted graph.
-
-    Parameters
-    ----------
-    G : GpumineGraph or networkx.Graph
-        A graph that kept attribute ``name`` (``can_run`` refuses one that did not).
-    name : str
-        Attribute name.
-    default : optional
-        Value for nodes without the attribute; with None such nodes are left out.
-
-    Returns
-    -------
-    dict
-        ``{node: value}``.
-    """
-    g = as_backend_graph(G)
-    data = g.node_data or [{} for _ in g.keys]
-    pairs = zip(g.keys, data, strict=True)
-    if default is not None:
-        return {k: d.get(name, default) for k, d in pairs}
-    return {k: d[name] for k, d in pairs if name in d}
 
 
 class BackendInterface:
