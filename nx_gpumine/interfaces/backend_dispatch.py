@@ -47,8 +47,8 @@ logger = logging.getLogger("nx_gpumine")
 #: (:data:`nx_gpumine.inputs.patterns.MAX_PATTERN_NODES`); larger ones are refused by can_run.
 MAX_SUBGRAPH_NODES = 64
 
-# ====================================================================== binding
-#: Dispatched functions served here, by family.
+# ====================================================================== served functions
+#: Dispatched functions served here, by family: graph isomorphism.
 ISO_FUNCTIONS = (
     "is_isomorphic",
     "vf2pp_is_isomorphic",
@@ -64,6 +64,7 @@ SUBGRAPH_FUNCTIONS: dict[str, tuple[bool, str]] = {
     "vf2pp_monomorphism": (False, "first"),
     "vf2pp_all_monomorphisms": (False, "all"),
 }
+#: Per-node counts (one graph argument).
 COUNT_FUNCTIONS = (
     "triangles",
     "transitivity",
@@ -79,6 +80,7 @@ COULD_FUNCTIONS = (
 )
 #: Node attribute helpers on converted graphs (no engine: they read or edit the kept data).
 ATTR_FUNCTIONS = ("set_node_attributes", "get_node_attributes")
+#: Every dispatched function the backend serves (``get_info`` documents the same names).
 SERVED = (
     *ISO_FUNCTIONS,
     *SUBGRAPH_FUNCTIONS,
@@ -88,6 +90,7 @@ SERVED = (
 )
 
 
+# ====================================================================== binding
 @functools.cache
 def _signature(name: str) -> inspect.Signature | None:
     """The installed NetworkX function's own signature (None if NetworkX lacks it)."""
@@ -219,7 +222,7 @@ def log_first_use(what: str, t0: float) -> None:
 
 # ====================================================================== can_run
 def _graph_problem(G: Any) -> str | None:
-    if isinstance(G, GpumineGraph) or isinstance(G, StaticGraph) or isinstance(G, nx.Graph):
+    if isinstance(G, GpumineGraph | StaticGraph | nx.Graph):
         return None
     return f"{type(G).__name__} is not a graph the backend converts"
 
