@@ -312,41 +312,6 @@ class GpumineGraph:
             self._facts["connected"] = _csr_connected(self.static_graph())
         return self._facts["connected"]
 
-    def components(self) -> list[np.ndarray]:
-        """Dense ids of each (weakly) connected component, ascending, by smallest id."""
-        n = len(self.keys)
-        lab = np.arange(n, dtype=np.int64)
-        s, d = self.src, self.dst
-        while True:
-            new = lab.copy()
-            np.minimum.at(new, s, lab[d])
-            np.minimum.at(new, d, lab[s])
-            new = new[new]
-            if np.array_equal(new, lab):
-                break
-            lab = new
-        order = np.argsort(lab, kind="stable")
-        cuts = np.flatnonzero(np.diff(lab[order])) + 1
-        return np.split(order, cuts)
-
-    def subgraph(self, ids: np.ndarray) -> GpumineGraph:
-        """The subgraph induced by dense ids ``ids`` (attributes kept as here)."""
-        ids = np.asarray(ids, dtype=np.int64)
-        remap = np.full(len(self.keys), -1, dtype=np.int64)
-        remap[ids] = np.arange(len(ids))
-        keep = np.flatnonzero((remap[self.src] >= 0) & (remap[self.dst] >= 0))
-        return GpumineGraph(
-            directed=self.directed,
-            keys=[self.keys[i] for i in ids.tolist()],
-            src=remap[self.src[keep]],
-            dst=remap[self.dst[keep]],
-            node_data=None if self.node_data is None else [self.node_data[i] for i in ids],
-            edge_data=None if self.edge_data is None else [self.edge_data[j] for j in keep],
-            node_attrs_kept=self.node_attrs_kept,
-            edge_attrs_kept=self.edge_attrs_kept,
-            multigraph=self.multigraph,
-        )
-
     def degree_signature(self) -> np.ndarray:
         """Sorted per-node (out-degree, in-degree, self-loop) rows: an isomorphism invariant."""
         if "degsig" not in self._facts:
