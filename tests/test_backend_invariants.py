@@ -12,8 +12,8 @@ import pytest
 
 from nx_gpumine.engines.cpu.local_counts import maximal_clique_counts
 from nx_gpumine.errors import UnsupportedGraphError
-from nx_gpumine.interfaces import backend as gb
 from nx_gpumine.interfaces.backend import BackendInterface, GpumineGraph
+from nx_gpumine.interfaces.backend_counts import undirected_csr
 
 pytestmark = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs")
 
@@ -52,14 +52,14 @@ def test_maximal_clique_counts_equal_find_cliques():
     for seed in range(120):
         G = _graph(seed)
         g = GpumineGraph.from_networkx(G)
-        ptr, idx, _ = gb._sym_csr(g)
+        ptr, idx, _ = undirected_csr(g)
         got = maximal_clique_counts(ptr, idx)
         ref = collections.Counter(itertools.chain.from_iterable(nx.find_cliques(G)))
         assert {k: int(got[i]) for i, k in enumerate(g.keys)} == {k: ref[k] for k in G}, seed
     # a larger, clique-rich graph: one pass of the search per node, no recursion
     G = nx.powerlaw_cluster_graph(400, 6, 0.6, seed=1)
     g = GpumineGraph.from_networkx(G)
-    ptr, idx, _ = gb._sym_csr(g)
+    ptr, idx, _ = undirected_csr(g)
     ref = collections.Counter(itertools.chain.from_iterable(nx.find_cliques(G)))
     assert np.array_equal(maximal_clique_counts(ptr, idx), [ref[k] for k in g.keys])
 
@@ -165,7 +165,9 @@ def test_multigraph_edges_and_counts_as_networkx():
 def test_logging_of_first_use_and_fallback(caplog, monkeypatch):
     import logging
 
-    monkeypatch.setattr(gb, "_FIRST_USE", set())  # as in a fresh process
+    from nx_gpumine.interfaces import backend_dispatch
+
+    monkeypatch.setattr(backend_dispatch, "_FIRST_USE", set())  # as in a fresh process
     G = nx.petersen_graph()
     H = nx.relabel_nodes(G, {v: v + 10 for v in G})
     M = nx.MultiGraph(G)

@@ -22,8 +22,10 @@ from nx_gpumine.engines.cpu import local_counts as cpu_counts
 from nx_gpumine.engines.cuda import local_counts as gpu_counts
 from nx_gpumine.engines.cuda import refine as gpu_refine
 from nx_gpumine.execution import graph_iso as gi
+from nx_gpumine.inputs.static_graph import LabelSpec
 from nx_gpumine.interfaces import backend as gb
 from nx_gpumine.interfaces.backend import GpumineGraph
+from nx_gpumine.interfaces.backend_counts import undirected_csr
 
 pytestmark = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs")
 
@@ -98,7 +100,7 @@ def test_every_isomorphism_once_equal_vf2(a):
     em = iso.categorical_edge_match("w", None) if labels else None
     spec = {}
     if labels:
-        spec = {"node_spec": gb._label_spec("c", None), "edge_spec": gb._label_spec("w", None)}
+        spec = {"node_spec": LabelSpec.of("c", None), "edge_spec": LabelSpec.of("w", None)}
     matcher = iso.DiGraphMatcher if directed else iso.GraphMatcher
     want = {frozenset(m.items()) for m in matcher(G, H, nm, em).isomorphisms_iter()}
     got = [frozenset(m.items()) for m in gi.iter_isomorphisms(_problem(G, H, module, **spec))]
@@ -184,7 +186,7 @@ def test_counts_equal_networkx(a):
     # the CUDA module's sparse-matrix code, run with scipy.sparse
     for H in (G, D):
         g = GpumineGraph.from_networkx(H)
-        ptr, idx, w = gb._sym_csr(g)
+        ptr, idx, w = undirected_csr(g)
         if H.is_directed():
             got = gpu_counts.directed_triangle_counts(ptr, idx, w, np, sp)
             assert np.array_equal(got, cpu_counts.directed_triangle_counts(ptr, idx, w))

@@ -23,7 +23,17 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["IsoProblem", "iter_isomorphisms", "first_isomorphism"]
+from ..errors import GpumineError
+from ..inputs.backend_graph import MULTI_DATA, MULTIPLICITY, GpumineGraph
+from ..inputs.static_graph import LabelSpec
+
+__all__ = [
+    "IsoProblem",
+    "invariants_agree",
+    "isomorphism_problem",
+    "iter_isomorphisms",
+    "first_isomorphism",
+]
 
 logger = logging.getLogger("nx_gpumine")
 
@@ -57,10 +67,10 @@ class IsoProblem:
 
     def __init__(
         self,
-        g1: Any,
-        g2: Any,
-        node_spec: Any = None,
-        edge_spec: Any = None,
+        g1: GpumineGraph,
+        g2: GpumineGraph,
+        node_spec: LabelSpec | None = None,
+        edge_spec: LabelSpec | None = None,
         node_match: Callable | None = None,
         edge_match: Callable | None = None,
         engine: str = "cpu",
@@ -80,15 +90,15 @@ class IsoProblem:
         evocab: dict = {}
         ncodes = np.zeros(2 * n, dtype=np.int64)
         if node_spec is not None:
-            ncodes[:n] = _codes(g1._node_values(node_spec), nvocab)
-            ncodes[n:] = _codes(g2._node_values(node_spec), nvocab)
+            ncodes[:n] = _codes(g1.node_values(node_spec), nvocab)
+            ncodes[n:] = _codes(g2.node_values(node_spec), nvocab)
         src = np.concatenate([g1.src, g2.src + n])
         dst = np.concatenate([g1.dst, g2.dst + n])
         if edge_spec is not None:
             lab = np.concatenate(
                 [
-                    _codes(g1._edge_values(edge_spec), evocab),
-                    _codes(g2._edge_values(edge_spec), evocab),
+                    _codes(g1.edge_values(edge_spec), evocab),
+                    _codes(g2.edge_values(edge_spec), evocab),
                 ]
             )
         else:
@@ -152,8 +162,8 @@ class IsoProblem:
         for a, b, dd in zip(self.g1.src.tolist(), self.g1.dst.tolist(), data1, strict=True):
             other = self._e2[(fl[a], fl[b])]
             if self.g1.multigraph:
-                dd = dd.get(_multi_data_key(), {})
-                other = other.get(_multi_data_key(), {})
+                dd = dd.get(MULTI_DATA, {})
+                other = other.get(MULTI_DATA, {})
             if not self.edge_match(dd, other):
                 return False
         return True
@@ -216,12 +226,6 @@ def _host(col: Any) -> np.ndarray:
     return col.get() if hasattr(col, "get") else col
 
 
-def _multi_data_key() -> str:
-    from ..interfaces.backend import MULTI_DATA
-
-    return MULTI_DATA
-
-
 def _csr(s: np.ndarray, d: np.ndarray, lab: np.ndarray, N: int) -> tuple:
     order = np.lexsort((d, s))
     ptr = np.zeros(N + 1, dtype=np.int64)
@@ -229,13 +233,112 @@ def _csr(s: np.ndarray, d: np.ndarray, lab: np.ndarray, N: int) -> tuple:
     return ptr, np.ascontiguousarray(d[order]), np.ascontiguousarray(lab[order])
 
 
+def invariants_agree(g1: GpumineGraph, g2: GpumineGraph) -> bool:
+    """Whether the cheap isomorphism invariants agree: orders, sizes and degree signatures.
+
+    Parameters
+    ----------
+    g1, g2 : GpumineGraph
+        Graphs of the same kind (directedness, multigraph or not).
+
+    Returns
+    -------
+    bool
+        False if the graphs are certainly not isomorphic.
+    """
+    if len(g1) != len(g2) or g1.number_of_edges() != g2.number_of_edges():
+        return False
+    return bool(np.array_equal(g1.degree_signature(), g2.degree_signature()))
+
+
+def isomorphism_problem(
+    g1: GpumineGraph,
+    g2: GpumineGraph,
+    node_spec: LabelSpec | None = None,
+    edge_spec: LabelSpec | None = None,
+    node_match: Callable | None = None,
+    edge_match: Callable | None = None,
+    engine: str = "cpu",
+) -> IsoProblem:
+    """The :class:`IsoProblem` of two graphs, multigraphs and unhashable labels included.
+
+    Multigraphs are matched with their edge multiplicities (``MULTIPLICITY``) as edge colours,
+    in place of ``edge_spec``. Where a label value is not hashable (it cannot be a colour),
+    labels are compared with ``==`` through the matcher path instead, as NetworkX's categorical
+    matchers compare them.
+
+    Parameters
+    ----------
+    g1, g2 : GpumineGraph
+        Graphs of the same kind, with the same number of nodes.
+    node_spec, edge_spec : LabelSpec, optional
+        Categorical labels, matched as colours.
+    node_match, edge_match : callable, optional
+        Other matchers (see :class:`IsoProblem`).
+    engine : str
+        ``"cpu"`` or ``"cuda"`` (already resolved).
+
+    Returns
+    -------
+    IsoProblem
+    """
+    if g1.multigraph:
+        edge_spec = LabelSpec.of(MULTIPLICITY, 1)
+    try:
+        return IsoProblem(g1, g2, node_spec, edge_spec, node_match, edge_match, engine=engine)
+    except (GpumineError, TypeError):
+        # unhashable label values: compare them with == through the matcher path instead
+        if node_spec is not None:
+            node_match = node_match or _categorical_callable(node_spec)
+        if edge_spec is not None and not g1.multigraph:
+            edge_match = edge_match or _categorical_callable(edge_spec)
+        edge_spec = LabelSpec.of(MULTIPLICITY, 1) if g1.multigraph else None
+        return IsoProblem(g1, g2, None, edge_spec, node_match, edge_match, engine=engine)
+
+
+def _categorical_callable(spec: LabelSpec) -> Callable[[dict, dict], bool]:
+    """A matcher comparing the labels of two attribute dicts under ``spec`` with ``==``."""
+
+    def match(d1: dict, d2: dict) -> bool:
+        return bool(spec.value(d1, "") == spec.value(d2, ""))
+
+    return match
+
+
 def iter_isomorphisms(problem: IsoProblem) -> Iterator[dict]:
-    """Every isomorphism as ``{G1 node: G2 node}``, lazily."""
+    """Every isomorphism as ``{G1 node: G2 node}``, lazily.
+
+    ``problem.on_first_result`` is called once: with the first isomorphism, or at the end when
+    there is none.
+
+    Parameters
+    ----------
+    problem : IsoProblem
+
+    Yields
+    ------
+    dict
+    """
     k1, k2 = problem.g1.keys, problem.g2.keys
+    first = True
     for f in problem.mappings():
+        if first:
+            problem.on_first_result()
+            first = False
         yield {k1[i]: k2[j] for i, j in enumerate(f.tolist())}
+    if first:
+        problem.on_first_result()
 
 
 def first_isomorphism(problem: IsoProblem) -> dict | None:
-    """One isomorphism ``{G1 node: G2 node}``, or None."""
+    """One isomorphism ``{G1 node: G2 node}``, or None.
+
+    Parameters
+    ----------
+    problem : IsoProblem
+
+    Returns
+    -------
+    dict or None
+    """
     return next(iter_isomorphisms(problem), None)

@@ -17,7 +17,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import InputError, QueryError, UnsupportedGraphError
-from .static_graph import _MISSING, LabelSpec
+from .static_graph import NO_DEFAULT, LabelSpec
 
 __all__ = ["Pattern", "CATALOGUE", "MAX_PATTERN_NODES", "pattern_names", "as_pattern"]
 
@@ -101,8 +101,8 @@ class Pattern:
         *,
         node_label: Any = None,
         edge_label: Any = None,
-        node_label_default: Any = _MISSING,
-        edge_label_default: Any = _MISSING,
+        node_label_default: Any = NO_DEFAULT,
+        edge_label_default: Any = NO_DEFAULT,
         name: str | None = None,
     ) -> Pattern:
         """Build a pattern from a NetworkX ``Graph`` or ``DiGraph``.
@@ -405,8 +405,8 @@ def as_pattern(
     *,
     node_label: Any = None,
     edge_label: Any = None,
-    node_label_default: Any = _MISSING,
-    edge_label_default: Any = _MISSING,
+    node_label_default: Any = NO_DEFAULT,
+    edge_label_default: Any = NO_DEFAULT,
 ) -> Pattern:
     """Accept a :class:`Pattern`, a catalogue name or a NetworkX graph.
 
@@ -430,12 +430,12 @@ def as_pattern(
         return pattern
     if isinstance(pattern, str):
         p = Pattern.named(pattern)
-        if node_label is not None and node_label_default is _MISSING:
+        if node_label is not None and node_label_default is NO_DEFAULT:
             raise QueryError(
                 f"unknown label attribute {node_label!r}: catalogue pattern {pattern!r} has no "
                 "node labels (pass a NetworkX pattern carrying them)"
             )
-        if edge_label is not None and edge_label_default is _MISSING:
+        if edge_label is not None and edge_label_default is NO_DEFAULT:
             raise QueryError(
                 f"unknown label attribute {edge_label!r}: catalogue pattern {pattern!r} has no "
                 "edge labels (pass a NetworkX pattern carrying them)"

@@ -37,6 +37,10 @@ __all__ = [
     "from_edgelist",
     "from_arrays",
     "as_static_graph",
+    "NO_DEFAULT",
+    "label_attrs",
+    "encode_labels",
+    "build_static_graph",
 ]
 
 #: Label code meaning "no label" (labels not used, or no edge in that direction).
@@ -44,7 +48,9 @@ ABSENT_LABEL = -1
 #: Label code of a pattern label that no data vertex/edge carries: it can never match.
 IMPOSSIBLE_LABEL = -2
 
-_MISSING = object()
+#: Sentinel default of a :class:`LabelSpec` (and of the ``*_label_default`` arguments): no
+#: default was given, so a node or edge lacking the label attribute is an error.
+NO_DEFAULT = object()
 
 
 @dataclass(frozen=True)
@@ -53,15 +59,15 @@ class LabelSpec:
 
     ``attr`` may be a string or a tuple of strings (a label is then the tuple of values, as in
     ``networkx.algorithms.isomorphism.categorical_node_match(["a", "b"], [da, db])``).
-    ``default`` is used where the attribute is missing; when it is ``_MISSING`` a missing value
-    is an error naming the node or edge.
+    ``default`` is used where the attribute is missing; when it is :data:`NO_DEFAULT` a missing
+    value is an error naming the node or edge.
     """
 
     attr: str | tuple[str, ...]
-    default: Any = _MISSING
+    default: Any = NO_DEFAULT
 
     @classmethod
-    def of(cls, attr: Any, default: Any = _MISSING) -> LabelSpec | None:
+    def of(cls, attr: Any, default: Any = NO_DEFAULT) -> LabelSpec | None:
         """Build a spec from user arguments (``None`` means unlabeled)."""
         if attr is None:
             return None
@@ -97,7 +103,7 @@ class LabelSpec:
     def _one(data: Mapping, attr: str, default: Any, where: str) -> Hashable:
         if attr in data:
             v = data[attr]
-        elif default is not _MISSING:
+        elif default is not NO_DEFAULT:
             v = default
         else:
             raise InputError(
@@ -298,18 +304,31 @@ class StaticGraph:
         for i, k in enumerate(self.keys):
             attrs = {}
             if self.node_label is not None and self.node_label_spec is not None:
-                attrs.update(_label_attrs(self.node_label_spec, inv_node[int(self.node_label[i])]))
+                attrs.update(label_attrs(self.node_label_spec, inv_node[int(self.node_label[i])]))
             G.add_node(k, **attrs)
         src, dst = self.edges()
-        lab = self._edge_label_codes(src, dst)
+        lab = self.edge_label_codes(src, dst)
         for j, (u, v) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
             attrs = {}
             if lab is not None and self.edge_label_spec is not None:
-                attrs.update(_label_attrs(self.edge_label_spec, inv_edge[int(lab[j])]))
+                attrs.update(label_attrs(self.edge_label_spec, inv_edge[int(lab[j])]))
             G.add_edge(self.keys[u], self.keys[v], **attrs)
         return G
 
-    def _edge_label_codes(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    def edge_label_codes(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+        """Label codes of the edges ``src[j] -> dst[j]`` (dense ids, each an existing edge).
+
+        Parameters
+        ----------
+        src, dst : numpy.ndarray
+            Edge endpoints, e.g. as :meth:`edges` returns them (self-loops allowed).
+
+        Returns
+        -------
+        numpy.ndarray or None
+            int32 code per edge (the self-loop label for ``u == v``), or None when the graph has
+            no edge labels.
+        """
         if self.out_label is None:
             return None
         out = np.empty(len(src), dtype=np.int32)
@@ -323,14 +342,42 @@ class StaticGraph:
         return out
 
 
-def _label_attrs(spec: LabelSpec, value: Any) -> dict:
+def label_attrs(spec: LabelSpec, value: Any) -> dict:
+    """The attribute dict that carries label ``value`` under ``spec``'s attribute(s).
+
+    Parameters
+    ----------
+    spec : LabelSpec
+        The label's attribute name, or tuple of names.
+    value : hashable
+        A label value as :meth:`LabelSpec.value` gives it (a tuple for a tuple of names).
+
+    Returns
+    -------
+    dict
+        ``{attr: value}``, or ``{name: part}`` per name of a tuple.
+    """
     if isinstance(spec.attr, tuple):
         return dict(zip(spec.attr, value, strict=True))
     return {spec.attr: value}
 
 
 # ====================================================================== building
-def _encode(values: Sequence[Hashable], vocab: dict) -> np.ndarray:
+def encode_labels(values: Sequence[Hashable], vocab: dict) -> np.ndarray:
+    """Integer codes of label values, growing ``vocab`` with values it does not hold yet.
+
+    Parameters
+    ----------
+    values : sequence of hashable
+        Label values, one per node or edge.
+    vocab : dict
+        Value -> code, updated in place (a new value gets code ``len(vocab)``).
+
+    Returns
+    -------
+    numpy.ndarray
+        int32 code per value.
+    """
     out = np.empty(len(values), dtype=np.int32)
     for i, v in enumerate(values):
         code = vocab.get(v)
@@ -340,7 +387,7 @@ def _encode(values: Sequence[Hashable], vocab: dict) -> np.ndarray:
     return out
 
 
-def _build(
+def build_static_graph(
     n: int,
     src: np.ndarray,
     dst: np.ndarray,
@@ -355,8 +402,44 @@ def _build(
     edge_vocab: dict | None = None,
     duplicates: str = "raise",
     where: str = "input",
+    key_to_id: dict | None = None,
 ) -> StaticGraph:
-    """Build the union-CSR container from dense-id edge arrays (the one place CSR is made)."""
+    """Build the union-CSR container from dense-id edge arrays (the one place CSR is made).
+
+    Parameters
+    ----------
+    n : int
+        Number of vertices.
+    src, dst : numpy.ndarray
+        Edge endpoints as dense ids (undirected edges once, self-loops allowed).
+    directed : bool
+        Whether edges have a direction.
+    keys : list
+        Node keys; dense id ``i`` is ``keys[i]``.
+    node_label_codes, edge_label_codes : numpy.ndarray, optional
+        Label codes per vertex / per edge (aligned with ``src``), from :func:`encode_labels`.
+    node_label_spec, edge_label_spec : LabelSpec, optional
+        Where the labels came from.
+    node_vocab, edge_vocab : dict, optional
+        Label value -> code.
+    duplicates : {"raise", "drop"}
+        A repeated edge or self-loop is an error, or its first occurrence is kept.
+    where : str
+        What the edges came from, for error messages.
+    key_to_id : dict, optional
+        The node key -> dense id map, if already built (otherwise built on first use).
+
+    Returns
+    -------
+    StaticGraph
+
+    Raises
+    ------
+    InputError
+        Too many vertices for int32 ids, or a bad ``duplicates``.
+    UnsupportedGraphError
+        A repeated edge or self-loop with ``duplicates="raise"``.
+    """
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
     if n >= 2**31 - 1:
@@ -446,6 +529,7 @@ def _build(
         edge_label_spec=edge_label_spec,
         node_vocab=node_vocab or {},
         edge_vocab=edge_vocab or {},
+        _key_to_id=key_to_id,
     )
 
 
@@ -454,8 +538,8 @@ def from_networkx(
     *,
     node_label: Any = None,
     edge_label: Any = None,
-    node_label_default: Any = _MISSING,
-    edge_label_default: Any = _MISSING,
+    node_label_default: Any = NO_DEFAULT,
+    edge_label_default: Any = NO_DEFAULT,
     cache: bool = True,
 ) -> StaticGraph:
     """Convert a NetworkX ``Graph`` or ``DiGraph`` into a :class:`StaticGraph`.
@@ -514,7 +598,8 @@ def from_networkx(
     edge_vocab: dict = {}
     ncodes = ecodes = None
     if nspec is not None:
-        ncodes = _encode([nspec.value(d, f"node {k!r}") for k, d in G.nodes(data=True)], node_vocab)
+        nvals = [nspec.value(d, f"node {k!r}") for k, d in G.nodes(data=True)]
+        ncodes = encode_labels(nvals, node_vocab)
     elabels = [] if espec is not None else None
     for j, (u, v, d) in enumerate(G.edges(data=True)):
         src[j] = key_to_id[u]
@@ -522,8 +607,8 @@ def from_networkx(
         if elabels is not None:
             elabels.append(espec.value(d, f"edge ({u!r}, {v!r})"))
     if elabels is not None:
-        ecodes = _encode(elabels, edge_vocab)
-    g = _build(
+        ecodes = encode_labels(elabels, edge_vocab)
+    g = build_static_graph(
         len(keys),
         src,
         dst,
@@ -536,8 +621,8 @@ def from_networkx(
         node_vocab=node_vocab,
         edge_vocab=edge_vocab,
         where=f"{type(G).__name__}",
+        key_to_id=key_to_id,
     )
-    g._key_to_id = key_to_id
     if store is not None:
         store[ckey] = _CacheEntry(g, len(keys), m, ncodes, ecodes)
     return g
@@ -687,15 +772,15 @@ def from_arrays(
             vals = _to_host(node_labels).tolist()
             if len(vals) != len(keys):
                 raise InputError(f"node_labels has {len(vals)} entries for {len(keys)} nodes")
-        ncodes = _encode(vals, node_vocab)
+        ncodes = encode_labels(vals, node_vocab)
         nspec = LabelSpec("label")
     if edge_labels is not None:
         vals = _to_host(edge_labels).tolist()
         if len(vals) != len(s):
             raise InputError(f"edge_labels has {len(vals)} entries for {len(s)} edges")
-        ecodes = _encode(vals, edge_vocab)
+        ecodes = encode_labels(vals, edge_vocab)
         espec = LabelSpec("label")
-    return _build(
+    return build_static_graph(
         len(keys),
         s,
         d,
@@ -799,8 +884,8 @@ def as_static_graph(
     *,
     node_label: Any = None,
     edge_label: Any = None,
-    node_label_default: Any = _MISSING,
-    edge_label_default: Any = _MISSING,
+    node_label_default: Any = NO_DEFAULT,
+    edge_label_default: Any = NO_DEFAULT,
     source: str = "source",
     target: str = "target",
     directed: bool | None = None,

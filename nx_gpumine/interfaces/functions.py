@@ -24,7 +24,7 @@ from ..errors import CapacityError, QueryError
 from ..execution.static import iter_static_blocks, run_static
 from ..inputs.options import as_flag, as_limit
 from ..inputs.patterns import Pattern, as_pattern
-from ..inputs.static_graph import _MISSING, StaticGraph, as_static_graph
+from ..inputs.static_graph import NO_DEFAULT, StaticGraph, as_static_graph
 from ..plan.static_plan import StaticPlan, static_plan
 from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
 
@@ -72,8 +72,8 @@ def count_subgraphs(
     count: str = "mappings",
     node_label: Any = None,
     edge_label: Any = None,
-    node_label_default: Any = _MISSING,
-    edge_label_default: Any = _MISSING,
+    node_label_default: Any = NO_DEFAULT,
+    edge_label_default: Any = NO_DEFAULT,
     engine: str = "auto",
     progress: bool = False,
     client: Any = None,
@@ -195,8 +195,8 @@ def find_subgraphs(
     limit: int | None = None,
     node_label: Any = None,
     edge_label: Any = None,
-    node_label_default: Any = _MISSING,
-    edge_label_default: Any = _MISSING,
+    node_label_default: Any = NO_DEFAULT,
+    edge_label_default: Any = NO_DEFAULT,
     engine: str = "auto",
     as_frame: str | None = None,
     progress: bool = False,
@@ -276,8 +276,8 @@ def has_subgraph(
     induced: bool = False,
     node_label: Any = None,
     edge_label: Any = None,
-    node_label_default: Any = _MISSING,
-    edge_label_default: Any = _MISSING,
+    node_label_default: Any = NO_DEFAULT,
+    edge_label_default: Any = NO_DEFAULT,
     engine: str = "auto",
     client: Any = None,
     max_device_bytes: int | None = None,
@@ -324,8 +324,8 @@ def iter_subgraph_mappings(
     distinct: bool = False,
     node_label: Any = None,
     edge_label: Any = None,
-    node_label_default: Any = _MISSING,
-    edge_label_default: Any = _MISSING,
+    node_label_default: Any = NO_DEFAULT,
+    edge_label_default: Any = NO_DEFAULT,
     engine: str = "auto",
     client: Any = None,
 ) -> Iterator[dict]:

@@ -27,7 +27,7 @@ from networkx.algorithms import isomorphism as _nxiso
 from ..errors import GpumineError
 from ..execution.static import iter_static_blocks, run_static
 from ..inputs.patterns import Pattern
-from ..inputs.static_graph import _MISSING, from_networkx
+from ..inputs.static_graph import NO_DEFAULT, from_networkx
 from ..plan.static_plan import build_static_plan
 from ..results.static import iter_mappings
 
@@ -96,9 +96,9 @@ class _EngineMixin:
             self._gm_reason = "disconnected G2"
         self._gm_labels = {
             "node_label": None if nl is None else nl[0],
-            "node_label_default": _MISSING if nl is None else nl[1],
+            "node_label_default": NO_DEFAULT if nl is None else nl[1],
             "edge_label": None if el is None else el[0],
-            "edge_label_default": _MISSING if el is None else el[1],
+            "edge_label_default": NO_DEFAULT if el is None else el[1],
         }
         self._gm_cache: dict = {}
 
