@@ -673,7 +673,10 @@ def node_mask(graph: StaticGraph, p: StaticPlan, level: int) -> np.ndarray:
 
 def root_mask(graph: StaticGraph, p: StaticPlan) -> np.ndarray:
     """Exact uint8 mask of union-CSR entries usable as root edge (levels 0 and 1)."""
-    owner = np.repeat(np.arange(graph.n, dtype=np.int64), graph.degree)
+    # int32 ids where they fit: the comparison with ``indices`` (int32) then needs no int64
+    # temporaries, which matters for graphs of billions of entries
+    ids = np.int32 if graph.n < 2**31 else np.int64
+    owner = np.repeat(np.arange(graph.n, dtype=ids), graph.degree)
     nbr = graph.indices
     ok = node_mask(graph, p, 0)[owner] & node_mask(graph, p, 1)[nbr]
     j, c, out_l, in_l = (

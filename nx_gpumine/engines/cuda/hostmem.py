@@ -6,14 +6,19 @@ Two placements of a NumPy array, both returned as a ``cupy.ndarray`` the kernels
   location CPU, accessed-by the device, so device reads go over the bus without migrating
   pages); the *hot* entry ranges given are advised to the device instead and prefetched there
   (a device-side cache of the hot vertices' lists, GAMMA-style).
-* ``"pinned"``: page-locked host memory (``cudaHostAlloc``) mapped into the device's address
-  space (zero-copy under unified addressing); no device copy at all.
+* ``"pinned"``: page-locked host memory mapped into the device's address space (zero-copy
+  under unified addressing); no device copy at all. A C-contiguous array is page-locked where
+  it lies (``cudaHostRegister``, mapped and portable), so the graph's CSR is not copied: host
+  memory, not twice host memory, bounds the graph an out-of-core call can take. Arrays that
+  cannot be registered are copied into ``cudaHostAlloc`` memory.
 """
 
 from __future__ import annotations
 
 import ctypes
 import logging
+import threading
+import weakref
 from typing import Any
 
 import numpy as np
@@ -68,6 +73,53 @@ def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int | None = None) -
     return np.sort(order[:take]).astype(np.int64)
 
 
+_REG_HOST_MAPPED = 0x01 | 0x02  # cudaHostRegisterPortable | cudaHostRegisterMapped
+#: Live registrations by (address, bytes): an array registered twice is shared, not re-pinned.
+_REGISTERED: dict[tuple[int, int], weakref.ref] = {}
+_REG_LOCK = threading.Lock()
+
+
+class _Registration:
+    """Keeps a NumPy array page-locked in place while this object lives (then unregisters)."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        cp = import_cupy()
+        self.ptr, self.nbytes = int(a.ctypes.data), int(a.nbytes)
+        cp.cuda.runtime.hostRegister(self.ptr, self.nbytes, _REG_HOST_MAPPED)
+        # the finalizer holds the array, so its memory outlives the registration
+        weakref.finalize(self, _unregister, self.ptr, self.nbytes, a)
+
+
+def _unregister(ptr: int, nbytes: int, a: np.ndarray) -> None:
+    with _REG_LOCK:
+        _REGISTERED.pop((ptr, nbytes), None)
+    try:
+        import_cupy().cuda.runtime.hostUnregister(ptr)
+    except Exception:  # noqa: BLE001 - interpreter shutdown, or a context already gone
+        pass
+
+
+def _register(a: np.ndarray) -> _Registration | None:
+    """``a`` page-locked in place (shared with a live registration of the same buffer), or
+    None where it cannot be (not C-contiguous, read-only views of foreign memory, a driver
+    refusal): the caller copies instead."""
+    if not a.flags.c_contiguous or a.nbytes == 0:
+        return None
+    key = (int(a.ctypes.data), int(a.nbytes))
+    with _REG_LOCK:
+        ref = _REGISTERED.get(key)
+        reg = ref() if ref is not None else None
+        if reg is not None:
+            return reg
+        try:
+            reg = _Registration(a)
+        except Exception as exc:  # noqa: BLE001 - e.g. overlapping registration: copy instead
+            logger.debug("nx_gpumine: cudaHostRegister failed (%s); copying", exc)
+            return None
+        _REGISTERED[key] = weakref.ref(reg)
+        return reg
+
+
 def host_array(
     a: np.ndarray, placement: str = "managed", hot: np.ndarray | None = None
 ) -> tuple[Any, int]:
@@ -76,7 +128,8 @@ def host_array(
     Parameters
     ----------
     a : numpy.ndarray
-        1-D array (copied).
+        1-D array (copied, except with ``"pinned"`` where it can be page-locked in place:
+        then the caller must not write to it while the returned array is in use).
     placement : {"managed", "pinned"}
         See the module notes.
     hot : numpy.ndarray, optional
@@ -105,8 +158,13 @@ def host_array(
             del mp
             placement = "pinned"
     if placement == "pinned":
-        # Under unified addressing, cudaHostAlloc memory is mapped into every device's address
-        # space at the same pointer value: the kernels read it over the bus (zero-copy).
+        # Under unified addressing, registered and cudaHostAlloc memory is mapped into every
+        # device's address space at the same pointer value: the kernels read it over the bus
+        # (zero-copy).
+        reg = _register(a)
+        if reg is not None:
+            um = cp.cuda.UnownedMemory(reg.ptr, reg.nbytes, reg, dev)
+            return cp.ndarray(a.shape, a.dtype, cp.cuda.MemoryPointer(um, 0)), 0
         mem = cp.cuda.alloc_pinned_memory(nbytes)
         host = np.frombuffer(mem, dtype=a.dtype, count=a.size)
         host[...] = a
