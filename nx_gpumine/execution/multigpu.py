@@ -68,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engines import ENGINE_NAMES, cuda_available, select_engine
+from ..engines import ENGINE_NAMES, cuda_available, is_cuda_engine, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..engines.cuda import memory
 from ..errors import CapacityError, EngineUnavailableError, QueryError
@@ -256,13 +256,9 @@ def resolve_devices(devices: Any, engine: str) -> list[int] | None:
     return parse_devices(devices, device_count())
 
 
-def _is_cuda(eng: ModuleType) -> bool:
-    return eng.__name__.startswith("nx_gpumine.engines.cuda")
-
-
 def _context(eng: ModuleType) -> Callable[[int], Any]:
     """Per-slot context: the CUDA device for a CUDA engine, nothing for the CPU engine (tests)."""
-    if _is_cuda(eng):
+    if is_cuda_engine(eng):
         import cupy
 
         return cupy.cuda.Device

@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from ..engines import select_engine
+from ..engines import is_cuda_engine, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..errors import CapacityError
 from ..inputs.static_graph import StaticGraph
 from ..limits import check_result_rows, memory_budget, result_bytes
 from ..plan.static_plan import StaticPlan, node_mask
-from .multigpu import _is_cuda, resolve_devices, run_static_devices, settle
+from .multigpu import resolve_devices, run_static_devices, settle
 from .tasks import split_root_range
 
 __all__ = ["run_static", "iter_static_blocks", "MODES"]
@@ -104,7 +104,7 @@ def run_static(
             graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
         )
     slots = resolve_devices(devices, engine)
-    if slots is not None and plan.k > 1 and _is_cuda(select_engine(engine, "static", plan)):
+    if slots is not None and plan.k > 1 and is_cuda_engine(select_engine(engine, "static", plan)):
         return run_static_devices(
             graph, plan, mode, slots, engine=engine, limit=limit, progress=progress
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engines import select_engine
+from ..engines import is_cuda_engine, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..errors import CapacityError
 from ..inputs.temporal_graph import TemporalGraph
@@ -25,7 +25,6 @@ from ..plan.temporal_plan import (
     time_partitions,
 )
 from .multigpu import (
-    _is_cuda,
     resolve_devices,
     run_census_devices,
     run_temporal_devices,
@@ -126,7 +125,7 @@ def run_temporal(
             graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
         )
     slots = resolve_devices(devices, engine)
-    if slots is not None and _is_cuda(select_engine(engine, "temporal", plan)):
+    if slots is not None and is_cuda_engine(select_engine(engine, "temporal", plan)):
         return run_temporal_devices(
             graph, plan, mode, slots, engine=engine, limit=limit, progress=progress
         )
@@ -299,7 +298,7 @@ def run_census(
             resolve_devices(devices, "dask")  # raises: devices= is not for Dask
         return run_census_dask(graph, delta, tie, client=client, engine=engine, progress=progress)
     slots = resolve_devices(devices, engine)
-    if slots is not None and _is_cuda(select_engine(engine, "temporal")):
+    if slots is not None and is_cuda_engine(select_engine(engine, "temporal")):
         return run_census_devices(graph, delta, tie, slots, engine=engine, progress=progress)
     settle()
     delta = census_window(graph, delta, tie)
