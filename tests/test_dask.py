@@ -92,7 +92,13 @@ def college():
 
 
 def _our_tasks(client) -> list[str]:
-    """Keys of nx_gpumine query tasks the scheduler still knows."""
+    """Keys of nx_gpumine query tasks the scheduler still knows.
+
+    Garbage is collected first: a future reachable only from a reference cycle (left by an
+    earlier test's worker-kill reruns) keeps its key on the scheduler until Python's cycle
+    collector runs, whose timing depends on everything the process did before.
+    """
+    gc.collect()
     keys = client.run_on_scheduler(lambda dask_scheduler: [str(k) for k in dask_scheduler.tasks])
     return [k for k in keys if k.startswith("nx_gpumine-") and "-slice-" not in k]
 

@@ -29,6 +29,9 @@ def test_mkdocs_build_strict(tmp_path):
     api = (site / "api" / "index.html").read_text()
     for name in ("count_subgraphs", "count_motifs", "read_edge_file", "census_heatmap"):
         assert name in api
+    # descriptions filled in at import (interfaces/paramdocs.py) are shown filled
+    assert "{devices}" not in api and "{max_device_bytes}" not in api
+    assert api.count("NX_GPUMINE_DEVICES") == 2
     assert (site / "img" / "census_collegemsg.png").is_file()
     assert (site / "img" / "scaling_temporal.png").is_file()
 

@@ -173,12 +173,12 @@ def _bar_state(err: str, desc: str) -> tuple[int, int]:
 def test_progress_same_answer(engine, capsys):
     import tqdm  # noqa: F401  (in the test extra: without it the bar path would not run)
 
-    from nx_gpumine.execution import static as static_exec
+    from nx_gpumine.execution.runner import PROGRESS_TASKS
 
     G = nx.barabasi_albert_graph(2000, 4, seed=7)
     g = ng.from_networkx(G)
     plan = build_static_plan(Pattern.named("house"), g, induced=False, distinct=False)
-    ntasks = len(split_root_range(g, static_exec._PROGRESS_TASKS, root_ok=plan.root_ok))
+    ntasks = len(split_root_range(g, PROGRESS_TASKS, root_ok=plan.root_ok))
     assert ntasks > 1
     a = run_static(g, plan, "count", engine=engine)
     assert capsys.readouterr().err == ""  # no bar unless asked

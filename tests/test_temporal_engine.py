@@ -76,11 +76,11 @@ def _bar_state(err: str, desc: str) -> tuple[int, int]:
 def test_progress_paths_agree(college, capsys):
     import tqdm  # noqa: F401  (in the test extra: without it the bar path would not run)
 
-    from nx_gpumine.execution import temporal as temporal_exec
+    from nx_gpumine.execution.runner import PROGRESS_TASKS
 
     plan = build_temporal_plan(named_motif("triangle", delta=3600), college)
     name = plan.motif.name
-    ntasks = len(temporal_tasks(college, plan, temporal_exec._PROGRESS_TASKS))
+    ntasks = len(temporal_tasks(college, plan, PROGRESS_TASKS))
     assert ntasks > 1
     total = run_temporal(college, plan, "count", engine="cpu")
     assert total > 0 and capsys.readouterr().err == ""  # no bar unless asked

@@ -11,7 +11,13 @@ from types import ModuleType
 
 from ..errors import EngineUnavailableError, QueryError
 
-__all__ = ["ENGINE_NAMES", "cuda_available", "select_engine", "resolve_engine_name"]
+__all__ = [
+    "ENGINE_NAMES",
+    "cuda_available",
+    "select_engine",
+    "resolve_engine_name",
+    "is_cuda_engine",
+]
 
 ENGINE_NAMES = ("auto", "cpu", "cuda")
 
@@ -78,3 +84,11 @@ def select_engine(engine: str, kind: str, plan: object | None = None) -> ModuleT
             return engine_module(kind, "cpu")
         raise EngineUnavailableError(f"{reason}; use engine='cpu' or 'auto'")
     return module
+
+
+def is_cuda_engine(module: ModuleType) -> bool:
+    """Whether ``module`` (as :func:`select_engine` returns it) is one of the CUDA engines.
+
+    The execution layer splits work over several GPUs (``devices=``) only for these.
+    """
+    return module.__name__.startswith(__name__ + ".cuda")

@@ -66,7 +66,8 @@ from ..plan.temporal_plan import (
 )
 from ..results.static import matches_to_frame
 from ..results.temporal import match_columns
-from .static import MODES, _single_node
+from .runner import check_query, no_matches
+from .static import single_node_result
 from .tasks import split_root_range
 from .temporal import census_function
 
@@ -140,13 +141,6 @@ def _default_units(client: Any, units: int | None) -> int:
     per = int(dask.config.get("nx_gpumine.tasks_per_thread", TASKS_PER_THREAD))
     threads = sum(client.nthreads().values())
     return max(1, per * max(1, threads))
-
-
-def _check(mode: str, limit: int | None) -> None:
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if limit is not None and int(limit) < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
 
 
 # ====================================================================== shipping data
@@ -529,10 +523,6 @@ def _run(
     return ids if limit is None else ids[:limit]
 
 
-def _trivial(mode: str, width: int) -> int | bool | np.ndarray:
-    return {"count": 0, "exists": False}.get(mode, np.empty((0, width), np.int64))
-
-
 # ====================================================================== static
 def _static_tasks(graph: StaticGraph, plan: StaticPlan, client: Any, ntasks: int | None) -> list:
     return split_root_range(graph, _default_units(client, ntasks), root_ok=plan.root_ok)
@@ -576,16 +566,16 @@ def run_static_dask(
     EngineUnavailableError
         No Dask client, or a worker cannot run ``engine`` (raised from the worker).
     """
-    _check(mode, limit)
+    check_query(mode, limit)
     client = get_client(client)
     name = worker_engine(engine)
     if plan.k == 1:
-        return _single_node(graph, plan, mode, limit)
+        return single_node_result(graph, plan, mode, limit)
     if plan.impossible or (mode == "enumerate" and limit == 0):
-        return _trivial(mode, plan.k)
+        return no_matches(mode, plan.k)
     tasks = _static_tasks(graph, plan, client, ntasks)
     if not tasks:
-        return _trivial(mode, plan.k)
+        return no_matches(mode, plan.k)
     inputs = _Inputs(client, graph, plan)
 
     def submit(i: int, key: str) -> Any:
@@ -614,7 +604,7 @@ def iter_static_blocks_dask(
     client = get_client(client)
     name = worker_engine(engine)
     if plan.k == 1:
-        yield _single_node(graph, plan, "enumerate", None)
+        yield single_node_result(graph, plan, "enumerate", None)
         return
     if plan.impossible:
         return
@@ -728,14 +718,14 @@ def run_temporal_dask(
     int, bool or numpy.ndarray
         Exactly what ``run_temporal`` returns (edge ids), rows in the same order.
     """
-    _check(mode, limit)
+    check_query(mode, limit)
     client = get_client(client)
     name = worker_engine(engine)
     if plan.impossible or (mode == "enumerate" and limit == 0):
-        return _trivial(mode, plan.l)
+        return no_matches(mode, plan.l)
     parts = _partitions(graph, plan, client, nparts)
     if not parts:
-        return _trivial(mode, plan.l)
+        return no_matches(mode, plan.l)
     inputs = _Inputs(client, graph)
 
     def submit(i: int, key: str) -> Any:

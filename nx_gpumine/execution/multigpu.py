@@ -68,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engines import ENGINE_NAMES, cuda_available, select_engine
+from ..engines import ENGINE_NAMES, cuda_available, is_cuda_engine, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..engines.cuda import memory
 from ..errors import CapacityError, EngineUnavailableError, QueryError
@@ -86,6 +86,7 @@ from ..plan.temporal_plan import (
     temporal_plan,
     time_partitions,
 )
+from .runner import call_engine, check_query, no_matches, progress_bar
 from .tasks import split_root_range
 
 __all__ = [
@@ -112,7 +113,6 @@ TASKS_PER_DEVICE = 16
 PARTS_PER_DEVICE = 4
 #: Seconds the caller waits for busy workers after an error or Ctrl-C before re-raising.
 STOP_GRACE = 0.5
-_MODES = ("count", "enumerate", "exists")
 
 
 # ====================================================================== devices
@@ -256,13 +256,9 @@ def resolve_devices(devices: Any, engine: str) -> list[int] | None:
     return parse_devices(devices, device_count())
 
 
-def _is_cuda(eng: ModuleType) -> bool:
-    return eng.__name__.startswith("nx_gpumine.engines.cuda")
-
-
 def _context(eng: ModuleType) -> Callable[[int], Any]:
     """Per-slot context: the CUDA device for a CUDA engine, nothing for the CPU engine (tests)."""
-    if _is_cuda(eng):
+    if is_cuda_engine(eng):
         import cupy
 
         return cupy.cuda.Device
@@ -465,19 +461,8 @@ class _Merge:
         return ids if self.limit is None else ids[: self.limit]
 
 
-def _check(mode: str, limit: int | None) -> None:
-    if mode not in _MODES:
-        raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
-    if limit is not None and int(limit) < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
-
-
 def _bar(progress: bool, n: int, desc: str) -> Any:
-    if not progress:
-        return None
-    from .static import _tqdm
-
-    return _tqdm(n, desc)
+    return progress_bar(n, desc) if progress else None
 
 
 def _units(requested: int | None, per_slot: int, nslots: int) -> int:
@@ -528,20 +513,20 @@ def run_static_devices(
     int, bool or numpy.ndarray
         Exactly what ``run_static`` returns on one device (rows in root-task order).
     """
-    from .static import _run_static_local, _single_node
+    from .static import run_static_local, single_node_result
 
-    _check(mode, limit)
+    check_query(mode, limit)
     slots = list(devices)
     if plan.k == 1:
-        return _single_node(graph, plan, mode, limit)
+        return single_node_result(graph, plan, mode, limit)
     if plan.impossible or (mode == "enumerate" and limit == 0):
-        return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.k), np.int64))
+        return no_matches(mode, plan.k)
     eng = select_engine(engine, "static", plan)
     ctx = _context(eng)
     if len(slots) == 1:
         with ctx(slots[0]), _device_lock(slots[0]):
             _record(slots=slots, tasks=1, whole=True)
-            return _run_static_local(graph, plan, mode, engine, limit, progress)
+            return run_static_local(graph, plan, mode, engine, limit, progress)
     whole = getattr(eng, "whole_range_count", None)
     if mode == "count" and whole is not None:
         with ctx(slots[0]), _device_lock(slots[0]), memory.spread_devices(len(set(slots))):
@@ -555,12 +540,7 @@ def run_static_devices(
     merge = _Merge(mode, len(tasks), plan.k, limit, bar)
 
     def work(i: int) -> Any:
-        lo, hi = tasks[i]
-        if mode == "count":
-            return int(eng.count(graph, plan, lo, hi))
-        if mode == "exists":
-            return bool(eng.exists(graph, plan, lo, hi))
-        return eng.enumerate_matches(graph, plan, lo, hi, limit=limit)
+        return call_engine(eng, graph, plan, mode, tasks[i], limit)
 
     try:
         stats = run_tasks(slots, len(tasks), work, merge, context=ctx)
@@ -658,18 +638,18 @@ def run_temporal_devices(
     int, bool or numpy.ndarray
         Exactly what ``run_temporal`` returns on one device (edge ids, same row order).
     """
-    from .temporal import _run_temporal_local
+    from .temporal import run_temporal_local
 
-    _check(mode, limit)
+    check_query(mode, limit)
     slots = list(devices)
     if plan.impossible or (mode == "enumerate" and limit == 0):
-        return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.l), np.int64))
+        return no_matches(mode, plan.l)
     eng = select_engine(engine, "temporal", plan)
     ctx = _context(eng)
     if len(slots) == 1:
         with ctx(slots[0]), _device_lock(slots[0]):
             _record(slots=slots, tasks=1)
-            return _run_temporal_local(graph, plan, mode, engine, limit, progress)
+            return run_temporal_local(graph, plan, mode, engine, limit, progress)
     nunits = _units(nparts, PARTS_PER_DEVICE, len(slots))
     parts, homes = _partition(graph, plan, nunits, len(slots))
     table = _slice_table(graph, parts)
@@ -684,12 +664,10 @@ def run_temporal_devices(
         sub_eng = select_engine(engine, "temporal", sub_plan)
         roots = (p.root_lo - p.edge_lo, p.root_hi - p.edge_lo)
         try:
-            if mode == "count":
-                return int(sub_eng.count(sub, sub_plan, *roots))
-            if mode == "exists":
-                return bool(sub_eng.exists(sub, sub_plan, *roots))
-            ids = sub_eng.enumerate_matches(sub, sub_plan, *roots, limit=limit)
-            return np.asarray(ids, dtype=np.int64) + p.edge_lo
+            out = call_engine(sub_eng, sub, sub_plan, mode, roots, limit)
+            if mode != "enumerate":
+                return out
+            return np.asarray(out, dtype=np.int64) + p.edge_lo
         finally:
             _release_slice(sub_eng, graph, sub)
 

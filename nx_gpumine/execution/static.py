@@ -1,4 +1,8 @@
-"""Run a static plan: pick the engine, split root ranges into tasks, merge, report progress."""
+"""Run a static plan: pick the engine, split root ranges into tasks, merge, report progress.
+
+The routing, task loop and merge shared with temporal motifs are in :mod:`.runner`; this module
+supplies the static parts (one-node patterns, root-range splits, lazy blocks).
+"""
 
 from __future__ import annotations
 
@@ -7,32 +11,24 @@ from typing import Any
 
 import numpy as np
 
-from ..engines import select_engine
-from ..engines.checks import INT64_MAX as _INT64_MAX
-from ..errors import CapacityError
+from ..engines import is_cuda_engine, select_engine
 from ..inputs.static_graph import StaticGraph
-from ..limits import check_result_rows, memory_budget, result_bytes
+from ..limits import memory_budget, result_bytes
 from ..plan.static_plan import StaticPlan, node_mask
-from .multigpu import _is_cuda, resolve_devices, run_static_devices, settle
+from .multigpu import run_static_devices
+from .runner import MODES, check_query, dispatch, run_local
 from .tasks import split_root_range
 
-__all__ = ["run_static", "iter_static_blocks", "MODES"]
+__all__ = ["run_static", "run_static_local", "single_node_result", "iter_static_blocks", "MODES"]
 
-MODES = ("count", "enumerate", "exists")
-_PROGRESS_TASKS = 256
 #: Largest result (bytes, see ``limits.result_bytes``) of one task an iterator lists at once.
 LAZY_BYTES = 64 << 20
 
 
-def _tqdm(total: int, desc: str) -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # tqdm is optional
-        return None
-    return tqdm(total=total, desc=desc, unit="task")
-
-
-def _single_node(graph: StaticGraph, plan: StaticPlan, mode: str, limit: int | None) -> Any:
+def single_node_result(
+    graph: StaticGraph, plan: StaticPlan, mode: str, limit: int | None
+) -> int | bool | np.ndarray:
+    """The answer of a one-node pattern (``plan.k == 1``): the nodes passing its filters."""
     mask = node_mask(graph, plan, 0)
     if mode == "count":
         return int(mask.sum())
@@ -91,82 +87,51 @@ def run_static(
     CapacityError
         If a count overflows 64 bits.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if limit is not None and int(limit) < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
-    if client is not None or engine == "dask":
+    check_query(mode, limit)
+
+    def on_dask() -> int | bool | np.ndarray:
         from .distributed import run_static_dask
 
-        if devices is not None:
-            resolve_devices(devices, "dask")  # raises: devices= is not for Dask
         return run_static_dask(
             graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
         )
-    slots = resolve_devices(devices, engine)
-    if slots is not None and plan.k > 1 and _is_cuda(select_engine(engine, "static", plan)):
-        return run_static_devices(
+
+    return dispatch(
+        engine,
+        client,
+        devices,
+        on_dask=on_dask,
+        on_devices=lambda slots: run_static_devices(
             graph, plan, mode, slots, engine=engine, limit=limit, progress=progress
-        )
-    settle()
-    return _run_static_local(graph, plan, mode, engine, limit, progress)
+        ),
+        on_local=lambda: run_static_local(graph, plan, mode, engine, limit, progress),
+        use_devices=lambda: plan.k > 1 and is_cuda_engine(select_engine(engine, "static", plan)),
+    )
 
 
-def _run_static_local(
+def run_static_local(
     graph: StaticGraph,
     plan: StaticPlan,
     mode: str,
-    engine: str,
-    limit: int | None,
-    progress: bool,
+    engine: str = "auto",
+    limit: int | None = None,
+    progress: bool = False,
 ) -> int | bool | np.ndarray:
     """:func:`run_static` in this process on the current device (or the CPU)."""
     if plan.k == 1:
-        return _single_node(graph, plan, mode, limit)
+        return single_node_result(graph, plan, mode, limit)
     eng = select_engine(engine, "static", plan)
-    if plan.impossible:
-        return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.k), np.int64))
-    bar = None
-    if progress:
-        tasks = split_root_range(graph, _PROGRESS_TASKS, root_ok=plan.root_ok)
-        bar = _tqdm(len(tasks), f"{plan.pattern.name or 'pattern'} ({mode})")
-    if bar is None:
-        if mode == "count":
-            return int(eng.count(graph, plan))
-        if mode == "exists":
-            return bool(eng.exists(graph, plan))
-        return eng.enumerate_matches(graph, plan, limit=limit)
-    try:
-        if mode == "count":
-            total = 0
-            for lo, hi in tasks:
-                total += int(eng.count(graph, plan, lo, hi))
-                if total > _INT64_MAX:
-                    raise CapacityError(f"match count {total} overflows a 64-bit integer")
-                bar.update(1)
-            return total
-        if mode == "exists":
-            for lo, hi in tasks:
-                bar.update(1)
-                if eng.exists(graph, plan, lo, hi):
-                    return True
-            return False
-        blocks = []
-        got = 0
-        for lo, hi in tasks:
-            left = None if limit is None else limit - got
-            if left == 0:
-                break
-            block = eng.enumerate_matches(graph, plan, lo, hi, limit=left)
-            blocks.append(block)
-            got += len(block)
-            check_result_rows(got, plan.k, exact=False)
-            bar.update(1)
-        if not blocks:
-            return np.empty((0, plan.k), np.int64)
-        return np.concatenate(blocks, axis=0)
-    finally:
-        bar.close()
+    return run_local(
+        eng,
+        graph,
+        plan,
+        mode,
+        width=plan.k,
+        limit=limit,
+        progress=progress,
+        split=lambda ntasks: split_root_range(graph, ntasks, root_ok=plan.root_ok),
+        desc=f"{plan.pattern.name or 'pattern'} ({mode})",
+    )
 
 
 def iter_static_blocks(
@@ -191,7 +156,7 @@ def iter_static_blocks(
         yield from iter_static_blocks_dask(graph, plan, client=client, engine=engine)
         return
     if plan.k == 1:
-        yield _single_node(graph, plan, "enumerate", None)
+        yield single_node_result(graph, plan, "enumerate", None)
         return
     eng = select_engine(engine, "static", plan)
     if plan.impossible:

@@ -2,7 +2,8 @@
 
 Tasks are half-open ranges ``[lo, hi)`` of root edge ids (``plan.temporal_plan.split_root_edges``
 balances them by the number of edges in each root's window), the same split for CPU threads,
-GPUs and Dask workers.
+GPUs and Dask workers. The routing, task loop and merge shared with static patterns are in
+:mod:`.runner`.
 """
 
 from __future__ import annotations
@@ -12,28 +13,22 @@ from typing import Any
 
 import numpy as np
 
-from ..engines import select_engine
-from ..engines.checks import INT64_MAX as _INT64_MAX
-from ..errors import CapacityError
+from ..engines import is_cuda_engine, select_engine
 from ..inputs.temporal_graph import TemporalGraph
-from ..limits import check_result_rows
 from ..plan.temporal_plan import (
     TemporalPlan,
+    TimePartition,
     build_temporal_plan,
     census_window,
     split_root_edges,
     time_partitions,
 )
-from .multigpu import (
-    _is_cuda,
-    resolve_devices,
-    run_census_devices,
-    run_temporal_devices,
-    settle,
-)
+from .multigpu import run_census_devices, run_temporal_devices
+from .runner import MODES, call_engine, check_query, dispatch, no_matches, run_in_order, run_local
 
 __all__ = [
     "run_temporal",
+    "run_temporal_local",
     "run_temporal_partitioned",
     "iter_temporal_blocks",
     "run_census",
@@ -41,17 +36,6 @@ __all__ = [
     "temporal_tasks",
     "MODES",
 ]
-
-MODES = ("count", "enumerate", "exists")
-_PROGRESS_TASKS = 256
-
-
-def _tqdm(total: int, desc: str) -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # tqdm is optional
-        return None
-    return tqdm(total=total, desc=desc, unit="task")
 
 
 def temporal_tasks(
@@ -113,80 +97,49 @@ def run_temporal(
     CapacityError
         If a count overflows 64 bits.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if limit is not None and int(limit) < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
-    if client is not None or engine == "dask":
+    check_query(mode, limit)
+
+    def on_dask() -> int | bool | np.ndarray:
         from .distributed import run_temporal_dask
 
-        if devices is not None:
-            resolve_devices(devices, "dask")  # raises: devices= is not for Dask
         return run_temporal_dask(
             graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
         )
-    slots = resolve_devices(devices, engine)
-    if slots is not None and _is_cuda(select_engine(engine, "temporal", plan)):
-        return run_temporal_devices(
+
+    return dispatch(
+        engine,
+        client,
+        devices,
+        on_dask=on_dask,
+        on_devices=lambda slots: run_temporal_devices(
             graph, plan, mode, slots, engine=engine, limit=limit, progress=progress
-        )
-    settle()
-    return _run_temporal_local(graph, plan, mode, engine, limit, progress)
+        ),
+        on_local=lambda: run_temporal_local(graph, plan, mode, engine, limit, progress),
+        use_devices=lambda: is_cuda_engine(select_engine(engine, "temporal", plan)),
+    )
 
 
-def _run_temporal_local(
+def run_temporal_local(
     graph: TemporalGraph,
     plan: TemporalPlan,
     mode: str,
-    engine: str,
-    limit: int | None,
-    progress: bool,
+    engine: str = "auto",
+    limit: int | None = None,
+    progress: bool = False,
 ) -> int | bool | np.ndarray:
     """:func:`run_temporal` in this process on the current device (or the CPU)."""
     eng = select_engine(engine, "temporal", plan)
-    if plan.impossible:
-        return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.l), np.int64))
-    bar = None
-    if progress:
-        tasks = temporal_tasks(graph, plan, _PROGRESS_TASKS)
-        bar = _tqdm(len(tasks), f"{plan.motif.name or 'motif'} ({mode})")
-    if bar is None:
-        if mode == "count":
-            return int(eng.count(graph, plan))
-        if mode == "exists":
-            return bool(eng.exists(graph, plan))
-        return eng.enumerate_matches(graph, plan, limit=limit)
-    try:
-        if mode == "count":
-            total = 0
-            for lo, hi in tasks:
-                total += int(eng.count(graph, plan, lo, hi))
-                if total > _INT64_MAX:
-                    raise CapacityError(f"match count {total} overflows a 64-bit integer")
-                bar.update(1)
-            return total
-        if mode == "exists":
-            for lo, hi in tasks:
-                bar.update(1)
-                if eng.exists(graph, plan, lo, hi):
-                    return True
-            return False
-        blocks = []
-        got = 0
-        for lo, hi in tasks:
-            left = None if limit is None else limit - got
-            if left == 0:
-                break
-            block = eng.enumerate_matches(graph, plan, lo, hi, limit=left)
-            blocks.append(block)
-            got += len(block)
-            check_result_rows(got, plan.l, exact=False)
-            bar.update(1)
-        if not blocks:
-            return np.empty((0, plan.l), np.int64)
-        return np.concatenate(blocks, axis=0)
-    finally:
-        bar.close()
+    return run_local(
+        eng,
+        graph,
+        plan,
+        mode,
+        width=plan.l,
+        limit=limit,
+        progress=progress,
+        split=lambda ntasks: temporal_tasks(graph, plan, ntasks),
+        desc=f"{plan.motif.name or 'motif'} ({mode})",
+    )
 
 
 def run_temporal_partitioned(
@@ -219,35 +172,18 @@ def run_temporal_partitioned(
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if plan.impossible:
-        return {"count": 0, "exists": False}.get(mode, np.empty((0, plan.l), np.int64))
-    total = 0
-    blocks = []
-    got = 0
-    for part in time_partitions(graph, plan, nparts):
+        return no_matches(mode, plan.l)
+
+    def run_part(part: TimePartition, left: int | None) -> int | bool | np.ndarray:
         sub = graph.edge_slice(part.edge_lo, part.edge_hi)
         sub_plan = build_temporal_plan(plan.motif, sub)
         eng = select_engine(engine, "temporal", sub_plan)
         roots = (0, part.root_hi - part.edge_lo)
-        if mode == "count":
-            total += int(eng.count(sub, sub_plan, *roots))
-            if total > _INT64_MAX:
-                raise CapacityError(f"match count {total} overflows a 64-bit integer")
-        elif mode == "exists":
-            if eng.exists(sub, sub_plan, *roots):
-                return True
-        else:
-            left = None if limit is None else limit - got
-            if left == 0:
-                break
-            block = eng.enumerate_matches(sub, sub_plan, *roots, limit=left)
-            blocks.append(block + part.edge_lo)
-            got += len(block)
-            check_result_rows(got, plan.l, exact=False)
-    if mode == "count":
-        return total
-    if mode == "exists":
-        return False
-    return np.concatenate(blocks) if blocks else np.empty((0, plan.l), np.int64)
+        out = call_engine(eng, sub, sub_plan, mode, roots, left)
+        return out + part.edge_lo if mode == "enumerate" else out
+
+    parts = time_partitions(graph, plan, nparts)
+    return run_in_order(parts, run_part, mode, width=plan.l, limit=limit)
 
 
 def iter_temporal_blocks(
@@ -292,16 +228,24 @@ def run_census(
     ``devices`` splits time partitions over GPUs of this host
     (:func:`nx_gpumine.execution.multigpu.run_census_devices`).
     """
-    if client is not None or engine == "dask":
+
+    def on_dask() -> np.ndarray:
         from .distributed import run_census_dask
 
-        if devices is not None:
-            resolve_devices(devices, "dask")  # raises: devices= is not for Dask
         return run_census_dask(graph, delta, tie, client=client, engine=engine, progress=progress)
-    slots = resolve_devices(devices, engine)
-    if slots is not None and _is_cuda(select_engine(engine, "temporal")):
-        return run_census_devices(graph, delta, tie, slots, engine=engine, progress=progress)
-    settle()
-    delta = census_window(graph, delta, tie)
-    fn = census_function(engine)
-    return np.asarray(fn(graph, delta, tie), dtype=np.int64)
+
+    def on_local() -> np.ndarray:
+        checked = census_window(graph, delta, tie)
+        return np.asarray(census_function(engine)(graph, checked, tie), dtype=np.int64)
+
+    return dispatch(
+        engine,
+        client,
+        devices,
+        on_dask=on_dask,
+        on_devices=lambda slots: run_census_devices(
+            graph, delta, tie, slots, engine=engine, progress=progress
+        ),
+        on_local=on_local,
+        use_devices=lambda: is_cuda_engine(select_engine(engine, "temporal")),
+    )

@@ -52,6 +52,7 @@ __all__ = [
     "parse_motif_edges",
     "parse_everest_query",
     "motif_in_units",
+    "as_time_limit",
 ]
 
 TIE_POLICIES = ("strict", "input_order")
@@ -76,8 +77,31 @@ class AntiEdge:
     within: float | int | np.timedelta64 | None = None
 
 
-def _num(x: Any, what: str, *, allow_none: bool = True) -> float | int | np.timedelta64 | None:
-    """A limit: None, a number >= 0 (inf -> None), or a duration (-> ``timedelta64[ns]``)."""
+def as_time_limit(
+    x: Any, what: str, *, allow_none: bool = True
+) -> float | int | np.timedelta64 | None:
+    """A checked time limit (window, gap, anti-edge bound) as the user gave it.
+
+    Parameters
+    ----------
+    x : number, duration or None
+        The limit. ``inf`` means no limit; a float holding an integer below ``2**62`` becomes
+        that int.
+    what : str
+        The limit's name for messages (``"delta"``, ``"gaps[1]"``...).
+    allow_none : bool
+        Whether ``None`` (no limit) is accepted.
+
+    Returns
+    -------
+    int, float, numpy.timedelta64 or None
+        A number >= 0, a duration as ``timedelta64[ns]``, or None (no limit).
+
+    Raises
+    ------
+    QueryError
+        A negative, NaN or non-numeric limit, or None where ``allow_none`` is False.
+    """
     if x is None:
         if allow_none:
             return None
@@ -188,7 +212,7 @@ class TemporalMotif:
             if a == b:
                 raise QueryError(f"motif edge {i} ({a} -> {b}) is a self-loop; not supported")
         set_(self, "edges", edges)
-        set_(self, "delta", _num(self.delta, "delta"))
+        set_(self, "delta", as_time_limit(self.delta, "delta"))
         l_ = len(edges)
         if self.gaps is not None:
             if isinstance(self.gaps, str) or not isinstance(self.gaps, Sequence | np.ndarray):
@@ -201,7 +225,7 @@ class TemporalMotif:
                 raise QueryError(
                     f"gaps: a motif with {l_} edges needs {l_ - 1} gap limits, got {len(gaps)}"
                 )
-            gaps = tuple(_num(g, f"gaps[{i}]") for i, g in enumerate(gaps))
+            gaps = tuple(as_time_limit(g, f"gaps[{i}]") for i, g in enumerate(gaps))
             set_(self, "gaps", None if all(g is None for g in gaps) else gaps)
         antis = []
         for j, ae in enumerate(self.anti_edges):
@@ -221,7 +245,7 @@ class TemporalMotif:
                 raise QueryError(f"anti_edges[{j}] ({a} -> {b}) is a self-loop")
             if not 0 <= after < l_:
                 raise QueryError(f"anti_edges[{j}]: after={after} is not a motif edge 0..{l_ - 1}")
-            antis.append(AntiEdge(a, b, after, _num(ae.within, f"anti_edges[{j}].within")))
+            antis.append(AntiEdge(a, b, after, as_time_limit(ae.within, f"anti_edges[{j}].within")))
         set_(self, "anti_edges", tuple(antis))
         for what in ("node_labels", "edge_labels"):
             value = getattr(self, what)

@@ -27,6 +27,7 @@ from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import NO_DEFAULT, StaticGraph, as_static_graph
 from ..plan.static_plan import StaticPlan, static_plan
 from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
+from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc
 
 __all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
 
@@ -64,6 +65,14 @@ def _prepare(
     return graph, pat, plan
 
 
+@fill_doc(
+    max_device_bytes=max_device_bytes_doc(
+        "a graph whose estimated need exceeds it runs out of core",
+        "; a graph that would run out of core on several distinct devices raises "
+        ":class:`~nx_gpumine.errors.CapacityError` (the out-of-core static path runs on one GPU)",
+    ),
+    devices=devices_doc("root-edge ranges from a shared queue"),
+)
 def count_subgraphs(
     G: Any,
     pattern: Any,
@@ -110,19 +119,9 @@ def count_subgraphs(
         Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
         every worker.
     max_device_bytes : int, optional
-        Device memory the CUDA engine may use in this call (graph data and working memory);
-        a graph whose estimated need exceeds it runs out of core (``docs/out_of_core.md``).
-        Default: ``nx_gpumine.set_max_device_bytes`` / ``NX_GPUMINE_MAX_DEVICE_BYTES``, else
-        the total device memory minus a safety margin. Ignored by the CPU engine. With
-        ``devices``, it applies to each device; a graph that would run out of core on several
-        distinct devices raises :class:`~nx_gpumine.errors.CapacityError` (the out-of-core
-        static path runs on one GPU).
+        {max_device_bytes}
     devices : int, list of int or "all", optional
-        GPUs of this host to split the work over (one thread per GPU, root-edge ranges from a
-        shared queue; see ``docs/multigpu.md``): ``N`` = the first N devices, a list of
-        device ids (repeats allowed), ``"all"``. None (default): the current device only, or
-        the ``NX_GPUMINE_DEVICES`` environment default for calls on the CUDA engine. Results
-        are identical to one device's. Not with ``engine="cpu"`` or Dask.
+        {devices}
 
     Returns
     -------

@@ -33,6 +33,7 @@ from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
 from ..inputs.times import limit_in_units
 from ..plan.temporal_plan import temporal_plan
 from ..results.temporal import match_columns
+from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc
 
 __all__ = ["count_motifs", "find_motifs", "has_motif", "motif_census", "as_motif"]
 
@@ -101,6 +102,14 @@ def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping)
     return graph, m, temporal_plan(m, graph)
 
 
+@fill_doc(
+    max_device_bytes=max_device_bytes_doc(
+        "an edge stream whose estimated need exceeds it is streamed through the GPU in time "
+        "partitions",
+        " (each streams its own time partitions when they exceed it)",
+    ),
+    devices=devices_doc("Everest's time partitions"),
+)
 def count_motifs(
     G: Any,
     motif: Any,
@@ -149,18 +158,9 @@ def count_motifs(
         Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
         every worker.
     max_device_bytes : int, optional
-        Device memory the CUDA engine may use in this call; an edge stream whose estimated
-        need exceeds it is streamed through the GPU in time partitions
-        (``docs/out_of_core.md``). Default: ``nx_gpumine.set_max_device_bytes`` /
-        ``NX_GPUMINE_MAX_DEVICE_BYTES``, else the total device memory minus a safety margin.
-        Ignored by the CPU engine. With ``devices``, it applies to each device (each streams
-        its own time partitions when they exceed it).
+        {max_device_bytes}
     devices : int, list of int or "all", optional
-        GPUs of this host to split Everest's time partitions over (one thread per GPU, see
-        ``docs/multigpu.md``): ``N`` = the first N devices, a list of device ids (repeats
-        allowed), ``"all"``. None (default): the current device only, or the
-        ``NX_GPUMINE_DEVICES`` environment default for calls on the CUDA engine. Results are
-        identical to one device's. Not with ``engine="cpu"`` or Dask.
+        {devices}
 
     Returns
     -------

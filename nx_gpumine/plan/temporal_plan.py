@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import QueryError
-from ..inputs.motifs import TemporalMotif, _num
+from ..inputs.motifs import CENSUS_AXIS, CENSUS_KEYS, TemporalMotif, as_time_limit
 from ..inputs.temporal_graph import IMPOSSIBLE_LABEL, TemporalGraph
 
 __all__ = [
@@ -35,6 +35,8 @@ __all__ = [
     "time_partitions",
     "window_bound",
     "time_span",
+    "encode_limit",
+    "CENSUS_TABLE",
 ]
 
 #: Candidate source codes (``TemporalPlan.source``).
@@ -120,14 +122,35 @@ class TemporalPlan:
         return {n: getattr(self, n) for n in names}
 
 
-def _limit(
+def encode_limit(
     x: float | int | None, integer: bool, span: int | None = None
 ) -> tuple[bool, int | float]:
-    """(on, value) in the graph's time type; a float limit on int times is floored.
+    """A time limit as the engines take it: ``(on, value)`` in the graph's time type.
 
     An int64 limit cannot exceed 2**63 - 1 although int64 times may lie up to 2**64 - 1
     apart: a larger limit is "no limit" when it covers ``span`` (the graph's largest time
     difference, :func:`time_span`; unknown: assumed covered) and refused otherwise.
+
+    Parameters
+    ----------
+    x : int, float or None
+        The limit in the graph's time unit (checked by
+        :func:`~nx_gpumine.inputs.motifs.as_time_limit`); None: no limit.
+    integer : bool
+        Whether the graph's times are int64 (``TemporalGraph.integer_times``); a float limit
+        on int times is floored.
+    span : int, optional
+        The graph's :func:`time_span`.
+
+    Returns
+    -------
+    (bool, int or float)
+        ``on`` (False: no limit, ``value`` then 0) and the limit.
+
+    Raises
+    ------
+    QueryError
+        An int64 limit of 2**63 or more that does not cover ``span``.
     """
     if x is None:
         return False, 0
@@ -175,11 +198,31 @@ def census_window(graph: TemporalGraph, delta: Any, tie: str) -> Any:
         A window that is not a non-negative number, one the graph's times cannot hold, or an
         unknown tie policy.
     """
-    delta = _num(delta, "delta")
+    delta = as_time_limit(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    _limit(delta, graph.integer_times, time_span(graph))
+    encode_limit(delta, graph.integer_times, time_span(graph))
     return delta
+
+
+def _census_table() -> np.ndarray:
+    table = np.full(81, -1, dtype=np.int64)
+    pos = {key: i for i, key in enumerate(CENSUS_KEYS)}
+    for a in CENSUS_AXIS:
+        for b in CENSUS_AXIS:
+            c2 = int(a[0]) * 3 + int(a[1])
+            c3 = int(b[0]) * 3 + int(b[1])
+            table[c2 * 9 + c3] = pos[f"01 {a} {b}"]
+    table.setflags(write=False)
+    return table
+
+
+#: The census engines' key lookup (read-only int64, 81 entries). With the root edge ``0 -> 1``
+#: and nodes numbered by first appearance, an edge ``x -> y`` of the match has code
+#: ``3 * x + y``; ``CENSUS_TABLE[9 * c2 + c3]`` is the position in ``CENSUS_KEYS`` of the motif
+#: whose second and third edges have codes ``c2`` and ``c3`` (-1: no such motif). Both census
+#: engines read it (the CUDA one as int32).
+CENSUS_TABLE: np.ndarray = _census_table()
 
 
 def _node_allow(motif: TemporalMotif, graph: TemporalGraph) -> np.ndarray | None:
@@ -274,12 +317,12 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
             intro[b] = i
         source[i] = SRC_ALL if (an and bn) else SRC_IN if an else SRC_OUT if bn else SRC_BOTH
     span = time_span(graph)
-    delta_on, delta = _limit(motif.delta, integer, span)
+    delta_on, delta = encode_limit(motif.delta, integer, span)
     gap_on = np.zeros(l_, dtype=np.uint8)
     gap = np.zeros(l_, dtype=tdt)
     if motif.gaps is not None:
         for i, g in enumerate(motif.gaps):
-            on, v = _limit(g, integer, span)
+            on, v = encode_limit(g, integer, span)
             gap_on[i + 1], gap[i + 1] = on, v
     # labels
     impossible = False
@@ -306,7 +349,7 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
     for ae in motif.anti_edges:
         lev = int(max(ae.after, intro[ae.a], intro[ae.b]))
         if ae.within is not None:
-            on, w = _limit(ae.within, integer, span)
+            on, w = encode_limit(ae.within, integer, span)
             hi_level = ae.after
         else:
             on, w = delta_on, delta

@@ -20,10 +20,16 @@ import numpy as np
 from numba import njit, prange
 
 from ...errors import CapacityError
-from ...inputs.motifs import CENSUS_AXIS, CENSUS_KEYS
+from ...inputs.motifs import as_time_limit
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows, grow_rows
-from ...plan.temporal_plan import TemporalPlan, split_root_edges
+from ...plan.temporal_plan import (
+    CENSUS_TABLE,
+    TemporalPlan,
+    encode_limit,
+    split_root_edges,
+    time_span,
+)
 from ..checks import INT64_MAX as _INT64_MAX
 from .calls import new_stop, run_kernel, settle
 
@@ -640,21 +646,6 @@ def _census_chunks(bounds, src, dst, time, next_id, out_ptr, out_edges, in_ptr, 
     return counts
 
 
-def _census_table() -> np.ndarray:
-    table = np.full(81, -1, dtype=np.int64)
-    pos = {key: i for i, key in enumerate(CENSUS_KEYS)}
-    for a in CENSUS_AXIS:
-        for b in CENSUS_AXIS:
-            key = f"01 {a} {b}"
-            c2 = int(a[0]) * 3 + int(a[1])
-            c3 = int(b[0]) * 3 + int(b[1])
-            table[c2 * 9 + c3] = pos[key]
-    return table
-
-
-_TABLE = _census_table()
-
-
 # ---------------------------------------------------------------------- walk index
 @njit(cache=True, parallel=True, nogil=True)
 def _walk_kernel(out_ptr, out_edges, in_ptr, in_edges, pos_out, pos_in, out_after_in, in_after_out):
@@ -900,24 +891,21 @@ def census(
     numpy.ndarray
         int64, shape (36,).
     """
-    from ...inputs.motifs import _num
-    from ...plan.temporal_plan import _limit, time_span
-
     settle()
-    delta = _num(delta, "delta")
+    delta = as_time_limit(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
     lo, hi = _range(graph, lo, hi)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
-    on, d = _limit(delta, graph.integer_times, time_span(graph))
+    on, d = encode_limit(delta, graph.integer_times, time_span(graph))
     d = graph.time.dtype.type(d)
     bounds = _bounds(graph, on, d, lo, hi)
     stop = new_stop()
     counts = run_kernel(
         _census_chunks, bounds, graph.src, graph.dst, graph.time, graph.next_id, graph.out_ptr,
         graph.out_edges, graph.in_ptr, graph.in_edges, 0 if tie == "strict" else 1, on, d,
-        _TABLE, stop, stop=stop,
+        CENSUS_TABLE, stop, stop=stop,
     )  # fmt: skip
     _checked_sum(counts)
     return counts.sum(axis=0).astype(np.int64)

@@ -42,14 +42,18 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
+from ...inputs.motifs import as_time_limit
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows
 from ...plan.temporal_plan import (
+    CENSUS_TABLE,
     TIE_INPUT_ORDER,
     TIE_STRICT,
     TemporalPlan,
+    encode_limit,
     split_root_edges,
     time_reach,
+    time_span,
 )
 from ..checks import INT64_MAX as _INT64_MAX
 from . import memory
@@ -822,25 +826,21 @@ def census(
     numpy.ndarray
         int64, shape (36,).
     """
-    from ...inputs.motifs import _num
-    from ...plan.temporal_plan import _limit, time_span
-    from ..cpu.temporal import _TABLE
-
     cp = import_cupy()
-    delta = _num(delta, "delta")
+    delta = as_time_limit(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
     lo, hi = _range(graph, lo, hi)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
-    on, d = _limit(delta, graph.integer_times, time_span(graph))
+    on, d = encode_limit(delta, graph.integer_times, time_span(graph))
     tie_code = TIE_STRICT if tie == "strict" else TIE_INPUT_ORDER
     cm = load_module("temporal_census.cu", _type_defines(graph, tie_code, on))
     kern = cm.kernel("temporal_census")
     blocks = persistent_blocks(kern, WPB * 32)
     ctl = cp.zeros(16, dtype=cp.uint64)
     counts = cp.zeros(36, dtype=cp.uint64)
-    table = cp.asarray(_TABLE.astype(np.int32))
+    table = cp.asarray(CENSUS_TABLE.astype(np.int32))
     # the census kernel does not poll flags: bounded launches of CENSUS_CHUNK roots each, with
     # an interruptible wait after each (Ctrl-C lands within one chunk's run time)
     kernel_ms = 0.0

@@ -1,0 +1,83 @@
+"""Parameter descriptions shared by the static and temporal public functions.
+
+``devices=`` and ``max_device_bytes=`` mean the same on :func:`~nx_gpumine.count_subgraphs` and
+:func:`~nx_gpumine.count_motifs` except for what is split or streamed; their text lives here
+once, and :func:`fill_doc` writes it into each docstring at import (``help()`` shows the whole
+text). In the source, a parameter's description is a single line ``{name}``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import TypeVar
+
+__all__ = ["max_device_bytes_doc", "devices_doc", "fill_doc"]
+
+_F = TypeVar("_F", bound=Callable)
+
+#: Width of a filled description line, indentation included.
+WIDTH = 96
+
+
+def max_device_bytes_doc(over_budget: str, per_device: str) -> str:
+    """The ``max_device_bytes`` description.
+
+    Parameters
+    ----------
+    over_budget : str
+        What happens to a call whose estimated need exceeds the budget.
+    per_device : str
+        What the budget means with several devices, after "it applies to each device".
+    """
+    return (
+        "Device memory the CUDA engine may use in this call (graph data and working memory); "
+        f"{over_budget} (``docs/out_of_core.md``). Default: ``nx_gpumine.set_max_device_bytes``"
+        " / ``NX_GPUMINE_MAX_DEVICE_BYTES``, else the total device memory minus a safety "
+        f"margin. Ignored by the CPU engine. With ``devices``, it applies to each device"
+        f"{per_device}."
+    )
+
+
+def devices_doc(work: str) -> str:
+    """The ``devices`` description; ``work`` names the units the GPUs share."""
+    return (
+        f"GPUs of this host to split the work over (one thread per GPU, {work}; see "
+        "``docs/multigpu.md``): ``N`` = the first N devices, a list of device ids (repeats "
+        'allowed), ``"all"``. None (default): the current device only, or the '
+        "``NX_GPUMINE_DEVICES`` environment default for calls on the CUDA engine. Results are "
+        'identical to one device\'s. Not with ``engine="cpu"`` or Dask.'
+    )
+
+
+def fill_doc(**texts: str) -> Callable[[_F], _F]:
+    """Decorator: replace each docstring line that holds only ``{name}`` by ``texts[name]``,
+    wrapped at :data:`WIDTH` with that line's indentation.
+
+    Raises
+    ------
+    ValueError
+        At import, when a placeholder is missing from the docstring.
+    """
+
+    def apply(func: _F) -> _F:
+        lines = (func.__doc__ or "").split("\n")
+        for name, text in texts.items():
+            marker = "{" + name + "}"
+            hits = [i for i, line in enumerate(lines) if line.strip() == marker]
+            if not hits:
+                raise ValueError(f"{func.__qualname__}: no {marker} line in the docstring")
+            for i in hits:
+                indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+                lines[i] = textwrap.fill(
+                    text,
+                    width=WIDTH,
+                    initial_indent=indent,
+                    subsequent_indent=indent,
+                    break_on_hyphens=False,
+                    break_long_words=False,
+                )
+        func.__doc__ = "\n".join(lines)
+        return func
+
+    return apply

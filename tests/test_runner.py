@@ -1,0 +1,81 @@
+"""The shared loop of ``execution/runner.py``: merge rules and routing, on fake tasks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nx_gpumine.errors import CapacityError
+from nx_gpumine.execution import runner
+
+
+class _Bar:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def update(self, k: int) -> None:
+        self.n += k
+
+
+def test_count_sums_and_refuses_past_64_bits():
+    bar = _Bar()
+    assert runner.run_in_order([3, 4, 5], lambda t, left: t, "count", width=2, bar=bar) == 12
+    assert bar.n == 3
+    with pytest.raises(CapacityError):
+        runner.run_in_order([2**62, 2**62, 2**62], lambda t, left: t, "count", width=2)
+
+
+def test_exists_stops_at_the_first_hit():
+    ran = []
+
+    def one(t, left):
+        ran.append(t)
+        return t == 1
+
+    bar = _Bar()
+    assert runner.run_in_order([0, 1, 2], one, "exists", width=2, bar=bar) is True
+    assert ran == [0, 1] and bar.n == 2
+    assert runner.run_in_order([0, 2], one, "exists", width=2) is False
+
+
+def test_enumerate_keeps_task_order_and_stops_at_limit():
+    blocks = {i: np.full((3, 2), i, dtype=np.int64) for i in range(4)}
+    asked = []
+
+    def one(t, left):
+        asked.append(left)
+        return blocks[t][: left if left is not None else None]
+
+    out = runner.run_in_order(range(4), one, "enumerate", width=2, limit=5)
+    assert out[:, 0].tolist() == [0, 0, 0, 1, 1]
+    assert asked == [5, 2]  # the third task never ran
+    empty = runner.run_in_order([], one, "enumerate", width=3)
+    assert empty.shape == (0, 3) and empty.dtype == np.int64
+
+
+def test_no_matches_and_check_query():
+    assert runner.no_matches("count", 2) == 0
+    assert runner.no_matches("exists", 2) is False
+    assert runner.no_matches("enumerate", 4).shape == (0, 4)
+    with pytest.raises(ValueError, match="mode"):
+        runner.check_query("list", None)
+    with pytest.raises(ValueError, match="limit"):
+        runner.check_query("enumerate", -1)
+
+
+def test_dispatch_routes():
+    calls = []
+    kw = dict(
+        on_dask=lambda: calls.append("dask") or "dask",
+        on_devices=lambda slots: calls.append(("devices", slots)) or "devices",
+        on_local=lambda: calls.append("local") or "local",
+        use_devices=lambda: True,
+    )
+    assert runner.dispatch("cpu", None, None, **kw) == "local"
+    assert runner.dispatch("dask", None, None, **kw) == "dask"
+    assert runner.dispatch("auto", object(), None, **kw) == "dask"
+    with pytest.raises(ValueError):  # devices= is not for Dask
+        runner.dispatch("dask", None, [0], **kw)
+    with pytest.raises(ValueError):  # nor for the CPU engine
+        runner.dispatch("cpu", None, [0], **kw)
+    assert calls == ["local", "dask", "dask"]
