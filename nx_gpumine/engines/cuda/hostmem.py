@@ -76,7 +76,7 @@ def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int | None = None) -
 _REG_HOST_MAPPED = 0x01 | 0x02  # cudaHostRegisterPortable | cudaHostRegisterMapped
 #: Live registrations by (address, bytes): an array registered twice is shared, not re-pinned.
 _REGISTERED: dict[tuple[int, int], weakref.ref] = {}
-_REG_LOCK = threading.Lock()
+_REG_LOCK = threading.RLock()  # re-entrant: a finalizer may run during a GC inside the lock
 
 
 class _Registration:
