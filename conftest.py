@@ -6,6 +6,7 @@ The ``engine`` fixture runs a test once per engine: "cpu" always, "cuda" as a gp
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -37,21 +38,16 @@ def engine(request) -> str:
     return request.param
 
 
-_GPU_SHARE: list[int] = []
-
-
+@functools.cache
 def _share_gpu() -> None:
     """Under pytest-xdist, give this worker process its share of the GPU's memory (once).
 
     The GPU suite runs several pytest processes on one device (``-n N``). Each gets
     ``0.9 * total / N`` bytes: the CUDA engines' default budget (what they plan against) and
     the CuPy pool's limit, so one process's large query cannot starve the others (a test past
-    its share fails in its own process, by name). ``NX_GPUMINE_TEST_MEMLOG=path`` appends each
-    gpu test's peak pool use to ``path``.
+    its share fails in its own process, by name). ``NX_GPUMINE_TEST_MEMLOG=path`` appends the
+    bytes the pool holds at the end of each gpu test (before they are freed) to ``path``.
     """
-    if _GPU_SHARE:
-        return
-    _GPU_SHARE.append(0)
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
     if workers < 2:
         return
@@ -61,7 +57,6 @@ def _share_gpu() -> None:
 
     total = cupy.cuda.runtime.memGetInfo()[1]
     share = int(0.9 * total / workers)
-    _GPU_SHARE[0] = share
     if memory.CONFIG["max_device_bytes"] is None:
         memory.set_max_device_bytes(share)
     cupy.get_default_memory_pool().set_limit(size=share)
