@@ -229,3 +229,28 @@ def test_public_api_cuda_engine():
     gm = nx.algorithms.isomorphism.GraphMatcher(G, nx.cycle_graph(4))
     nxcount = sum(1 for _ in gm.subgraph_monomorphisms_iter())
     assert ng.count_subgraphs(G, "4-cycle", engine="cuda") == nxcount
+
+
+def test_plan_and_graph_device_data_freed_after_calls(gpu):
+    """Cached per-plan and per-graph device data (work buffers, task lists, arrays) go with
+    the plan and the graph."""
+    import gc
+    import weakref
+
+    import cupy
+
+    def calls(graph):
+        plan = _plan(graph, "4-cycle")
+        want = cpu.count(graph, plan)
+        assert gpu.count(graph, plan) == want
+        assert len(gpu.enumerate_matches(graph, plan, limit=10)) == min(want, 10)
+        return weakref.ref(graph), weakref.ref(plan)
+
+    pool = cupy.get_default_memory_pool()
+    calls(from_networkx(nx.gnm_random_graph(100, 400, seed=1)))  # module-wide state made once
+    gc.collect()
+    before = pool.used_bytes()
+    refs = calls(from_networkx(nx.gnm_random_graph(3000, 30_000, seed=2)))
+    gc.collect()
+    assert [r() for r in refs] == [None, None]
+    assert pool.used_bytes() == before

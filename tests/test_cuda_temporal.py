@@ -231,3 +231,36 @@ def test_motifs_beyond_the_kernels_fall_back_or_refuse(gpu, skewed):
     assert run_temporal(skewed, plan, "count", engine="auto") == cpu.count(skewed, plan)
     with pytest.raises(EngineUnavailableError, match="at most 15"):
         run_temporal(skewed, plan, "count", engine="cuda")
+
+
+def _calls_then_freed(gpu, graph, plan):
+    """Count and list on ``graph``; return weak references to it and ``plan``."""
+    import weakref
+
+    want = cpu.count(graph, plan)
+    assert gpu.count(graph, plan) == want
+    assert len(gpu.enumerate_matches(graph, plan, limit=10)) == min(want, 10)
+    return weakref.ref(graph), weakref.ref(plan)
+
+
+def test_plan_and_graph_device_data_freed_after_calls(gpu):
+    """A plan's cached device data must not keep the plan, its graph or their device arrays
+    alive: the cache is keyed weakly by the plan (it once held the plan strongly through the
+    cached value, and the GPU suite's property tests ran out of memory)."""
+    import gc
+
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    g = skewed_temporal_graph(n=200, m=2000, seed=12)
+    _calls_then_freed(gpu, g, _plan(g, "M4", 3600))  # module-wide state made once
+    del g
+    gc.collect()
+    before = pool.used_bytes()
+    g = skewed_temporal_graph(n=2000, m=100_000, seed=13)
+    refs = _calls_then_freed(gpu, g, _plan(g, "M4", 3600))
+    assert pool.used_bytes() > before  # device data stay cached with the graph and plan
+    del g
+    gc.collect()
+    assert [r() for r in refs] == [None, None]
+    assert pool.used_bytes() == before

@@ -4,7 +4,8 @@ The same contract as :mod:`nx_gpumine.engines.cpu.refine` (union graph of ``2n``
 colours, refinement to a stable colouring, halves compared after every round), computed with
 whole-array operations: a round gathers the neighbours' colour hashes, sums them per row with
 a prefix sum and hashes again; the halves are compared exactly (sorted), and the number of
-distinct colours comes from ``unique``. The search itself (which pair to individualise next)
+distinct colours is counted on the sorted first half (equal halves have the same classes), both
+read back in one transfer. The search itself (which pair to individualise next)
 stays on the host. Every function takes the array module, so the same code runs with numpy
 (how it is tested on machines without a GPU).
 """
@@ -70,19 +71,27 @@ def _device(arrays: tuple, xp: ModuleType) -> _Device:
     return hit[1]
 
 
+def _classes(xp: ModuleType, col: Any, n: int) -> int:
+    """The number of colour classes of ``col`` if its halves hold the same colours (as
+    multisets), else -1: both from the sorted halves, with one transfer to the host."""
+    first, second = xp.sort(col[:n]), xp.sort(col[n:])
+    same = xp.all(first == second)
+    cnt = xp.count_nonzero(first[1:] != first[:-1]) + 1 if n else 0
+    both = xp.stack([xp.asarray(same, dtype=xp.int64), xp.asarray(cnt, dtype=xp.int64)])
+    same, cnt = both.tolist()
+    return cnt if same else -1
+
+
 def _refine(dev: _Device, col: Any, n: int) -> tuple[Any, int]:
     xp = dev.xp
-    if not bool(xp.all(xp.sort(col[:n]) == xp.sort(col[n:]))):
-        return col, -1
-    cnt = int(xp.unique(col).size)
-    while True:
+    cnt = _classes(xp, col, n)
+    while cnt >= 0:
         col = _mix(col * _GOLD + dev.acc(col))
-        if not bool(xp.all(xp.sort(col[:n]) == xp.sort(col[n:]))):
-            return col, -1
-        new = int(xp.unique(col).size)
+        new = _classes(xp, col, n)
         if new == cnt:
             return col, cnt
         cnt = new
+    return col, -1
 
 
 def stable_colours(

@@ -344,8 +344,15 @@ def _graph_args(graph: TemporalGraph) -> list:
 
 @dataclass
 class _Prep:
-    graph: TemporalGraph
-    plan: TemporalPlan
+    """A plan's device data on one device, cached in ``_PLAN_DATA``.
+
+    It refers to its graph and plan weakly: the cache is keyed weakly by the plan, and a strong
+    reference from a cached value back to its key would keep the plan, its graph and all their
+    device arrays alive for the rest of the process.
+    """
+
+    graph_ref: weakref.ref
+    plan_ref: weakref.ref
     defines: dict
     plab: Any
     tlim: Any
@@ -354,6 +361,20 @@ class _Prep:
     stats: dict = field(default_factory=dict)
     buffers: dict = field(default_factory=dict)
     launch: tuple | None = None  # (grid size, kernel graph arguments), fixed per graph and plan
+
+    @property
+    def graph(self) -> TemporalGraph:
+        graph = self.graph_ref()
+        if graph is None:  # pragma: no cover - callers hold the graph while they run
+            raise RuntimeError("the graph of this prepared plan was freed")
+        return graph
+
+    @property
+    def plan(self) -> TemporalPlan:
+        plan = self.plan_ref()
+        if plan is None:  # pragma: no cover - callers hold the plan while they run
+            raise RuntimeError("the plan of this prepared plan was freed")
+        return plan
 
 
 #: Per-plan device data (compiled module, label codes, limits, work buffers), freed with the
@@ -383,8 +404,9 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     allow = cp.zeros(1, dtype=cp.uint8)
     if defines["ALLOW"]:
         allow = cp.asarray(np.ascontiguousarray(plan.node_allow, dtype=np.uint8).ravel())
-    prep = _Prep(graph, plan, defines, cp.asarray(plab), cp.asarray(tlim), allow)
-    per_device[dev] = (weakref.ref(graph), prep)
+    graph_ref = weakref.ref(graph)
+    prep = _Prep(graph_ref, weakref.ref(plan), defines, cp.asarray(plab), cp.asarray(tlim), allow)
+    per_device[dev] = (graph_ref, prep)
     return prep
 
 
