@@ -297,6 +297,8 @@ def _dfs(
     # typed zero for helper calls: a literal 0 argument would compile a separate
     # specialisation of the helper (numba types constants as Literal[int])
     Z = np.int64(0)
+    # direct[lv]: one backward neighbour j and no reuse: the level walks f(j)'s CSR list in
+    # place (no copy); dchk[lv] = index of its check (j, lv), tested per candidate at its entry
     direct = np.zeros(k, np.bool_)
     dchk = np.full(k, -1, np.int64)
     for lv in range(2, k):
@@ -306,6 +308,8 @@ def _dfs(
             for t in range(chk_ptr[lv], chk_ptr[lv + 1]):
                 if chk_level[t] == j:
                     dchk[lv] = t
+    # scratch of a level's build: backward-neighbour levels whose lists are still to intersect,
+    # and their list lengths; reused[r]: a later level starts from level r's stored set
     js = np.empty(k, np.int64)
     lens = np.empty(k, np.int64)
     reused = np.zeros(k, np.bool_)
@@ -353,14 +357,29 @@ def _dfs(
         return count, rows, hi, _DONE
     # owner of entry lo
     u = _lower_bound(indptr, 0, len(indptr), lo + 1) - 1
+    # The search state, per level i (levels 0 and 1 are the root entry, fixed for one e):
+    #   f[i]          the vertex mapped at level i (valid for i < level)
+    #   pos[i], end[i] level i's candidate range; pos[i] is the next position to test (it is
+    #                 advanced before the tests, so while deeper levels run, the candidate in
+    #                 f[i] sits at pos[i] - 1). A direct level's positions index `indices`
+    #                 (f(j)'s list itself, so dircode/olab/ilab[p] describe the entry
+    #                 f(j) -> c); the positions of any other level index its row cand[i].
+    #   cand[i, :cnt[i]] the set built for level i: the intersection of its backward
+    #                 neighbours' lists (or of reuse[i]'s set and the lists it lacks), kept
+    #                 sorted, filtered by those neighbours' direction/label checks only (a set
+    #                 no later level reuses may also drop ids below the symmetry bound). A
+    #                 reused set is thus the plan's raw set; it stays valid while the search
+    #                 is at level i or deeper (a new f[i-1] rebuilds it).
+    # Every position in [pos[i], end[i]) holds an id above the symmetry bound (ranges start
+    # past it in sorted lists), so the per-candidate tests below have no symmetry test.
     for e in range(lo, hi):
         while indptr[u + 1] <= e:
             u += 1
-        if root_ok[e] == 0:
+        if root_ok[e] == 0:  # the plan's mask holds every level-0/1 condition
             continue
-        if mode == 2 and stop[0] != 0:
+        if mode == 2 and stop[0] != 0:  # exists: another chunk already found a match
             return count, rows, e, _STOPPED
-        root_rows = rows
+        root_rows = rows  # a full buffer drops this entry's rows (_FULL); the host re-runs it
         if use_mark and u != marked_u:
             if marked_u >= 0:
                 for x in range(indptr[marked_u], indptr[marked_u + 1]):
@@ -388,6 +407,8 @@ def _dfs(
             level = resume[0]
             resume[0] = 0
             prepared = True
+        # one iteration: (re)build `level`'s range if just entered, then pop it if exhausted
+        # or test its next candidate (descend, count or write a row)
         while True:
             steps += 1
             if (steps & POLL_MASK) == 0 and stop[0] != 0:
@@ -396,6 +417,7 @@ def _dfs(
                 # build the candidate range of `level`
                 b0 = bn_ptr[level]
                 b1 = bn_ptr[level + 1]
+                # symmetry bound: the candidate must exceed every f(j) of sym_level (-1: none)
                 lb = np.int64(-1)
                 for s in range(sym_ptr[level], sym_ptr[level + 1]):
                     v = f[sym_level[s]]
@@ -411,7 +433,7 @@ def _dfs(
                     end[level] = a1
                 else:
                     r = reuse[level]
-                    # lists still to intersect
+                    # lists still to intersect (those of BN(r) are already in cand[r])
                     nl = 0
                     for t in range(b0, b1):
                         j = bn_level[t]
@@ -442,6 +464,8 @@ def _dfs(
                     # level 0 by marks (when its list is not much shorter than the others)
                     has0 = False
                     if use_mark:
+                        # marks exist only without edge checks, so dropping level 0 from js
+                        # skips no direction/label test; `other` = the shortest other list
                         for x in range(nl):
                             if js[x] == 0:
                                 other = lens[1] if x == 0 else lens[0]
@@ -454,10 +478,10 @@ def _dfs(
                                 break
                     row = cand[level]
                     n = 0
-                    first = 0
+                    first = 0  # js[:first] are consumed by the first intersection or copy
                     # a set no later level reuses may drop ids <= the symmetry bound at once
                     trim = lb + 1 if (lb >= 0 and not reused[level]) else np.int64(-1)
-                    marked = False
+                    marked = False  # True: the copy below applied the level-0 mark filter
                     if r >= 0:
                         src = cand[r]
                         if nl == 0:
@@ -519,7 +543,8 @@ def _dfs(
                     if has0 and not marked:
                         n = _copy_marked(row, Z, n, row, mark, has0)  # has0 is True here
                     if edge_checks and n > 0:
-                        # direction / label checks of the new backward neighbours
+                        # direction / label checks of the new backward neighbours (those of
+                        # BN(r) hold in cand[r]: the plan guarantees the same checks there)
                         for x in range(nl):
                             j = js[x]
                             t = chk_ptr[level]
@@ -544,17 +569,19 @@ def _dfs(
                                     row[m] = c
                                     m += 1
                             n = m
-                    cnt[level] = n
+                    cnt[level] = n  # the set's size: what a later level reusing it reads
                     a0 = 0
-                    if lb >= 0:
+                    if lb >= 0:  # the range, not the row, starts past the symmetry bound
                         a0 = _lower_bound(row, 0, n, lb + 1)
                     pos[level] = a0
                     end[level] = n
                 prepared = True
                 if use_tail and level == T:
+                    # a new mapping of levels < T: count its tail candidates from zero;
+                    # tstart lets a failed independence test walk the range again
                     nt = Z
                     tstart = pos[level]
-                if leaf_fast and level == last:
+                if leaf_fast and level == last:  # pos = end below: the level pops at once
                     a0 = pos[level]
                     a1 = end[level]
                     cnum = a1 - a0
@@ -569,11 +596,15 @@ def _dfs(
                     pos[level] = a1
             # ---- advance at `level`
             if pos[level] >= end[level]:
+                # level exhausted; at the tail level this is where the tail's count is added
+                # (nt = candidates that passed every test), unless this pass was the walk
+                # after a failed independence test
                 if use_tail and level == T:
                     if twalk:
                         twalk = False
                     else:
                         formula = True
+                        # (with fewer than ntail candidates the formula's 0 needs no test)
                         if tail_indep and nt >= ntail:
                             # induced: the candidates must hold no edge among themselves
                             for x in range(nt):
@@ -587,6 +618,8 @@ def _dfs(
                                     formula = False
                                     break
                         if not formula:
+                            # an edge inside: walk this mapping's tail level by level instead,
+                            # from the start of level T's range
                             nt = Z
                             twalk = True
                             pos[level] = tstart
@@ -604,7 +637,7 @@ def _dfs(
                         else:
                             count += val
                 level -= 1
-                if level < 2:
+                if level < 2:  # levels 0 and 1 are the root entry: it is done
                     break
                 continue
             p = pos[level]
@@ -616,7 +649,9 @@ def _dfs(
             else:
                 c = np.int64(cand[level, p])
             if level >= 2:
-                # node filters
+                # per-candidate tests, cheap ones first (not in the set's build: a reused set
+                # must stay raw, and a direct level is not copied at all).
+                # Injectivity: the lists hold earlier images too (f(0) is in N(f(1)))
                 ok = True
                 for t in range(level):
                     if f[t] == c:
@@ -637,6 +672,7 @@ def _dfs(
                 elif lr == 0 and loop[c] != 0:
                     continue
                 if edge_checks and direct[level]:
+                    # a direct level's one check, read at the candidate's own entry p
                     t = dchk[level]
                     if not _edge_ok(
                         dircode[p],
@@ -649,6 +685,8 @@ def _dfs(
                     ):
                         continue
                 if induced:
+                    # non-adjacency to the earlier levels that are not pattern neighbours: no
+                    # list to intersect, so one binary search each, after the cheaper tests
                     for t in range(chk_ptr[level], chk_ptr[level + 1]):
                         if chk_code[t] == 0:
                             w = f[chk_level[t]]
@@ -658,6 +696,8 @@ def _dfs(
                     if not ok:
                         continue
             if use_tail and level == T and not twalk:
+                # a tail candidate: counted, not descended into (tbuf keeps it for the
+                # induced tail's independence test)
                 if tail_indep:
                     tbuf[nt] = c
                 nt += 1
@@ -674,6 +714,9 @@ def _dfs(
                     return np.int64(-1), rows, e, _OVERFLOW
                 count += 1
             elif mode == 1:
+                # checked before writing: a full buffer ends the run at the limit, or else
+                # drops this root entry's rows (_FULL, back to root_rows) so the host can grow
+                # the buffer and re-run entry e from its start
                 if rows >= cap:
                     if cap_is_limit:
                         return count, rows, e, _LIMIT
@@ -683,12 +726,13 @@ def _dfs(
                 rows += 1
                 count += 1
                 if pause and rows >= cap:
+                    # the state arrays keep the rest; pos[level] is already past this match
                     resume[0] = level
                     return count, rows, e, _PAUSED
                 if cap_is_limit and rows >= cap:
                     return count, rows, e + 1, _LIMIT
             else:
-                stop[0] = 1
+                stop[0] = 1  # exists: the other chunks stop at their next look at the flag
                 return np.int64(1), rows, e, _STOPPED
     return count, rows, hi, _DONE
 

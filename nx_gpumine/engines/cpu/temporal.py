@@ -290,6 +290,15 @@ def _run_range(
     """
     Z = np.int64(0)  # typed: a literal 0 argument would compile a helper specialisation
     m = len(src)
+    # The search state (level i matches motif edge i; level 0 is the root edge e0):
+    #   fmap[a]        the vertex of motif node a, -1 while unmapped. A step at level i finds
+    #                  exactly the nodes first mapped at levels < i: _is_mapped scans every
+    #                  entry, so each rejection and backtrack resets its level's new nodes.
+    #   eid[i]         the edge id matched at level i (valid for i < level)
+    #   pos[i], end[i] level i's candidate range, found once when the level is entered (Everest's
+    #                  candidate-edge caching); positions in the list kind[i] says: 0 out_edges,
+    #                  1 in_edges, 2 the edge ids themselves. While deeper levels run, pos[i] is
+    #                  the candidate in eid[i]; the backtrack into level i moves it on by one.
     fmap = np.full(k, -1, np.int64)
     eid = np.zeros(l, np.int64)
     pos = np.zeros(l, np.int64)
@@ -299,8 +308,9 @@ def _run_range(
     rows = row0
     steps = Z
     for e0 in range(lo, hi):
-        if stop[0] != 0:
+        if stop[0] != 0:  # exists: another chunk found a match; or the host stops the call
             return cnt, rows, e0, _STOPPED
+        # level 0: the root edge's own tests (self-loops never match: the map is injective)
         s0 = src[e0]
         d0 = dst[e0]
         if s0 == d0:
@@ -322,7 +332,7 @@ def _run_range(
             fmap[esrc[0]] = -1
             fmap[edst[0]] = -1
             continue
-        if l == 1:
+        if l == 1:  # the root edge alone is the match
             if mode == 1:
                 if rows >= cap:
                     fmap[esrc[0]] = -1
@@ -339,11 +349,13 @@ def _run_range(
                 stop[0] = 1
                 return cnt, rows, e0 + 1, _DONE
             continue
-        root_rows = rows
+        root_rows = rows  # a full buffer rolls back to here (_FULL): the host re-runs e0
         root_cnt = cnt
         t0 = time[e0]
         level = Z + 1
         entering = True
+        # one iteration: enter `level` (compute its range) if just descended, then pop it if
+        # exhausted or test the candidate at pos[level]; level 0 is fixed, so reaching it ends e0
         while level >= 1:
             steps += 1
             if (steps & POLL_MASK) == 0 and stop[0] != 0:
@@ -353,12 +365,14 @@ def _run_range(
             if entering:
                 entering = False
                 prev = eid[level - 1]
+                # every list is sorted by edge id, i.e. by time, so the tie rule is a lower
+                # bound on ids: strictly later time (next_id) or, input order, a later id
                 lo_id = next_id[prev] if tie == 0 else prev + 1
                 tp = time[prev]
                 go = gap_on[level] != 0
                 gv = gap[level]
                 sc = source[level]
-                if sc == 3:
+                if sc == 3:  # both endpoints mapped: walk the shorter whole list
                     u = fmap[esrc[level]]
                     w = fmap[edst[level]]
                     sc = 0 if out_ptr[u + 1] - out_ptr[u] <= in_ptr[w + 1] - in_ptr[w] else 1
@@ -374,6 +388,8 @@ def _run_range(
                         a = _gallop_id(out_edges, start, out_ptr[u + 1], lo_id)
                     else:
                         a = _lower_id(out_edges, out_ptr[u], out_ptr[u + 1], lo_id)
+                    # the range ends at the first edge past the window (delta from the root's
+                    # time, gap from the previous edge's): later ids have later times
                     b = _end_list(
                         out_edges, a, out_ptr[u + 1], time, t0, tp, delta_on, delta, go, gv
                     )
@@ -389,7 +405,7 @@ def _run_range(
                     else:
                         a = _lower_id(in_edges, in_ptr[w], in_ptr[w + 1], lo_id)
                     b = _end_list(in_edges, a, in_ptr[w + 1], time, t0, tp, delta_on, delta, go, gv)
-                else:
+                else:  # both endpoints new: the global edge list (ids are positions)
                     a = lo_id
                     b = _end_global(lo_id, m, time, t0, tp, delta_on, delta, go, gv)
                 pos[level] = a
@@ -397,6 +413,8 @@ def _run_range(
                 kind[level] = sc
             p = pos[level]
             if p >= end[level]:
+                # exhausted: back to the previous level, unmapping the nodes it introduced,
+                # and on to its next candidate
                 level -= 1
                 if level >= 1:
                     if src_new[level]:
@@ -414,6 +432,9 @@ def _run_range(
                 e = p
             s = src[e]
             d = dst[e]
+            # endpoint tests: a new endpoint must be unmapped (injectivity) and pass its node
+            # filters; a mapped one must be its node's image (always so for the list's own
+            # vertex, but not for the other end of a both-mapped level's list)
             if src_new[level]:
                 if _is_mapped(s, fmap, k) or not _node_ok(
                     s, esrc[level], g_nlab, has_nlab, p_nlab, has_allow, allow
@@ -425,7 +446,7 @@ def _run_range(
                 continue
             if dst_new[level]:
                 if (
-                    d == s
+                    d == s  # a new s is not in fmap yet
                     or _is_mapped(d, fmap, k)
                     or not _node_ok(d, edst[level], g_nlab, has_nlab, p_nlab, has_allow, allow)
                 ):
@@ -440,6 +461,8 @@ def _run_range(
             fmap[esrc[level]] = s
             fmap[edst[level]] = d
             eid[level] = e
+            # anti-edges last: the plan puts each at the first level where both its nodes and
+            # the edges bounding its interval are mapped, and the test walks a list
             if anti_ptr[level + 1] > anti_ptr[level]:
                 ok = _anti_ok(
                     level, eid, fmap, src, dst, time, out_ptr, out_edges, in_ptr, in_edges,
@@ -452,8 +475,10 @@ def _run_range(
                         fmap[edst[level]] = -1
                     pos[level] = p + 1
                     continue
-            if level == l - 1:
+            if level == l - 1:  # a full match
                 if mode == 1:
+                    # checked before writing: the limit ends the run; else _FULL drops this
+                    # root's rows and count (back to root_rows, root_cnt) for a re-run of e0
                     if rows >= cap:
                         for j in range(k):
                             fmap[j] = -1
@@ -465,7 +490,7 @@ def _run_range(
                     rows += 1
                 cnt += 1
                 if mode == 2:
-                    stop[0] = 1
+                    stop[0] = 1  # the other chunks stop at their next look at the flag
                     for j in range(k):
                         fmap[j] = -1
                     return cnt, rows, e0 + 1, _DONE
@@ -475,7 +500,7 @@ def _run_range(
                     fmap[edst[level]] = -1
                 pos[level] = p + 1
                 continue
-            level += 1
+            level += 1  # descend (this level's pos stays on e until the backtrack)
             entering = True
         fmap[esrc[0]] = -1
         fmap[edst[0]] = -1
@@ -535,6 +560,13 @@ def _census_range(
     S = np.zeros(3, np.int64)
     NO = np.bool_(False)  # typed: a literal False would compile a helper specialisation
     polls = 0
+    # S: the match's nodes by first appearance (S[0] = u, S[1] = v, S[2] = a third node once an
+    # edge brings one). Each level walks the out- and in-lists of the nodes of S: list
+    # j = 2 * i + (0 out, 1 in) of S[i]. An edge between two nodes of S lies in two of those
+    # lists and is taken only from the first (the skip tests below). Both levels keep only
+    # edges within delta of t0 (e1 comes before e2, so the window bounds it too). The codes
+    # 3 * x + y (x, y: positions in S of the source and target) of e1 (c2) and of e2 select
+    # the motif through `table`.
     for e0 in range(lo, hi):
         if stop[0] != 0:
             return counts
@@ -577,7 +609,7 @@ def _census_range(
                 else:  # from in(S[jn]): skip if src in S with idx <= jn
                     if i_s != -1 and i_s <= jn:
                         continue
-                ns = 2
+                ns = 2  # nodes in S; e1 may bring the third
                 if i_s == -1:
                     S[2] = s1
                     i_s = 2
@@ -621,7 +653,7 @@ def _census_range(
                             if k_s != -1 and k_s <= jm:
                                 continue
                         if k_s == -1 or k_d == -1:
-                            if ns == 3:
+                            if ns == 3:  # a fourth node: not a census motif
                                 continue
                             if k_s == -1:
                                 k_s = 2

@@ -111,6 +111,8 @@ __device__ __forceinline__ int warp_excl_scan(int x, int lane, int* tot) {
 // among S as bitmap rows: bit j of row i iff S[j] in N+(S[i]) (so j > i: S is sorted by rank).
 // Cliques whose lowest-rank vertex is u are chains i1 < i2 < ... with each S[i_{l+1}] in every
 // earlier row: count_chains<KC-2> over every row, the last level by popcount.
+// c: the elements of S that may extend the chain (set in the row of every chain vertex so far);
+// D chain vertices are still to place, the last one counted by popcount.
 template <int D>
 __device__ __forceinline__ u64 count_chains(const unsigned* rows, const unsigned (&c)[W]) {
   if constexpr (D == 1) {
@@ -236,6 +238,9 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
           side = 1;
         }
       }
+      // the batch's items, 32 at a time, one per lane: lane t's row rr is found from the
+      // exclusive prefix sums of the rows' item counts (lanes past tot look up the last item:
+      // every lane must take part in the shuffles)
       int tot;
       const int excl = warp_excl_scan(len, lane, &tot);
       const int nrows = min(32, row1 - base);
@@ -254,6 +259,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
           if (sd == 0) {
 #if KC == 3
             if (bits) {
+              // j = 0 marks "in S" only: bits are used without sup, where j is not read
               const int o = __ldg(radj + p) - sbase;  // > S[row] - sbase >= 0
               j = (o <= smax - sbase && ((B[o >> 5] >> (o & 31)) & 1u)) ? 0 : -1;
             } else {
@@ -263,6 +269,8 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
             j = find_shared(S, d, __ldg(radj + p));
 #endif
           } else {
+            // walking S: item pos is S[row + 1 + pos] (S is rank-sorted, so above S[row]),
+            // searched in the whole N+(S[row]); p is its position there
             j = row + 1 + pos;
             p = lower_bound_g(radj, b0, b1, S[j]);
             if (!(p < b1 && __ldg(radj + p) == S[j])) j = -1;
@@ -288,6 +296,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
     }
 #if KC > 3
     __syncwarp();
+    // cliques u, S[i], ...: chains starting from row i, one row per lane
     for (int i = lane; i < d; i += 32) {
       unsigned c[W];
 #pragma unroll
@@ -397,6 +406,8 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
         const i64 qq = __shfl_sync(FULLMASK, q0, rr);
         if (t < tot) {
           const int c = __ldg(radj + qq + (t - e_r));
+          // open addressing, linear probing: the host sends only vertices whose wedge bound
+          // keeps the table at most half full, so a free slot or c's own is always found
           unsigned h = ((unsigned)c * 2654435761u) >> 22;  // 10 bits
           while (true) {
             const int old = atomicCAS(K_ + h, -1, c);
@@ -410,6 +421,7 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
       }
     }
     __syncwarp();
+    // the cycles at a, and the table emptied for the next vertex
     for (int i = lane; i < HT; i += 32) {
       if (K_[i] != -1) {
         const u64 x = (u64)C_[i];
@@ -455,7 +467,7 @@ extern "C" __global__ void __launch_bounds__(1024)
         const i64 q1 = __ldg(rptr + b + 1);
         for (i64 q = lower_bound_g(radj, __ldg(rptr + b), q1, lo); q < q1; ++q) {
           const int c = __ldg(radj + q);
-          if (c >= hi) break;
+          if (c >= hi) break;  // lists are rank-sorted: the rest lies beyond this chunk
           const int o = c - lo;
 #if PACK16
           atomicAdd(cnt_words + (o >> 1), 1u << (16 * (o & 1)));
@@ -467,7 +479,7 @@ extern "C" __global__ void __launch_bounds__(1024)
       }
       if (mine) atomicAdd(&s_items, mine);
       __syncthreads();
-      if (s_items) {
+      if (s_items) {  // skipped when no wedge fell in this chunk (every counter is zero)
         for (int i = threadIdx.x; i < nwords; i += blockDim.x) {
           const unsigned wv = cnt_words[i];
           if (wv) {
@@ -547,6 +559,7 @@ extern "C" __global__ void __launch_bounds__(256)
     // whose edges {x, y} have apex lists walked by the whole warp
     for (i64 q = p0 + wib; q < p1; q += nw) {
       const int x = __ldg(radj + q);
+      // the edge {a, x} as apex lists index it, from its lower-rank end: q itself when x > a
       const i64 ax = q >= ps ? q : fwd_pos(rptr, rsplit, radj, x, a);
       const i64 t0 = __ldg(tptr + ax), t1 = __ldg(tptr + ax + 1);
       for (i64 base = t0; base < t1; base += 32) {
@@ -555,7 +568,7 @@ extern "C" __global__ void __launch_bounds__(256)
         i64 l0 = 0;
         if (ti < t1) {
           const int y = __ldg(tl + ti);
-          if (y > x) {
+          if (y > x) {  // each triangle (a, x, y) once
             const i64 xy = fwd_pos(rptr, rsplit, radj, x, y);
             l0 = __ldg(tptr + xy);
             len = (int)(__ldg(tptr + xy + 1) - l0);
@@ -571,7 +584,7 @@ extern "C" __global__ void __launch_bounds__(256)
           const i64 ll = __shfl_sync(FULLMASK, l0, rr);
           if (t < tot) {
             const int b = __ldg(tl + ll + (t - e_r));
-            if (b < a) {
+            if (b < a) {  // pole pairs are counted at their higher-rank pole
               const int c = cnt[b];  // >= 2: x and y
               const u64 v = falling_u64((u64)(c - 2), TPAIR - 2, &ovf);
               const u64 na = acc + v;

@@ -42,6 +42,11 @@ struct Ctx {
   Graph g;
   const int* sp;
   int lane;
+  // the warp's paged stack: slot 2 * j holds level j's filtered candidates (what the DFS walks),
+  // slot 2 * j + 1 its raw set (stored only when a later level reuses it: P_STORERAW).
+  // ptw[slot * maxpg + q] = the pool page holding positions [q * PAGE, (q + 1) * PAGE) of that
+  // slot, -1 until first needed (the host resets the tables per launch); a page stays with the
+  // warp for the rest of the launch, so later tasks reuse it.
   int* ptw;
   int* pool;
   int maxpg;
@@ -121,6 +126,10 @@ __device__ __forceinline__ bool emit(Ctx& x, unsigned mo, int c) {
   if (x.lane == 0) set_flag(x.ctl, F_FOUND);
   return false;
 #else
+  // A task resumed by a later launch finds its matches again in the same DFS order; the first
+  // `skip` of them are already written, so this batch's first (skip - seen) are passed over.
+  // The rest get rows from the shared cursor; when fewer fit, the rows that fit are written,
+  // skip becomes the number now written and the task aborts (the kernel records where).
   i64 first = x.skip - x.seen;
   if (first < 0) first = 0;
   if (first >= n) {
@@ -181,6 +190,8 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
   s.len = 0;
   s.skip = 0;
   const int r = sp[P_REUSE + lev];
+  // r's raw set is in its slot only when level r was extended under the current prefix:
+  // r < nmapped (count_level passes nmapped = TAILT; tail levels store nothing)
   if (r >= 2 && r < nmapped) {
     s.srcslot = 2 * r + 1;
     s.len = x.rsz[r];
@@ -245,6 +256,8 @@ __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
   const bool need_raw = sp[P_STORERAW + lev] != 0;
   const Source s = pick_source(x, lev, lev, need_raw);
   int fsz = 0, rsz = 0;
+  // one candidate per lane, 32 at a time; the ballots of eval_cand's bits (bit 0 raw, bit 1
+  // passes every test of the level) append the batch to the slots in source order
   for (i64 b = 0; b < s.len; b += 32) {
     i64 t = b + x.lane;
     int res = 0, c = -1;
@@ -328,12 +341,16 @@ __device__ __forceinline__ bool leaf(Ctx& x) {
 // reused raw sets of their prefix for little work). All records or none (buffer full: the
 // warp keeps the work). Returns true if it split.
 __device__ bool split_task(Ctx& x, int L, int lev) {
+  // at lev == L the candidate it[L] is not started yet (run_dfs polls before taking it);
+  // deeper, its branch is under way and is kept
   const i64 p0 = (lev == L) ? x.it[L] : x.it[L] + 1;
   const i64 n = x.sz[L] - p0;
   if (n <= 0) return false;
   int ok = 0;
   i64 base = 0;
   if (x.lane == 0) {
+    // reserve all n records or none: the cursor never passes dumpcap (an atomicAdd could
+    // overshoot it and leave a partial split)
     u64* cur = x.ctl + C_NDUMP;
     u64 old = *((volatile u64*)cur);
     while ((i64)old + n <= x.dumpcap) {
@@ -356,11 +373,16 @@ __device__ bool split_task(Ctx& x, int L, int lev) {
     r[1 + L] = pget(x.ptw, x.pool, x.maxpg, 2 * L, p0 + q);
   }
   __syncwarp();
-  x.sz[L] = (int)p0;
+  x.sz[L] = (int)p0;  // level L now ends where the records begin
   return true;
 }
 
 // Depth-first search from level L (levels < L already in path). 0 done, -1 abort.
+// At the top of the loop: levels L..lev have their filtered sets in slots 2 * j (sizes sz[j]);
+// for L <= j < lev, path[j] is level j's candidate at it[j] (the branch being explored), and
+// it[lev] is the next candidate of level lev to take. Level LEAF is never stored: leaf() counts
+// or emits it (or the count tail) from path[0..LEAF-1]. A raw set (slot 2 * j + 1) depends only
+// on levels < j, so it stays valid while level j walks its candidates.
 __device__ int run_dfs(Ctx& x, int L) {
   if (L >= LEAF) return leaf(x) ? 0 : -1;
   if (!extend(x, L, true)) return -1;
@@ -369,12 +391,16 @@ __device__ int run_dfs(Ctx& x, int L) {
   unsigned tick = 0;
   bool may_split = x.tau > 0;
   while (true) {
-    if (x.it[lev] >= x.sz[lev]) {
+    if (x.it[lev] >= x.sz[lev]) {  // exhausted: on to the previous level's next candidate
       if (lev == L) return 0;
       --lev;
       x.it[lev]++;
       continue;
     }
+    // every 16 steps, on warp-uniform values (lane 0 reads, all lanes follow: collectives come
+    // next): a stop bit ends the task (pool exhausted, overflow, found or host stop, buffer
+    // full); a task past tau (count mode with a dump buffer) splits once. Polled before it[lev]
+    // is taken: split_task relies on it.
     if ((++tick & 15u) == 0) {
       if (warp_flags(x.ctl) & STOP_BITS) return -1;
       if (may_split && (i64)(warp_now() - x.t0) > x.tau) {
@@ -383,7 +409,7 @@ __device__ int run_dfs(Ctx& x, int L) {
       }
     }
     x.path[lev] = pget(x.ptw, x.pool, x.maxpg, 2 * lev, x.it[lev]);
-    if (lev + 1 == LEAF) {
+    if (lev + 1 == LEAF) {  // the next level is the leaf: finished here, nothing stored
       if (!leaf(x)) return -1;
       x.it[lev]++;
       continue;
@@ -459,6 +485,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       src_mode == SRC_ROOTS ? ROOT_CHUNK : (src_mode == SRC_TRIE ? LEAF_CHUNK : REC_CHUNK);
   const int lane = x.lane;
 
+  // Persistent warps: each takes chunks of tasks [c0, c1) from the shared cursor until none
+  // are left, a stop bit is set, or one of its tasks aborts.
   while (true) {
     if (warp_flags(ctl) & STOP_BITS) break;
     i64 c0 = 0;
@@ -468,6 +496,10 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     const i64 c1 = c0 + chunk < ntask ? c0 + chunk : ntask;
     bool abort = false;
     if (src_mode == SRC_ROOTS) {
+      // task t: the explicit list first (count: the roots heaviest first; enumerate: tasks a
+      // stopped launch left, with tl_skip their rows already written), then [lo, hi). Each
+      // lane tests one task of the chunk (ROOT_CHUNK = 32); the warp then runs the passing
+      // ones one by one, their root edge broadcast from the lane that tested it.
       i64 t = c0 + lane;
       i64 e = 0, sk = 0;
       bool ok = false;
@@ -486,6 +518,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         int b = __ffs(rem) - 1;
         i64 skb = __shfl_sync(FULLMASK, sk, b);
         if (MODE == 2 && (warp_flags(ctl) & STOP_BITS)) {
+          // enumerate, a stop bit is set (a full buffer; a pool retry drops these records):
+          // this task (not started: its old skip) and the rest of the chunk go to the next
+          // launch (host: _resume_tasks)
           if (lane == 0) {
             resume[3 * gw] = c0 + b;
             resume[3 * gw + 1] = skb;
@@ -503,6 +538,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         int rc = run_dfs(x, 2);
         if (rc < 0) {
 #if MODE == 2
+          // the task stopped: max(seen, skip) of its matches are written (skip: set by emit
+          // on a full buffer; seen: when a stop bit ended it; a resumed task may stop before
+          // reaching its old skip)
           if (lane == 0) {
             resume[3 * gw] = c0 + b;
             resume[3 * gw + 1] = x.seen > x.skip ? x.seen : x.skip;
@@ -514,6 +552,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         }
       }
     } else if (src_mode == SRC_RECORDS) {
+      // a straggler's record: path[0..d-1] fixed; the raw sets of levels < d that later
+      // levels reuse are rebuilt, then the search goes on from level d
       for (i64 t = c0; t < c1 && !abort; ++t) {
         const int* r = recs + t * RECW;
         const int d = r[0];
@@ -635,6 +675,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     i64 e = trie1[q];
     path[0] = __ldg(owner + e);
     path[1] = __ldg(indices + e);
+    // candidates from the shortest backward-neighbour list; eval_cand tests the others and
+    // every other condition of level d (symmetry per candidate: the list is not cut)
     unsigned bn = (unsigned)sp[P_BN + d];
     int basej = -1, best = 0x7fffffff;
     while (bn) {
@@ -661,7 +703,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       base = __shfl_sync(FULLMASK, base, 0);
       if (res & 2) {
         i64 w = base + __popc(mo & lanemask_lt());
-        if (w < cap) {
+        if (w < cap) {  // the host sized cap from an upper bound: beyond it is a bug (flagged)
           opar[w] = (int)p;
           ocand[w] = c;
         } else {

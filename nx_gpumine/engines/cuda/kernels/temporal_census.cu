@@ -54,7 +54,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     e0 = __shfl_sync(FULLMASK, e0, 0);
     if (e0 >= hi) break;
     const int u = src[e0], v = dst[e0];
-    if (u == v) continue;
+    if (u == v) continue;  // warp-uniform: the whole warp holds this root
     const tm_t t0 = time[e0];
 #if TIE == 0
     const idx_t lo1 = next_id[e0];
@@ -73,6 +73,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       count[j] = __shfl_sync(FULLMASK, len, j);
     }
     const idx_t total = count[0] + count[1] + count[2] + count[3];
+    // the four ranges, concatenated, dealt to the lanes: item t is entry `off` of list j1 =
+    // 2 * (node index in S) + (0 out, 1 in); lists out(u), in(u), out(v), in(v)
     for (idx_t t = lane; t < total; t += 32) {
       int j1 = 0;
       idx_t off = t;
@@ -83,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       const idx_t e1 = (j1 & 1) ? in_edges[start[j1] + off] : out_edges[start[j1] + off];
       const int s1 = src[e1], d1 = dst[e1];
       if (s1 == d1) continue;
-      int S[3] = {u, v, -1};
+      int S[3] = {u, v, -1};  // the nodes by first appearance; e1 may bring the third
       int i_s = s1 == u ? 0 : s1 == v ? 1 : -1;
       int i_d = d1 == u ? 0 : d1 == v ? 1 : -1;
       const int jn = j1 >> 1;
@@ -102,12 +104,14 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         i_d = 2;
         ns = 3;
       }
-      const int c2 = i_s * 3 + i_d;
+      const int c2 = i_s * 3 + i_d;  // e1's code (CENSUS_TABLE)
 #if TIE == 0
       const idx_t lo2 = next_id[e1];
 #else
       const idx_t lo2 = e1 + 1;
 #endif
+      // level 2 (this lane alone): every later e2 in the window, from the lists of S's nodes
+      // with the same first-list rule
       for (int j2 = 0; j2 < 2 * ns; j2++) {
         const idx_t* arr2;
         idx_t p2, q2;
@@ -128,7 +132,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
             if (k_s != -1 && k_s <= jm) continue;
           }
           if (k_s == -1 || k_d == -1) {
-            if (ns == 3) continue;
+            if (ns == 3) continue;  // a fourth node: no census motif
             if (k_s == -1)
               k_s = 2;
             else
@@ -140,6 +144,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       }
     }
   }
+  // per-thread buckets -> the block's (shared) -> the global counts: few global atomics
   for (int i = 0; i < NB; i++)
     if (mine[i]) atomicAdd(&block_counts[i], mine[i]);
   __syncthreads();

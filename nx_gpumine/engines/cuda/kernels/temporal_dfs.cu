@@ -146,6 +146,14 @@ struct Env {
 #define PAIR_MIN 32
 #define PAIR_BIT 16
 
+// Invariants of a busy lane (lvl >= 1):
+// * eid[J] for J < lvl is the path; fm[A] holds the image of every node first mapped below lvl.
+//   Entries are never reset on backtrack or rejection: mapped_before<I> reads only nodes first
+//   mapped before I, and accept<I> writes level I's nodes before anything deeper reads them.
+// * pos[J] is level J's next untested candidate (advanced before the test; while deeper levels
+//   run, the candidate in eid[J] sits at pos[J] - 1). So for floor <= J <= lvl, [pos[J], end[J])
+//   is exactly level J's unexplored work (at lvl only once entered): what stealing and the
+//   tail dump hand out.
 struct Ctx {
   int fm[K];
   idx_t eid[L];
@@ -366,6 +374,9 @@ __device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t p, idx_t e) {
   constexpr int A = esrc(I), B = edst(I);
   int s, d;
   endpoints<I>(c, v, p, e, s, d);
+  // a new endpoint: unmapped (injectivity) and its node conditions; a mapped one must be its
+  // node's image, true by construction for the list's own vertex (s of an out-list, d of an
+  // in-list)
   if constexpr (src_new(I)) {
     if (mapped_before<I>(c, s) || !node_ok<A>(v, s)) return false;
   } else if constexpr (source(I) != SRC_OUT) {
@@ -373,7 +384,7 @@ __device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t p, idx_t e) {
   }
   if constexpr (dst_new(I)) {
     if constexpr (src_new(I)) {
-      if (d == s) return false;
+      if (d == s) return false;  // s is mapped at this level: mapped_before does not see it
     }
     if (mapped_before<I>(c, d) || !node_ok<B>(v, d)) return false;
   } else if constexpr (source(I) != SRC_IN) {
@@ -382,6 +393,8 @@ __device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t p, idx_t e) {
   if constexpr (((ELAB) >> I) & 1) {
     if (v.g.elab[e] != v.plab[K + I]) return false;
   }
+  // anti-edges last (they read the mapping and walk a list); an edge they reject leaves stale
+  // entries of level I's nodes, which nothing reads (see Ctx)
   c.fm[A] = s;
   c.fm[B] = d;
   c.eid[I] = e;
@@ -465,6 +478,8 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
   }
   const idx_t p = c.pos[I];
   if (p >= c.end[I]) {
+    // exhausted: back one level; at floor the lane's work is done (below floor lies the root
+    // edge, or a path it received from a donor or a record), so the lane goes idle
     c.lvl = I <= c.floor ? -1 : I - 1;
     return;
   }
@@ -473,6 +488,7 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
   if constexpr (I == L - 1) {
     emit(c, v);
   } else if constexpr (I == L - 2 && LASTC) {
+    // count / exists with lastc: the last level is counted from its range, never entered
     if (v.mode != MODE_ENUMERATE && v.lastc) {
       add_counted(c, v, count_last<L - 1>(c, v));
     } else {
@@ -554,6 +570,8 @@ __device__ __forceinline__ void start_item(Ctx& c, const Env& v, const i64* rec,
     else
       hi = mid;
   }
+  // the item is one position p of record lo's range at level j: the lane owns [p, p + 1) there
+  // (floor = j); the path below j comes back from the record's edge ids
   const i64* r = rec + lo * RW;
   const int j = (int)r[0];
   const idx_t p = (idx_t)(r[2] + (item - pref[lo]));
@@ -584,6 +602,9 @@ __device__ __forceinline__ void start_item(Ctx& c, const Env& v, const i64* rec,
 // through register shuffles.
 __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
   const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
+  // the level a busy lane offers: its shallowest with spare work (the largest subtrees). Below
+  // lvl one unstarted candidate is worth giving (the donor is busy deeper); at lvl the range
+  // must be computed and hold two, so that both halves are non-empty.
   int dj = -1;
   if (c.lvl >= 1) {
 #pragma unroll
@@ -595,6 +616,7 @@ __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
     }
   }
   const unsigned donors = __ballot_sync(FULLMASK, dj >= 0);
+  // idle lanes and donors are paired in lane order; only the first npair donors give
   const int npair = min(__popc(idle), __popc(donors));
   if (npair == 0) return 0;
   int from = lane;
@@ -617,6 +639,8 @@ __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
       }
     }
   }
+  // every lane takes part in the shuffles (lanes not receiving read their own values); the
+  // list kinds travel too: they say which list the positions at sj index
   const int sj = __shfl_sync(FULLMASK, dj, from);
   mid = __shfl_sync(FULLMASK, mid, from);
   old_end = __shfl_sync(FULLMASK, old_end, from);
@@ -629,6 +653,8 @@ __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
 #pragma unroll
   for (int A = 0; A < K; A++) fm[A] = __shfl_sync(FULLMASK, c.fm[A], from);
   if (recv) {
+    // the receiver owns [mid, old_end) at level sj; floor = sj keeps it out of the donor's
+    // levels below
 #pragma unroll
     for (int J = 0; J < L; J++) {
       c.eid[J] = eid[J];
@@ -650,6 +676,10 @@ __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
 
 // Tail-warp redistribution (Everest 5.2.2): write every unexplored cached range this lane owns
 // as a record (level, list kinds, [pos, end), path) for the next launch.
+// At J < lvl a record holds the candidates after the one being explored (whose subtree is in
+// the deeper records), at lvl the untested ones: together exactly the lane's remaining work,
+// at most L - 1 records per lane (the host sizes dumpcap so). A level entered but not yet
+// computed is computed first, so that it can be written as a range.
 __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i64 dumpcap) {
   if (c.lvl < 1) return;
   if (c.entering) Levels<1>::enter_pending(c, v);
@@ -737,6 +767,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   unsigned iter = 0;
   bool dumping = false;
 
+  // Each iteration: idle lanes get work (the items of the warp's chunk [wbase, wbase + wcnt),
+  // in lane order; when the items run out everywhere, by stealing), then every busy lane makes
+  // one DFS step. A lane whose root fails start_root stays idle and takes an item next time.
   while (true) {
     const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
     if (idle) {
@@ -763,7 +796,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         const i64 took = min((i64)__popc(idle), wcnt);
         wbase += took;
         wcnt -= took;
-      } else if (exhausted) {
+      } else if (exhausted) {  // no items left: steal; the warp exits once every lane is idle
         if (steal) {
           const unsigned got = steal_round(c, lane);
           if (got && lane == 0) atomicAdd(ctl + C_NSTEAL, (u64)got);
@@ -771,8 +804,11 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         if (__ballot_sync(FULLMASK, c.lvl >= 0) == 0) break;
       }
     }
-    if (c.lvl >= 1) Levels<1>::step(c, v);
+    if (c.lvl >= 1) Levels<1>::step(c, v);  // compile-time level dispatch (context in registers)
     iter++;
+    // lane 0 polls: the stop flags every 256 iterations; with tail_ns, every 1024 the tail
+    // signal: once some warp has run out of work (C_EXITED > 0) this warp allows itself
+    // tail_ns more, then dumps what it has left for the host's next launch and exits
     if ((iter & POLL_MASK) == 0) {
       unsigned f = 0;
       u64 exited = 0;
@@ -804,7 +840,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     const u64 old = atomicAdd(ctl + C_COUNT, cnt);
     if (old + cnt < old) set_flag(ctl, F_OVERFLOW);
   }
-  if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);
+  if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 
 // Level-1 expansion (small graphs): for each root edge e of [lo, hi), record e - lo holds the
