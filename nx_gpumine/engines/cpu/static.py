@@ -592,6 +592,8 @@ def _dfs(
                                     cnum -= 1
                             elif _find(cand[level], a0, a1, f[t]) >= 0:
                                 cnum -= 1
+                    if count > _I64_MAX - cnum:  # the same 64-bit rule as every other addition
+                        return np.int64(-1), rows, e, _OVERFLOW
                     count += cnum
                     pos[level] = a1
             # ---- advance at `level`

@@ -6,7 +6,8 @@
 // both endpoints lie in the node set so far (at most three nodes); the pair of endpoint indices
 // of e1 and e2 selects the motif. A warp takes one root at a time: its lanes share the level-1
 // candidates of the four lists and each walks its candidates' level-2 lists. Counts are kept
-// per thread (u64, 36 buckets) and summed through shared memory into ctl-side counters.
+// per thread (u64, 36 buckets) and summed through shared memory into the global
+// counts array.
 // Compile-time parameters: TFLOAT, IDX64, TIE, DELTA_ON (temporal_common.cuh).
 #include "temporal_common.cuh"
 
