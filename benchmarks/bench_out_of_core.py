@@ -363,10 +363,13 @@ def bench_big(args, t0: float, out: dict) -> None:
                       "complete": row["complete"]}), flush=True)  # fmt: skip
     rng = np.random.default_rng(0)
     samples = []
-    for lo in np.sort(rng.integers(0, nnz - 20_000, args.big_samples)).tolist():
+    size = int(args.big_sample_entries)
+    # the first sample starts at entry 0 (the hubs' lists: most triangles), the others at random
+    starts = [0] + np.sort(rng.integers(0, nnz - size, max(args.big_samples - 1, 0))).tolist()
+    for lo in starts:
         if time.perf_counter() - t0 > args.deadline:
             break
-        hi = lo + 20_000
+        hi = lo + size
         gpu_c = int(gs.count(g, plan, lo, hi, max_device_bytes=budget))
         t = time.perf_counter()
         cpu_c = int(cs.count(g, plan, lo, hi))
@@ -391,6 +394,7 @@ def main() -> None:
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--big-edges", type=float, default=1.2e9)
     ap.add_argument("--big-samples", type=int, default=4)
+    ap.add_argument("--big-sample-entries", type=float, default=20_000)
     ap.add_argument("--big-budget", type=float, default=0.0, help="bytes (0: the default)")
     ap.add_argument("--big-max-degree", type=float, default=20000)
     args = ap.parse_args()

@@ -5,7 +5,7 @@ A cuDF frame, or a mapping of column name -> device array (CuPy, or anything wit
 arrays (zero-copy views where the library allows). The graph is then built *on the device*
 by the same bulk array operations as on the host (:func:`static_arrays` and
 :func:`temporal_arrays` take the array module, NumPy or CuPy, as an argument): dense node ids
-by ``unique``, the union CSR or the time-sorted edge lists by stable sorts, ``bincount`` and
+by ``unique``, the union CSR or the time-sorted edge lists by stable sorts, binary searches and
 ``cumsum``. Those device arrays become the graph's device cache, so the CUDA engines start
 without uploading anything; a host mirror of the built arrays (one device-to-host download)
 serves the query planner, which reads the graph on the host. The input columns themselves
@@ -233,9 +233,7 @@ def static_arrays(xp: Any, src: Any, dst: Any, directed: bool, duplicates: str =
     csum = xp.concatenate([xp.zeros(1, dtype=xp.int64), xp.cumsum(code)])
     ends = xp.concatenate([starts[1:], xp.full(1, len(ku), dtype=starts.dtype)])
     dircode = (csum[ends] - csum[starts]).astype(xp.uint8)
-    owner = ku[starts]
-    indptr = xp.zeros(n + 1, dtype=xp.int64)
-    indptr[1:] = xp.cumsum(xp.bincount(owner, minlength=n))
+    indptr = row_pointers(xp, ku[starts], n, xp.int64)
     return {
         "indptr": indptr,
         "indices": kv[starts].astype(xp.int32),
@@ -307,6 +305,18 @@ def temporal_arrays(xp: Any, src: Any, dst: Any, time: Any) -> dict:
     return out
 
 
+def row_pointers(xp: Any, sorted_owner: Any, n: int, dtype: Any) -> Any:
+    """CSR row pointers (``n + 1``) of entries whose owners are sorted ascending, below ``n``.
+
+    Binary searches for each row's first entry: scratch of ``n + 1`` words only. (CuPy's
+    ``bincount`` runs CUB's histogram, whose temporary storage reached 2.2 GB for a million
+    bins, outside any device budget.)
+    """
+    return xp.searchsorted(sorted_owner, xp.arange(n + 1, dtype=sorted_owner.dtype)).astype(
+        dtype, copy=False
+    )
+
+
 def temporal_index_arrays(
     xp: Any, src: Any, dst: Any, time: Any, n: int, dtype: Any = None
 ) -> dict:
@@ -318,11 +328,9 @@ def temporal_index_arrays(
     dtype = xp.int64 if dtype is None else dtype
     out = {}
     for name, own in (("out", src), ("in", dst)):
-        ptr = xp.zeros(n + 1, dtype=dtype)
-        if len(own):
-            ptr[1:] = xp.cumsum(xp.bincount(own, minlength=n))
-        out[f"{name}_ptr"] = ptr
-        out[f"{name}_edges"] = xp.argsort(own, kind="stable").astype(dtype, copy=False)
+        edges = xp.argsort(own, kind="stable")
+        out[f"{name}_ptr"] = row_pointers(xp, own[edges], n, dtype)
+        out[f"{name}_edges"] = edges.astype(dtype, copy=False)
     out["next_id"] = xp.searchsorted(time, time, side="right").astype(dtype, copy=False)
     return out
 
