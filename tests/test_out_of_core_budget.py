@@ -226,7 +226,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         asarray=arr,
         int32=np.int32,
         int64=np.int64,
-        bincount=np.bincount,
+        arange=np.arange,
         cumsum=np.cumsum,
         argsort=np.argsort,
         searchsorted=np.searchsorted,
