@@ -1,4 +1,7 @@
-// Shared device code of the static CUDA engine (T-DFS warp stacks + cuTS trie).
+// Device code of the static CUDA engine's family (T-DFS warp stacks + cuTS trie): its
+// compile-time parameters, the packed plan layout, its control-block words and flag bits, the
+// Graph view and the candidate checks / paged stacks built on it. Included by static_dfs.cu and
+// static_count.cu; the helpers both families use are in device_common.cuh (included here).
 //
 // Compile-time parameters (set by the host as -D options, part of the module cache key):
 //   K      pattern size (2..32)
@@ -12,8 +15,7 @@
 // indexed by level, with the offsets below; per-level sets of earlier levels are bit masks.
 #pragma once
 
-typedef long long i64;
-typedef unsigned long long u64;
+#include "device_common.cuh"
 
 #ifndef K
 #define K 4
@@ -35,8 +37,7 @@ typedef unsigned long long u64;
 #endif
 
 #define PAGE (1 << LOGP)
-#define WPB 8
-#define FULLMASK 0xffffffffu
+#define WPB 8  // warps per block (engines/cuda/static.py: WPB)
 #define NSLOT (2 * K)
 
 // ---- packed plan layout (ints)
@@ -56,15 +57,12 @@ typedef unsigned long long u64;
 #define P_INDUCED (10 * K + 3 * K * K)
 #define P_SIZE (10 * K + 3 * K * K + 1)
 
-// ---- control block (u64 words)
-#define C_COUNT 0
-#define C_FLAGS 1
+// ---- control block (u64 words) beyond device_common.cuh's C_COUNT, C_FLAGS
 #define C_ROOTCUR 2
 #define C_PAGECUR 7
 #define C_OUTCUR 8
 #define C_NDUMP 9  // records written by straggler splitting in this launch
 #define C_TRIECUR 11
-#define C_WORDS 16
 
 // ---- flag bits in ctl[C_FLAGS]
 #define F_POOL 1u       // page pool exhausted: results of this launch are invalid, retry bigger
@@ -88,38 +86,6 @@ struct Graph {
   const unsigned char* __restrict__ root_ok;
   int n;
 };
-
-__device__ __forceinline__ unsigned lanemask_lt() {
-  unsigned m;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-  return m;
-}
-
-__device__ __forceinline__ u64 now_ns() {
-  u64 t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned read_flags(const u64* ctl) {
-  return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
-}
-
-// Warp-uniform reads (lane 0 reads, all lanes get its value): decisions that lead to warp
-// collectives must never differ between lanes.
-__device__ __forceinline__ unsigned warp_flags(const u64* ctl) {
-  unsigned f = 0;
-  if ((threadIdx.x & 31) == 0) f = read_flags(ctl);
-  return __shfl_sync(0xffffffffu, f, 0);
-}
-
-__device__ __forceinline__ u64 warp_now() {
-  u64 t = 0;
-  if ((threadIdx.x & 31) == 0) t = now_ns();
-  return __shfl_sync(0xffffffffu, t, 0);
-}
-
-__device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
 
 // Position of x in the sorted list a[lo, hi), or -1.
 __device__ __forceinline__ i64 find_pos(const int* __restrict__ a, i64 lo, i64 hi, int x) {

@@ -1,4 +1,8 @@
-// Shared device code of the temporal CUDA engine (Everest-style chronological DFS and census).
+// Device code of the temporal CUDA engine's family (Everest-style chronological DFS and
+// census): its compile-time parameters and types, its control-block words and flag bits, the
+// TGraph view, and the list searches and time-window tests built on it. Included by
+// temporal_dfs.cu and temporal_census.cu; the helpers both families use are in
+// device_common.cuh (included here).
 //
 // Compile-time parameters common to every temporal kernel (validated integers set by the host,
 // engines/cuda/temporal.py, as -D options; part of the module cache key):
@@ -8,8 +12,7 @@
 //   DELTA_ON 1 if the whole-motif window delta is set
 #pragma once
 
-typedef long long i64;
-typedef unsigned long long u64;
+#include "device_common.cuh"
 
 #ifndef TFLOAT
 #define TFLOAT 0
@@ -35,19 +38,16 @@ typedef long long idx_t;
 typedef int idx_t;
 #endif
 
-#define FULLMASK 0xffffffffu
 #define WPB 8  // warps per block (engines/cuda/temporal.py: WPB)
 
-// ---- control block (u64 words), shared with the host
-#define C_COUNT 0    // matches counted (count / exists modes)
-#define C_FLAGS 1    // flag bits below
+// ---- control block (u64 words, shared with the host) beyond device_common.cuh's C_COUNT
+// (matches counted in count / exists modes) and C_FLAGS (flag bits below)
 #define C_CURSOR 2   // next root edge / work item to hand out
 #define C_OUTCUR 3   // enumerate: rows claimed
 #define C_NDUMP 4    // tail redistribution: records dumped by this launch
 #define C_EXITED 5   // warps that found no more work (the tail signal)
 #define C_NSTEAL 6   // statistics: intra-warp steals
 #define C_NTAIL 7    // statistics: warps that dumped their work
-#define C_WORDS 16
 
 #define F_OVERFLOW 1u  // 64-bit count overflow
 #define F_FOUND 2u     // exists: a match was found
@@ -87,32 +87,6 @@ struct TGraph {
   int n;
   idx_t m;
 };
-
-__device__ __forceinline__ unsigned lanemask_lt() {
-  unsigned r;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
-  return r;
-}
-
-__device__ __forceinline__ u64 now_ns() {
-  u64 t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned read_flags(const u64* ctl) {
-  return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
-}
-
-__device__ __forceinline__ void set_flag(u64* ctl, unsigned f) {
-  atomicOr(ctl + C_FLAGS, (u64)f);
-}
-
-// Position of the n-th (0-based) set bit of m.
-__device__ __forceinline__ int nth_set(unsigned m, int n) {
-  for (int i = 0; i < n; i++) m &= m - 1;
-  return __ffs(m) - 1;
-}
 
 // First position p in [lo, hi) with arr[p] >= x (arr sorted).
 __device__ __forceinline__ idx_t lower_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {

@@ -1,0 +1,61 @@
+// Device helpers shared by both kernel families: integer types, the warp mask, the control
+// block's common words (count, flags) and their helpers, lane bit helpers and the clock.
+// Nothing here knows a graph, a plan or a motif.
+//
+// Included by the two family headers only: static_common.cuh (static_dfs.cu, static_count.cu)
+// and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu). engines/cuda/_runtime.py
+// inlines it into each source (once) for NVRTC.
+#pragma once
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+#define FULLMASK 0xffffffffu
+
+// ---- control block (u64 words, shared with the host): the words every family has; each
+// family header lays out the others (cursors, statistics) and defines its own flag bits (the
+// host modules mirror both: engines/cuda/static.py, shapes.py, temporal.py).
+#define C_COUNT 0  // matches counted
+#define C_FLAGS 1  // flag bits (the family's F_*)
+#define C_WORDS 16
+
+// ---- lanes
+__device__ __forceinline__ unsigned lanemask_lt() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
+// Position of the n-th (0-based) set bit of m.
+__device__ __forceinline__ int nth_set(unsigned m, int n) {
+  for (int i = 0; i < n; i++) m &= m - 1;
+  return __ffs(m) - 1;
+}
+
+// ---- clock (timeouts, straggler and tail detection)
+__device__ __forceinline__ u64 now_ns() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// ---- control flags
+__device__ __forceinline__ unsigned read_flags(const u64* ctl) {
+  return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
+}
+
+__device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
+
+// Warp-uniform reads (lane 0 reads, all lanes get its value): decisions that lead to warp
+// collectives must never differ between lanes. Every lane of the warp must call them.
+__device__ __forceinline__ unsigned warp_flags(const u64* ctl) {
+  unsigned f = 0;
+  if ((threadIdx.x & 31) == 0) f = read_flags(ctl);
+  return __shfl_sync(FULLMASK, f, 0);
+}
+
+__device__ __forceinline__ u64 warp_now() {
+  u64 t = 0;
+  if ((threadIdx.x & 31) == 0) t = now_ns();
+  return __shfl_sync(FULLMASK, t, 0);
+}
