@@ -1,11 +1,16 @@
 // Device helpers shared by both kernel families: integer types, the warp mask, the control
-// block's common words (count, flags) and their helpers, lane bit helpers and the clock.
-// Nothing here knows a graph, a plan or a motif.
+// block's common words (count, flags) and their helpers, lane and warp helpers (lane masks,
+// warp sum) and the clock. Nothing here knows a graph, a plan or a motif.
 //
 // Included by the two family headers only: static_common.cuh (static_dfs.cu, static_count.cu)
-// and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu). engines/cuda/_runtime.py
-// inlines it into each source (once) for NVRTC.
+// and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu), each after defining its flag
+// bits (add_count raises the family's F_OVERFLOW; the bit differs between the families).
+// engines/cuda/_runtime.py inlines it into each source (once) for NVRTC.
 #pragma once
+
+#ifndef F_OVERFLOW
+#error "define the family's flag bits (F_OVERFLOW at least) before including device_common.cuh"
+#endif
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -24,6 +29,14 @@ __device__ __forceinline__ unsigned lanemask_lt() {
   unsigned m;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
   return m;
+}
+
+// Sum of v over the warp, complete in lane 0 (unchecked: lane values small enough not to wrap).
+// Every lane of the warp must call it.
+__device__ __forceinline__ u64 warp_sum(u64 v) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULLMASK, v, off);
+  return v;
 }
 
 // Position of the n-th (0-based) set bit of m.
@@ -45,6 +58,14 @@ __device__ __forceinline__ unsigned read_flags(const u64* ctl) {
 }
 
 __device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
+
+// ctl[C_COUNT] += v (no atomic for 0), raising F_OVERFLOW if the 64-bit count wraps.
+__device__ __forceinline__ void add_count(u64* ctl, u64 v) {
+  if (v) {
+    u64 old = atomicAdd(ctl + C_COUNT, v);
+    if (old + v < old) set_flag(ctl, F_OVERFLOW);
+  }
+}
 
 // Warp-uniform reads (lane 0 reads, all lanes get its value): decisions that lead to warp
 // collectives must never differ between lanes. Every lane of the warp must call them.

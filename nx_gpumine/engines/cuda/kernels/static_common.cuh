@@ -15,8 +15,6 @@
 // indexed by level, with the offsets below; per-level sets of earlier levels are bit masks.
 #pragma once
 
-#include "device_common.cuh"
-
 #ifndef K
 #define K 4
 #endif
@@ -71,6 +69,9 @@
 #define F_OUTFULL 8u    // enumerate: output buffer full, resume records written
 #define F_TRIEFULL 16u  // trie level over capacity (host bound violated: bug guard)
 #define STOP_BITS (F_POOL | F_OVERFLOW | F_FOUND | F_OUTFULL | F_TRIEFULL)
+
+// after the flag bits: device_common.cuh's add_count raises this family's F_OVERFLOW
+#include "device_common.cuh"
 
 struct Graph {
   const i64* __restrict__ indptr;

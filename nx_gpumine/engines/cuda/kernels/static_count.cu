@@ -42,20 +42,7 @@
 #define C4WPB 4  // warps per block of c4_light (8 KB of hash table each)
 
 // ------------------------------------------------------------------ shared helpers
-// Add v to the warp's 64-bit counter held by lane 0; flag overflow.
-__device__ __forceinline__ u64 warp_sum(u64 v) {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULLMASK, v, off);
-  return v;
-}
-
-__device__ __forceinline__ void add_count(u64* ctl, u64 v) {
-  if (v) {
-    u64 old = atomicAdd(ctl + C_COUNT, v);
-    if (old + v < old) set_flag(ctl, F_OVERFLOW);
-  }
-}
-
+// (warp_sum, add_count: device_common.cuh)
 // First position p in a[lo, hi) with a[p] >= x.
 __device__ __forceinline__ i64 lower_bound_g(const int* __restrict__ a, i64 lo, i64 hi, int x) {
   while (lo < hi) {

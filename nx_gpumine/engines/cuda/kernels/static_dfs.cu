@@ -430,9 +430,8 @@ __device__ bool seed_prefix(Ctx& x, int D) {
 
 __device__ __forceinline__ void flush_count(Ctx& x) {
 #if MODE == 0
-  if (x.lane == 0 && x.acc) {
-    u64 old = atomicAdd(x.ctl + C_COUNT, x.acc);
-    if (old + x.acc < old) set_flag(x.ctl, F_OVERFLOW);
+  if (x.lane == 0) {
+    add_count(x.ctl, x.acc);
     x.acc = 0;
   }
 #endif

@@ -12,8 +12,6 @@
 //   DELTA_ON 1 if the whole-motif window delta is set
 #pragma once
 
-#include "device_common.cuh"
-
 #ifndef TFLOAT
 #define TFLOAT 0
 #endif
@@ -53,6 +51,9 @@ typedef int idx_t;
 #define F_FOUND 2u     // exists: a match was found
 #define F_OUTFULL 4u   // enumerate: the output buffer is full (limit reached)
 #define F_DUMPFULL 8u  // tail dump buffer too small (host sizing bug guard)
+
+// after the flag bits: device_common.cuh's add_count raises this family's F_OVERFLOW
+#include "device_common.cuh"
 
 struct TGraph {
   const int* __restrict__ src;

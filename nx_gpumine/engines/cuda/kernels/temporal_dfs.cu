@@ -833,13 +833,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     dump_context(c, v, dump, dumpcap);
     if (lane == 0) atomicAdd(ctl + C_NTAIL, 1ULL);
   }
-  u64 cnt = c.cnt;
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) cnt += __shfl_down_sync(FULLMASK, cnt, off);
-  if (lane == 0 && cnt) {
-    const u64 old = atomicAdd(ctl + C_COUNT, cnt);
-    if (old + cnt < old) set_flag(ctl, F_OVERFLOW);
-  }
+  const u64 cnt = warp_sum(c.cnt);
+  if (lane == 0) add_count(ctl, cnt);
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 
