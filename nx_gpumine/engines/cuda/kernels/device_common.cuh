@@ -45,6 +45,14 @@ __device__ __forceinline__ int nth_set(unsigned m, int n) {
   return __ffs(m) - 1;
 }
 
+// Lane 0 adds v to *p (one atomic for the warp); every lane gets the old value. Every lane of
+// the warp must call it (with a warp-uniform v).
+__device__ __forceinline__ u64 warp_atomic_add(u64* p, u64 v) {
+  u64 old = 0;
+  if ((threadIdx.x & 31) == 0) old = atomicAdd(p, v);
+  return __shfl_sync(FULLMASK, old, 0);
+}
+
 // ---- clock (timeouts, straggler and tail detection)
 __device__ __forceinline__ u64 now_ns() {
   u64 t;

@@ -152,9 +152,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
   int* S = sS[wib];
   u64 cnt = 0;
   while (true) {
-    i64 vi = 0;
-    if (lane == 0) vi = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
-    vi = __shfl_sync(FULLMASK, vi, 0);
+    const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
 #if KC == 3
     const int u = __ldg(verts + 2 * vi);
@@ -368,9 +366,7 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
   __syncwarp();
   u64 cnt = 0;
   while (true) {
-    i64 vi = 0;
-    if (lane == 0) vi = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
-    vi = __shfl_sync(FULLMASK, vi, 0);
+    const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
     const int a = __ldg(verts + vi);
     const i64 p0 = __ldg(rptr + a), p1 = __ldg(rsplit + a);

@@ -488,9 +488,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   // are left, a stop bit is set, or one of its tasks aborts.
   while (true) {
     if (warp_flags(ctl) & STOP_BITS) break;
-    i64 c0 = 0;
-    if (lane == 0) c0 = (i64)atomicAdd(ctl + C_ROOTCUR, (u64)chunk);
-    c0 = __shfl_sync(FULLMASK, c0, 0);
+    const i64 c0 = (i64)warp_atomic_add(ctl + C_ROOTCUR, (u64)chunk);
     if (c0 >= ntask) break;
     const i64 c1 = c0 + chunk < ntask ? c0 + chunk : ntask;
     bool abort = false;
@@ -621,9 +619,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     bool ok = e < hi && root_entry_ok(g, sp, e);
     unsigned m = __ballot_sync(FULLMASK, ok);
     if (!m) continue;
-    i64 base = 0;
-    if (lane == 0) base = (i64)atomicAdd(cnt, (u64)__popc(m));
-    base = __shfl_sync(FULLMASK, base, 0);
+    const i64 base = (i64)warp_atomic_add(cnt, (u64)__popc(m));
     if (ok) {
       i64 p = base + __popc(m & lanemask_lt());
       if (p < cap)
@@ -662,9 +658,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   const int lane = threadIdx.x & 31;
   int path[K];
   while (true) {
-    i64 p = 0;
-    if (lane == 0) p = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
-    p = __shfl_sync(FULLMASK, p, 0);
+    const i64 p = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (p >= nparent) break;
     i64 q = p;
     if (d == 3) {
@@ -697,9 +691,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       }
       unsigned mo = __ballot_sync(FULLMASK, res & 2);
       if (!mo) continue;
-      i64 base = 0;
-      if (lane == 0) base = (i64)atomicAdd(cnt, (u64)__popc(mo));
-      base = __shfl_sync(FULLMASK, base, 0);
+      const i64 base = (i64)warp_atomic_add(cnt, (u64)__popc(mo));
       if (res & 2) {
         i64 w = base + __popc(mo & lanemask_lt());
         if (w < cap) {  // the host sized cap from an upper bound: beyond it is a bug (flagged)

@@ -774,9 +774,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
     if (idle) {
       if (wcnt == 0 && !exhausted) {
-        i64 base = 0;
-        if (lane == 0) base = (i64)atomicAdd(ctl + C_CURSOR, (u64)ROOT_CHUNK);
-        base = __shfl_sync(FULLMASK, base, 0);
+        const i64 base = (i64)warp_atomic_add(ctl + C_CURSOR, (u64)ROOT_CHUNK);
         if (base >= nitems) {
           exhausted = true;
         } else {
