@@ -1,6 +1,7 @@
 // Device helpers shared by both kernel families: integer types, the warp mask, the control
 // block's common words (count, flags) and their helpers, lane and warp helpers (lane masks,
-// warp sum) and the clock. Nothing here knows a graph, a plan or a motif.
+// warp sum, one atomic per warp), the clock and the binary search. Nothing here knows a graph,
+// a plan or a motif.
 //
 // Included by the two family headers only: static_common.cuh (static_dfs.cu, static_count.cu)
 // and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu), each after defining its flag
@@ -51,6 +52,42 @@ __device__ __forceinline__ u64 warp_atomic_add(u64* p, u64 v) {
   u64 old = 0;
   if ((threadIdx.x & 31) == 0) old = atomicAdd(p, v);
   return __shfl_sync(FULLMASK, old, 0);
+}
+
+// ---- binary search
+// Unsigned type of the same width as a position type (int or long long).
+template <class I>
+struct unsigned_of;
+template <>
+struct unsigned_of<int> {
+  typedef unsigned type;
+};
+template <>
+struct unsigned_of<long long> {
+  typedef unsigned long long type;
+};
+
+// First p in [lo, hi) where before(p) is false, for a predicate true on a prefix of [lo, hi) and
+// false on the rest (hi if it is true everywhere): lower / upper bounds in sorted lists and the
+// end of a time window are such partition points. Each family wraps it with its own loads
+// (static: __ldg through the read-only cache; temporal: plain loads of idx_t positions).
+// Reconciled midpoint: the static copies took (lo + hi) >> 1 on 64-bit positions, the temporal
+// ones lo + ((hi - lo) >> 1), which cannot overflow 32-bit positions (up to 2**31 - 2 edges).
+// Both are floor((lo + hi) / 2) for 0 <= lo < hi, so every copy probed the same positions. The
+// sum taken unsigned gives that midpoint with the static copies' two operations and without
+// overflow (two 32-bit positions sum below 2**32); it needs lo, hi >= 0, which every caller's
+// list positions and edge ids are.
+template <class I, class Before>
+__device__ __forceinline__ I partition_point(I lo, I hi, Before before) {
+  typedef typename unsigned_of<I>::type U;
+  while (lo < hi) {
+    const I mid = (I)(((U)lo + (U)hi) >> 1);
+    if (before(mid))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 
 // ---- clock (timeouts, straggler and tail detection)

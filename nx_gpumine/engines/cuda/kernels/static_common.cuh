@@ -88,18 +88,15 @@ struct Graph {
   int n;
 };
 
+// First position p in the sorted list a[lo, hi) with a[p] >= x.
+__device__ __forceinline__ i64 lower_bound_g(const int* __restrict__ a, i64 lo, i64 hi, int x) {
+  return partition_point(lo, hi, [a, x](i64 m) { return __ldg(a + m) < x; });
+}
+
 // Position of x in the sorted list a[lo, hi), or -1.
 __device__ __forceinline__ i64 find_pos(const int* __restrict__ a, i64 lo, i64 hi, int x) {
-  i64 end = hi;
-  while (lo < hi) {
-    i64 m = (lo + hi) >> 1;
-    int v = __ldg(a + m);
-    if (v < x)
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  return (lo < end && __ldg(a + lo) == x) ? lo : -1;
+  const i64 p = lower_bound_g(a, lo, hi, x);
+  return (p < hi && __ldg(a + p) == x) ? p : -1;
 }
 
 // Entry `pos` (in f(j)'s list) satisfies check (j, lev): direction code and edge labels.

@@ -42,30 +42,12 @@
 #define C4WPB 4  // warps per block of c4_light (8 KB of hash table each)
 
 // ------------------------------------------------------------------ shared helpers
-// (warp_sum, add_count: device_common.cuh)
-// First position p in a[lo, hi) with a[p] >= x.
-__device__ __forceinline__ i64 lower_bound_g(const int* __restrict__ a, i64 lo, i64 hi, int x) {
-  while (lo < hi) {
-    i64 m = (lo + hi) >> 1;
-    if (__ldg(a + m) < x)
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  return lo;
-}
+// (warp_sum, add_count, warp_atomic_add: device_common.cuh; lower_bound_g: static_common.cuh)
 
 // Position of x in the sorted shared array s[0, n), or -1.
 __device__ __forceinline__ int find_shared(const int* s, int n, int x) {
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    int m = (lo + hi) >> 1;
-    if (s[m] < x)
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  return (lo < n && s[lo] == x) ? lo : -1;
+  const int p = partition_point(0, n, [s, x](int m) { return s[m] < x; });
+  return (p < n && s[p] == x) ? p : -1;
 }
 
 // Lane `t`'s row in a batch of up to 32 rows whose exclusive prefix sums of item counts sit in

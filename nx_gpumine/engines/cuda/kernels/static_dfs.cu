@@ -220,17 +220,7 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
     i64 a = __ldg(g.indptr + v);
     const i64 b = __ldg(g.indptr + v + 1);
     if (b - a >= best) continue;  // a cut list is never longer than the whole list
-    if (lb >= 0) {
-      i64 lo = a, hi = b;
-      while (lo < hi) {  // first entry > lb
-        i64 m = (lo + hi) >> 1;
-        if (__ldg(g.indices + m) <= lb)
-          lo = m + 1;
-        else
-          hi = m;
-      }
-      a = lo;
-    }
+    if (lb >= 0) a = lower_bound_g(g.indices, a, b, lb + 1);  // first entry > lb (lb + 1 <= n)
     if (b - a < best) {
       best = b - a;
       s.basej = j;

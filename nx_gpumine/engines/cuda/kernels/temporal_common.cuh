@@ -91,14 +91,7 @@ struct TGraph {
 
 // First position p in [lo, hi) with arr[p] >= x (arr sorted).
 __device__ __forceinline__ idx_t lower_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
-  while (lo < hi) {
-    idx_t mid = lo + ((hi - lo) >> 1);
-    if (arr[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return partition_point(lo, hi, [arr, x](idx_t m) { return arr[m] < x; });
 }
 
 // First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near lo).
@@ -162,14 +155,8 @@ __device__ __forceinline__ idx_t window_end_by(TimeAt time_at, idx_t lo, idx_t h
       break;
     }
   }
-  while (lo < hi) {
-    idx_t mid = lo + ((hi - lo) >> 1);
-    if (in_window(time_at(mid), t0, tp, delta, gap_on, gap))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return partition_point(
+      lo, hi, [&](idx_t m) { return in_window(time_at(m), t0, tp, delta, gap_on, gap); });
 }
 
 // The window's end in a list whose times are stored in list order (lt[p]): the DFS kernels.
@@ -193,24 +180,8 @@ __device__ __forceinline__ void pair_range(const TGraph& g, int x, int y, idx_t 
                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap, idx_t& a,
                                            idx_t& e) {
   const idx_t s1 = g.out_ptr[x + 1];
-  idx_t b = s1;
-  a = g.out_ptr[x];
-  while (a < b) {  // first entry with destination >= y
-    const idx_t mid = a + ((b - a) >> 1);
-    if (g.pair_dst[mid] < y)
-      a = mid + 1;
-    else
-      b = mid;
-  }
-  idx_t hi = s1;
-  e = a;
-  while (e < hi) {  // first entry with destination > y
-    const idx_t mid = e + ((hi - e) >> 1);
-    if (g.pair_dst[mid] <= y)
-      e = mid + 1;
-    else
-      hi = mid;
-  }
+  a = partition_point(g.out_ptr[x], s1, [&g, y](idx_t m) { return g.pair_dst[m] < y; });
+  e = partition_point(a, s1, [&g, y](idx_t m) { return g.pair_dst[m] <= y; });  // dst > y
   if (a == e) return;
   a = lower_id(g.pair_ids, a, e, lo_id);
   e = window_end_lt(g.pair_t, a, e, t0, tp, delta, gap_on, gap);

@@ -218,14 +218,7 @@ __device__ __forceinline__ bool anti_absent(const Ctx& c, const Env& v) {
     b = g.in_ptr[w + 1];
     want = u;
   }
-  idx_t lo = a, hi = b;
-  while (lo < hi) {  // first position with time > tlo
-    idx_t mid = lo + ((hi - lo) >> 1);
-    if (lt[mid] <= tlo)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  const idx_t lo = partition_point(a, b, [lt, tlo](idx_t m) { return lt[m] <= tlo; });  // > tlo
   for (idx_t p = lo; p < b; p++) {
     if (anti_won(J) && past(lt[p], thi, lim)) break;
     if (other[p] == want) return false;
