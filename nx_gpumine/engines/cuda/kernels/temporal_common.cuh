@@ -94,13 +94,16 @@ __device__ __forceinline__ idx_t lower_id(const idx_t* arr, idx_t lo, idx_t hi, 
   return partition_point(lo, hi, [arr, x](idx_t m) { return arr[m] < x; });
 }
 
-// First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near lo).
-__device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
+// partition_point (device_common.cuh) galloping from lo, for a boundary usually near lo:
+// probes lo, lo + 1, lo + 3, lo + 7, ... while before() holds, then a binary search of the
+// last step's range.
+template <class Before>
+__device__ __forceinline__ idx_t gallop_point(idx_t lo, idx_t hi, Before before) {
   idx_t step = 1;
   while (lo < hi) {
     idx_t probe = lo + step - 1;
     if (probe >= hi) probe = hi - 1;
-    if (arr[probe] < x) {
+    if (before(probe)) {
       lo = probe + 1;
       step <<= 1;
     } else {
@@ -108,7 +111,12 @@ __device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi,
       break;
     }
   }
-  return lower_id(arr, lo, hi, x);
+  return partition_point(lo, hi, before);
+}
+
+// First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near lo).
+__device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
+  return gallop_point(lo, hi, [arr, x](idx_t m) { return arr[m] < x; });
 }
 
 // t - base > lim (lim >= 0), exact whatever the spread of int64 times: the one window rule of
@@ -143,19 +151,7 @@ __device__ __forceinline__ idx_t window_end_by(TimeAt time_at, idx_t lo, idx_t h
 #if !DELTA_ON
   if (!gap_on) return hi;
 #endif
-  idx_t step = 1;
-  while (lo < hi) {
-    idx_t probe = lo + step - 1;
-    if (probe >= hi) probe = hi - 1;
-    if (in_window(time_at(probe), t0, tp, delta, gap_on, gap)) {
-      lo = probe + 1;
-      step <<= 1;
-    } else {
-      hi = probe;
-      break;
-    }
-  }
-  return partition_point(
+  return gallop_point(
       lo, hi, [&](idx_t m) { return in_window(time_at(m), t0, tp, delta, gap_on, gap); });
 }
 
