@@ -104,6 +104,13 @@ __device__ __forceinline__ unsigned read_flags(const u64* ctl) {
 
 __device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
 
+// A thread's own 64-bit count: acc += v, raising F_OVERFLOW if it wraps.
+__device__ __forceinline__ void add_checked(u64& acc, u64 v, u64* ctl) {
+  const u64 s = acc + v;
+  if (s < acc) set_flag(ctl, F_OVERFLOW);
+  acc = s;
+}
+
 // ctl[C_COUNT] += v (no atomic for 0), raising F_OVERFLOW if the 64-bit count wraps.
 __device__ __forceinline__ void add_count(u64* ctl, u64 v) {
   if (v) {

@@ -73,11 +73,7 @@ struct Ctx {
 
 // ------------------------------------------------------------------ exact counting helpers
 __device__ __forceinline__ void acc_add(Ctx& x, u64 v) {
-  if (x.lane == 0) {
-    const u64 a = x.acc + v;
-    if (a < x.acc) set_flag(x.ctl, F_OVERFLOW);
-    x.acc = a;
-  }
+  if (x.lane == 0) add_checked(x.acc, v, x.ctl);
 }
 
 // n (n - 1) ... (n - t + 1), or C(n, t), with overflow detection.

@@ -456,9 +456,7 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
 
 __device__ __forceinline__ void add_counted(Ctx& c, const Env& v, u64 k) {
   if (!k) return;
-  const u64 s = c.cnt + k;
-  if (s < c.cnt) set_flag(v.ctl, F_OVERFLOW);
-  c.cnt = s;
+  add_checked(c.cnt, k, v.ctl);
   if (v.mode == MODE_EXISTS) set_flag(v.ctl, F_FOUND);
 }
 
