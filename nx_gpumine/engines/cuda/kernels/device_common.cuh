@@ -1,7 +1,8 @@
-// Device helpers shared by both kernel families: integer types, the warp mask, the control
-// block's common words (count, flags) and their helpers, lane and warp helpers (lane masks,
-// warp sum, one atomic per warp), the clock and the binary search. Nothing here knows a graph,
-// a plan or a motif.
+// Device helpers of both kernel families, everything that is not specific to one: integer
+// types, the warp mask, the control block's common words (count, flags) and their helpers
+// (flag reads and sets, overflow-checked counts), lane and warp helpers (lane masks, warp sum,
+// one atomic per warp), the clock and the binary search. Nothing here knows a graph, a plan or
+// a motif.
 //
 // Included by the two family headers only: static_common.cuh (static_dfs.cu, static_count.cu)
 // and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu), each after defining its flag
@@ -25,14 +26,14 @@ typedef unsigned long long u64;
 #define C_FLAGS 1  // flag bits (the family's F_*)
 #define C_WORDS 16
 
-// ---- lanes
+// ---- lanes and warps
 __device__ __forceinline__ unsigned lanemask_lt() {
   unsigned m;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
   return m;
 }
 
-// Sum of v over the warp, complete in lane 0 (unchecked: lane values small enough not to wrap).
+// Sum of v over the warp, complete in lane 0 (no overflow check, as before in both families).
 // Every lane of the warp must call it.
 __device__ __forceinline__ u64 warp_sum(u64 v) {
 #pragma unroll

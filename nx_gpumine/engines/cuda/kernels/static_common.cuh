@@ -1,7 +1,7 @@
 // Device code of the static CUDA engine's family (T-DFS warp stacks + cuTS trie): its
 // compile-time parameters, the packed plan layout, its control-block words and flag bits, the
 // Graph view and the candidate checks / paged stacks built on it. Included by static_dfs.cu and
-// static_count.cu; the helpers both families use are in device_common.cuh (included here).
+// static_count.cu; it includes device_common.cuh (the helpers not specific to one family).
 //
 // Compile-time parameters (set by the host as -D options, part of the module cache key):
 //   K      pattern size (2..32)

@@ -1,8 +1,8 @@
 // Device code of the temporal CUDA engine's family (Everest-style chronological DFS and
 // census): its compile-time parameters and types, its control-block words and flag bits, the
 // TGraph view, and the list searches and time-window tests built on it. Included by
-// temporal_dfs.cu and temporal_census.cu; the helpers both families use are in
-// device_common.cuh (included here).
+// temporal_dfs.cu and temporal_census.cu; it includes device_common.cuh (the helpers not
+// specific to one family).
 //
 // Compile-time parameters common to every temporal kernel (validated integers set by the host,
 // engines/cuda/temporal.py, as -D options; part of the module cache key):
@@ -47,6 +47,7 @@ typedef int idx_t;
 #define C_NSTEAL 6   // statistics: intra-warp steals
 #define C_NTAIL 7    // statistics: warps that dumped their work
 
+// ---- flag bits in ctl[C_FLAGS]
 #define F_OVERFLOW 1u  // 64-bit count overflow
 #define F_FOUND 2u     // exists: a match was found
 #define F_OUTFULL 4u   // enumerate: the output buffer is full (limit reached)
