@@ -164,6 +164,8 @@ def test_every_header_inlined_at_most_once(source):
     assert '#include "' not in src
     for header in KERNEL_DIR.glob("*.cuh"):
         assert src.count(_first_line(header)) <= 1, header.name
+    # every source reaches the shared header through its family's header (a nested include)
+    assert src.count(_first_line(KERNEL_DIR / "device_common.cuh")) == 1
 
 
 @NVCC
