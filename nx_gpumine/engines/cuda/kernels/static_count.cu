@@ -5,7 +5,7 @@
 // higher rank, so N+(r) = radj[split[r], ptr[r+1]) (the degree-ordered DAG, G2Miner / Chiba-
 // Nishizeki) and N-(r) = radj[ptr[r], split[r]).
 //
-// Compile-time parameters (validated integers from engines/cuda/count.py):
+// Compile-time parameters (validated integers from engines/cuda/shapes.py):
 //   KC      clique size (3..10)                                  [clique_count]
 //   W       32-bit words per bitmap row: rows hold up to 32*W bits [clique_count]
 //   CWPB    warps per block of clique_count (its shared memory grows with W)
