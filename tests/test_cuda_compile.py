@@ -139,6 +139,48 @@ def test_sources_found_and_includes_inlined():
     assert "struct TGraph" in src and "temporal_dfs(" in src
 
 
+def test_nested_includes_inlined_depth_first_once(tmp_path):
+    """A header's own local includes are inlined in place, depth first, each file only once."""
+    (tmp_path / "base.cuh").write_text("#pragma once\nint base_v;\n")
+    (tmp_path / "fam_a.cuh").write_text(
+        '#pragma once\n#define A 1\n#include "base.cuh"\nint a_v;\n'
+    )
+    (tmp_path / "fam_b.cuh").write_text('#pragma once\n#include "base.cuh"\nint b_v;\n')
+    (tmp_path / "k.cu").write_text('#include "fam_a.cuh"\n#include "fam_b.cuh"\nint k_v;\n')
+    src = preprocess_source("k.cu", tmp_path)
+    assert "#include" not in src and "#pragma once" not in src
+    assert src.count("int base_v;") == 1
+    order = ["#define A 1", "int base_v;", "int a_v;", "int b_v;", "int k_v;"]
+    assert [src.index(s) for s in order] == sorted(src.index(s) for s in order)
+
+
+def _first_line(header) -> str:
+    return header.read_text().splitlines()[0]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_every_header_inlined_at_most_once(source):
+    src = preprocess_source(source)
+    assert '#include "' not in src
+    for header in KERNEL_DIR.glob("*.cuh"):
+        assert src.count(_first_line(header)) <= 1, header.name
+    # every source reaches the shared header through its family's header (a nested include)
+    assert src.count(_first_line(KERNEL_DIR / "device_common.cuh")) == 1
+
+
+@NVCC
+@pytest.mark.parametrize("source", SOURCES)
+def test_inlined_source_compiles_alone(tmp_path, source):
+    """What NVRTC gets (the .cu with its headers inlined, no include path) compiles."""
+    defines = next(d for _, s, d in VARIANTS if s == source)
+    (tmp_path / "k.cu").write_text(preprocess_source(source))
+    opts = [f"-D{k}={v}" for k, v in defines.items()]
+    cmd = ["nvcc", "-arch=sm_90", "-std=c++17", *opts, "--ptx", "-o", str(tmp_path / "out")]
+    proc = subprocess.run([*cmd, str(tmp_path / "k.cu")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "warning" not in proc.stderr.lower(), proc.stderr
+
+
 def test_temporal_structure_defines():
     """Motif structure packed into macros: 4 bits per level / node / anti-edge, level bits."""
     g = _temporal_graph()

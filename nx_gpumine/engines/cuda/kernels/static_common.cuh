@@ -1,4 +1,7 @@
-// Shared device code of the static CUDA engine (T-DFS warp stacks + cuTS trie).
+// Device code of the static CUDA engine's family (T-DFS warp stacks + cuTS trie): its
+// compile-time parameters, the packed plan layout, its control-block words and flag bits, the
+// Graph view and the candidate checks / paged stacks built on it. Included by static_dfs.cu and
+// static_count.cu; it includes device_common.cuh (the helpers not specific to one family).
 //
 // Compile-time parameters (set by the host as -D options, part of the module cache key):
 //   K      pattern size (2..32)
@@ -11,9 +14,6 @@
 // The plan is packed by the host (engines/cuda/static.py: _pack_plan) into one int array,
 // indexed by level, with the offsets below; per-level sets of earlier levels are bit masks.
 #pragma once
-
-typedef long long i64;
-typedef unsigned long long u64;
 
 #ifndef K
 #define K 4
@@ -35,8 +35,7 @@ typedef unsigned long long u64;
 #endif
 
 #define PAGE (1 << LOGP)
-#define WPB 8
-#define FULLMASK 0xffffffffu
+#define WPB 8  // warps per block (engines/cuda/static.py: WPB)
 #define NSLOT (2 * K)
 
 // ---- packed plan layout (ints)
@@ -56,15 +55,12 @@ typedef unsigned long long u64;
 #define P_INDUCED (10 * K + 3 * K * K)
 #define P_SIZE (10 * K + 3 * K * K + 1)
 
-// ---- control block (u64 words)
-#define C_COUNT 0
-#define C_FLAGS 1
+// ---- control block (u64 words) beyond device_common.cuh's C_COUNT, C_FLAGS
 #define C_ROOTCUR 2
 #define C_PAGECUR 7
 #define C_OUTCUR 8
 #define C_NDUMP 9  // records written by straggler splitting in this launch
 #define C_TRIECUR 11
-#define C_WORDS 16
 
 // ---- flag bits in ctl[C_FLAGS]
 #define F_POOL 1u       // page pool exhausted: results of this launch are invalid, retry bigger
@@ -73,6 +69,9 @@ typedef unsigned long long u64;
 #define F_OUTFULL 8u    // enumerate: output buffer full, resume records written
 #define F_TRIEFULL 16u  // trie level over capacity (host bound violated: bug guard)
 #define STOP_BITS (F_POOL | F_OVERFLOW | F_FOUND | F_OUTFULL | F_TRIEFULL)
+
+// after the flag bits: device_common.cuh's add_count raises this family's F_OVERFLOW
+#include "device_common.cuh"
 
 struct Graph {
   const i64* __restrict__ indptr;
@@ -89,50 +88,15 @@ struct Graph {
   int n;
 };
 
-__device__ __forceinline__ unsigned lanemask_lt() {
-  unsigned m;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-  return m;
+// First position p in the sorted list a[lo, hi) with a[p] >= x.
+__device__ __forceinline__ i64 lower_bound_g(const int* __restrict__ a, i64 lo, i64 hi, int x) {
+  return partition_point(lo, hi, [a, x](i64 m) { return __ldg(a + m) < x; });
 }
-
-__device__ __forceinline__ u64 now_ns() {
-  u64 t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned read_flags(const u64* ctl) {
-  return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
-}
-
-// Warp-uniform reads (lane 0 reads, all lanes get its value): decisions that lead to warp
-// collectives must never differ between lanes.
-__device__ __forceinline__ unsigned warp_flags(const u64* ctl) {
-  unsigned f = 0;
-  if ((threadIdx.x & 31) == 0) f = read_flags(ctl);
-  return __shfl_sync(0xffffffffu, f, 0);
-}
-
-__device__ __forceinline__ u64 warp_now() {
-  u64 t = 0;
-  if ((threadIdx.x & 31) == 0) t = now_ns();
-  return __shfl_sync(0xffffffffu, t, 0);
-}
-
-__device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
 
 // Position of x in the sorted list a[lo, hi), or -1.
 __device__ __forceinline__ i64 find_pos(const int* __restrict__ a, i64 lo, i64 hi, int x) {
-  i64 end = hi;
-  while (lo < hi) {
-    i64 m = (lo + hi) >> 1;
-    int v = __ldg(a + m);
-    if (v < x)
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  return (lo < end && __ldg(a + lo) == x) ? lo : -1;
+  const i64 p = lower_bound_g(a, lo, hi, x);
+  return (p < hi && __ldg(a + p) == x) ? p : -1;
 }
 
 // Entry `pos` (in f(j)'s list) satisfies check (j, lev): direction code and edge labels.

@@ -5,7 +5,7 @@
 // higher rank, so N+(r) = radj[split[r], ptr[r+1]) (the degree-ordered DAG, G2Miner / Chiba-
 // Nishizeki) and N-(r) = radj[ptr[r], split[r]).
 //
-// Compile-time parameters (validated integers from engines/cuda/count.py):
+// Compile-time parameters (validated integers from engines/cuda/shapes.py):
 //   KC      clique size (3..10)                                  [clique_count]
 //   W       32-bit words per bitmap row: rows hold up to 32*W bits [clique_count]
 //   CWPB    warps per block of clique_count (its shared memory grows with W)
@@ -42,43 +42,12 @@
 #define C4WPB 4  // warps per block of c4_light (8 KB of hash table each)
 
 // ------------------------------------------------------------------ shared helpers
-// Add v to the warp's 64-bit counter held by lane 0; flag overflow.
-__device__ __forceinline__ u64 warp_sum(u64 v) {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULLMASK, v, off);
-  return v;
-}
-
-__device__ __forceinline__ void add_count(u64* ctl, u64 v) {
-  if (v) {
-    u64 old = atomicAdd(ctl + C_COUNT, v);
-    if (old + v < old) set_flag(ctl, F_OVERFLOW);
-  }
-}
-
-// First position p in a[lo, hi) with a[p] >= x.
-__device__ __forceinline__ i64 lower_bound_g(const int* __restrict__ a, i64 lo, i64 hi, int x) {
-  while (lo < hi) {
-    i64 m = (lo + hi) >> 1;
-    if (__ldg(a + m) < x)
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  return lo;
-}
+// (warp_sum, add_count, warp_atomic_add: device_common.cuh; lower_bound_g: static_common.cuh)
 
 // Position of x in the sorted shared array s[0, n), or -1.
 __device__ __forceinline__ int find_shared(const int* s, int n, int x) {
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    int m = (lo + hi) >> 1;
-    if (s[m] < x)
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  return (lo < n && s[lo] == x) ? lo : -1;
+  const int p = partition_point(0, n, [s, x](int m) { return s[m] < x; });
+  return (p < n && s[p] == x) ? p : -1;
 }
 
 // Lane `t`'s row in a batch of up to 32 rows whose exclusive prefix sums of item counts sit in
@@ -165,9 +134,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
   int* S = sS[wib];
   u64 cnt = 0;
   while (true) {
-    i64 vi = 0;
-    if (lane == 0) vi = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
-    vi = __shfl_sync(FULLMASK, vi, 0);
+    const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
 #if KC == 3
     const int u = __ldg(verts + 2 * vi);
@@ -381,9 +348,7 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
   __syncwarp();
   u64 cnt = 0;
   while (true) {
-    i64 vi = 0;
-    if (lane == 0) vi = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
-    vi = __shfl_sync(FULLMASK, vi, 0);
+    const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
     const int a = __ldg(verts + vi);
     const i64 p0 = __ldg(rptr + a), p1 = __ldg(rsplit + a);

@@ -73,11 +73,7 @@ struct Ctx {
 
 // ------------------------------------------------------------------ exact counting helpers
 __device__ __forceinline__ void acc_add(Ctx& x, u64 v) {
-  if (x.lane == 0) {
-    const u64 a = x.acc + v;
-    if (a < x.acc) set_flag(x.ctl, F_OVERFLOW);
-    x.acc = a;
-  }
+  if (x.lane == 0) add_checked(x.acc, v, x.ctl);
 }
 
 // n (n - 1) ... (n - t + 1), or C(n, t), with overflow detection.
@@ -220,17 +216,7 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
     i64 a = __ldg(g.indptr + v);
     const i64 b = __ldg(g.indptr + v + 1);
     if (b - a >= best) continue;  // a cut list is never longer than the whole list
-    if (lb >= 0) {
-      i64 lo = a, hi = b;
-      while (lo < hi) {  // first entry > lb
-        i64 m = (lo + hi) >> 1;
-        if (__ldg(g.indices + m) <= lb)
-          lo = m + 1;
-        else
-          hi = m;
-      }
-      a = lo;
-    }
+    if (lb >= 0) a = lower_bound_g(g.indices, a, b, lb + 1);  // first entry > lb (lb + 1 <= n)
     if (b - a < best) {
       best = b - a;
       s.basej = j;
@@ -430,9 +416,8 @@ __device__ bool seed_prefix(Ctx& x, int D) {
 
 __device__ __forceinline__ void flush_count(Ctx& x) {
 #if MODE == 0
-  if (x.lane == 0 && x.acc) {
-    u64 old = atomicAdd(x.ctl + C_COUNT, x.acc);
-    if (old + x.acc < old) set_flag(x.ctl, F_OVERFLOW);
+  if (x.lane == 0) {
+    add_count(x.ctl, x.acc);
     x.acc = 0;
   }
 #endif
@@ -489,9 +474,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   // are left, a stop bit is set, or one of its tasks aborts.
   while (true) {
     if (warp_flags(ctl) & STOP_BITS) break;
-    i64 c0 = 0;
-    if (lane == 0) c0 = (i64)atomicAdd(ctl + C_ROOTCUR, (u64)chunk);
-    c0 = __shfl_sync(FULLMASK, c0, 0);
+    const i64 c0 = (i64)warp_atomic_add(ctl + C_ROOTCUR, (u64)chunk);
     if (c0 >= ntask) break;
     const i64 c1 = c0 + chunk < ntask ? c0 + chunk : ntask;
     bool abort = false;
@@ -622,9 +605,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     bool ok = e < hi && root_entry_ok(g, sp, e);
     unsigned m = __ballot_sync(FULLMASK, ok);
     if (!m) continue;
-    i64 base = 0;
-    if (lane == 0) base = (i64)atomicAdd(cnt, (u64)__popc(m));
-    base = __shfl_sync(FULLMASK, base, 0);
+    const i64 base = (i64)warp_atomic_add(cnt, (u64)__popc(m));
     if (ok) {
       i64 p = base + __popc(m & lanemask_lt());
       if (p < cap)
@@ -663,9 +644,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   const int lane = threadIdx.x & 31;
   int path[K];
   while (true) {
-    i64 p = 0;
-    if (lane == 0) p = (i64)atomicAdd(ctl + C_TRIECUR, 1ull);
-    p = __shfl_sync(FULLMASK, p, 0);
+    const i64 p = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (p >= nparent) break;
     i64 q = p;
     if (d == 3) {
@@ -698,9 +677,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       }
       unsigned mo = __ballot_sync(FULLMASK, res & 2);
       if (!mo) continue;
-      i64 base = 0;
-      if (lane == 0) base = (i64)atomicAdd(cnt, (u64)__popc(mo));
-      base = __shfl_sync(FULLMASK, base, 0);
+      const i64 base = (i64)warp_atomic_add(cnt, (u64)__popc(mo));
       if (res & 2) {
         i64 w = base + __popc(mo & lanemask_lt());
         if (w < cap) {  // the host sized cap from an upper bound: beyond it is a bug (flagged)

@@ -50,9 +50,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   for (int i = 0; i < NB; i++) mine[i] = 0;
 
   while (true) {
-    i64 e0 = 0;
-    if (lane == 0) e0 = lo + (i64)atomicAdd(ctl + C_CURSOR, 1ULL);
-    e0 = __shfl_sync(FULLMASK, e0, 0);
+    const i64 e0 = lo + (i64)warp_atomic_add(ctl + C_CURSOR, 1ULL);
     if (e0 >= hi) break;
     const int u = src[e0], v = dst[e0];
     if (u == v) continue;  // warp-uniform: the whole warp holds this root

@@ -1,4 +1,8 @@
-// Shared device code of the temporal CUDA engine (Everest-style chronological DFS and census).
+// Device code of the temporal CUDA engine's family (Everest-style chronological DFS and
+// census): its compile-time parameters and types, its control-block words and flag bits, the
+// TGraph view, and the list searches and time-window tests built on it. Included by
+// temporal_dfs.cu and temporal_census.cu; it includes device_common.cuh (the helpers not
+// specific to one family).
 //
 // Compile-time parameters common to every temporal kernel (validated integers set by the host,
 // engines/cuda/temporal.py, as -D options; part of the module cache key):
@@ -7,9 +11,6 @@
 //   TIE     0 strict (t_1 < t_2 < ...), 1 input order (e_1 < e_2 < ...)
 //   DELTA_ON 1 if the whole-motif window delta is set
 #pragma once
-
-typedef long long i64;
-typedef unsigned long long u64;
 
 #ifndef TFLOAT
 #define TFLOAT 0
@@ -35,24 +36,25 @@ typedef long long idx_t;
 typedef int idx_t;
 #endif
 
-#define FULLMASK 0xffffffffu
 #define WPB 8  // warps per block (engines/cuda/temporal.py: WPB)
 
-// ---- control block (u64 words), shared with the host
-#define C_COUNT 0    // matches counted (count / exists modes)
-#define C_FLAGS 1    // flag bits below
+// ---- control block (u64 words, shared with the host) beyond device_common.cuh's C_COUNT
+// (matches counted in count / exists modes) and C_FLAGS (flag bits below)
 #define C_CURSOR 2   // next root edge / work item to hand out
 #define C_OUTCUR 3   // enumerate: rows claimed
 #define C_NDUMP 4    // tail redistribution: records dumped by this launch
 #define C_EXITED 5   // warps that found no more work (the tail signal)
 #define C_NSTEAL 6   // statistics: intra-warp steals
 #define C_NTAIL 7    // statistics: warps that dumped their work
-#define C_WORDS 16
 
+// ---- flag bits in ctl[C_FLAGS]
 #define F_OVERFLOW 1u  // 64-bit count overflow
 #define F_FOUND 2u     // exists: a match was found
 #define F_OUTFULL 4u   // enumerate: the output buffer is full (limit reached)
 #define F_DUMPFULL 8u  // tail dump buffer too small (host sizing bug guard)
+
+// after the flag bits: device_common.cuh's add_count raises this family's F_OVERFLOW
+#include "device_common.cuh"
 
 struct TGraph {
   const int* __restrict__ src;
@@ -88,51 +90,21 @@ struct TGraph {
   idx_t m;
 };
 
-__device__ __forceinline__ unsigned lanemask_lt() {
-  unsigned r;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
-  return r;
-}
-
-__device__ __forceinline__ u64 now_ns() {
-  u64 t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned read_flags(const u64* ctl) {
-  return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
-}
-
-__device__ __forceinline__ void set_flag(u64* ctl, unsigned f) {
-  atomicOr(ctl + C_FLAGS, (u64)f);
-}
-
-// Position of the n-th (0-based) set bit of m.
-__device__ __forceinline__ int nth_set(unsigned m, int n) {
-  for (int i = 0; i < n; i++) m &= m - 1;
-  return __ffs(m) - 1;
-}
-
 // First position p in [lo, hi) with arr[p] >= x (arr sorted).
 __device__ __forceinline__ idx_t lower_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
-  while (lo < hi) {
-    idx_t mid = lo + ((hi - lo) >> 1);
-    if (arr[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return partition_point(lo, hi, [arr, x](idx_t m) { return arr[m] < x; });
 }
 
-// First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near lo).
-__device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
+// partition_point (device_common.cuh) galloping from lo, for a boundary usually near lo:
+// probes lo, lo + 1, lo + 3, lo + 7, ... while before() holds, then a binary search of the
+// last step's range.
+template <class Before>
+__device__ __forceinline__ idx_t gallop_point(idx_t lo, idx_t hi, Before before) {
   idx_t step = 1;
   while (lo < hi) {
     idx_t probe = lo + step - 1;
     if (probe >= hi) probe = hi - 1;
-    if (arr[probe] < x) {
+    if (before(probe)) {
       lo = probe + 1;
       step <<= 1;
     } else {
@@ -140,7 +112,12 @@ __device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi,
       break;
     }
   }
-  return lower_id(arr, lo, hi, x);
+  return partition_point(lo, hi, before);
+}
+
+// First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near lo).
+__device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
+  return gallop_point(lo, hi, [arr, x](idx_t m) { return arr[m] < x; });
 }
 
 // t - base > lim (lim >= 0), exact whatever the spread of int64 times: the one window rule of
@@ -175,26 +152,8 @@ __device__ __forceinline__ idx_t window_end_by(TimeAt time_at, idx_t lo, idx_t h
 #if !DELTA_ON
   if (!gap_on) return hi;
 #endif
-  idx_t step = 1;
-  while (lo < hi) {
-    idx_t probe = lo + step - 1;
-    if (probe >= hi) probe = hi - 1;
-    if (in_window(time_at(probe), t0, tp, delta, gap_on, gap)) {
-      lo = probe + 1;
-      step <<= 1;
-    } else {
-      hi = probe;
-      break;
-    }
-  }
-  while (lo < hi) {
-    idx_t mid = lo + ((hi - lo) >> 1);
-    if (in_window(time_at(mid), t0, tp, delta, gap_on, gap))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return gallop_point(
+      lo, hi, [&](idx_t m) { return in_window(time_at(m), t0, tp, delta, gap_on, gap); });
 }
 
 // The window's end in a list whose times are stored in list order (lt[p]): the DFS kernels.
@@ -218,24 +177,8 @@ __device__ __forceinline__ void pair_range(const TGraph& g, int x, int y, idx_t 
                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap, idx_t& a,
                                            idx_t& e) {
   const idx_t s1 = g.out_ptr[x + 1];
-  idx_t b = s1;
-  a = g.out_ptr[x];
-  while (a < b) {  // first entry with destination >= y
-    const idx_t mid = a + ((b - a) >> 1);
-    if (g.pair_dst[mid] < y)
-      a = mid + 1;
-    else
-      b = mid;
-  }
-  idx_t hi = s1;
-  e = a;
-  while (e < hi) {  // first entry with destination > y
-    const idx_t mid = e + ((hi - e) >> 1);
-    if (g.pair_dst[mid] <= y)
-      e = mid + 1;
-    else
-      hi = mid;
-  }
+  a = partition_point(g.out_ptr[x], s1, [&g, y](idx_t m) { return g.pair_dst[m] < y; });
+  e = partition_point(a, s1, [&g, y](idx_t m) { return g.pair_dst[m] <= y; });  // dst > y
   if (a == e) return;
   a = lower_id(g.pair_ids, a, e, lo_id);
   e = window_end_lt(g.pair_t, a, e, t0, tp, delta, gap_on, gap);

@@ -218,14 +218,7 @@ __device__ __forceinline__ bool anti_absent(const Ctx& c, const Env& v) {
     b = g.in_ptr[w + 1];
     want = u;
   }
-  idx_t lo = a, hi = b;
-  while (lo < hi) {  // first position with time > tlo
-    idx_t mid = lo + ((hi - lo) >> 1);
-    if (lt[mid] <= tlo)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  const idx_t lo = partition_point(a, b, [lt, tlo](idx_t m) { return lt[m] <= tlo; });  // > tlo
   for (idx_t p = lo; p < b; p++) {
     if (anti_won(J) && past(lt[p], thi, lim)) break;
     if (other[p] == want) return false;
@@ -463,9 +456,7 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
 
 __device__ __forceinline__ void add_counted(Ctx& c, const Env& v, u64 k) {
   if (!k) return;
-  const u64 s = c.cnt + k;
-  if (s < c.cnt) set_flag(v.ctl, F_OVERFLOW);
-  c.cnt = s;
+  add_checked(c.cnt, k, v.ctl);
   if (v.mode == MODE_EXISTS) set_flag(v.ctl, F_FOUND);
 }
 
@@ -774,9 +765,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
     if (idle) {
       if (wcnt == 0 && !exhausted) {
-        i64 base = 0;
-        if (lane == 0) base = (i64)atomicAdd(ctl + C_CURSOR, (u64)ROOT_CHUNK);
-        base = __shfl_sync(FULLMASK, base, 0);
+        const i64 base = (i64)warp_atomic_add(ctl + C_CURSOR, (u64)ROOT_CHUNK);
         if (base >= nitems) {
           exhausted = true;
         } else {
@@ -833,13 +822,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     dump_context(c, v, dump, dumpcap);
     if (lane == 0) atomicAdd(ctl + C_NTAIL, 1ULL);
   }
-  u64 cnt = c.cnt;
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) cnt += __shfl_down_sync(FULLMASK, cnt, off);
-  if (lane == 0 && cnt) {
-    const u64 old = atomicAdd(ctl + C_COUNT, cnt);
-    if (old + cnt < old) set_flag(ctl, F_OVERFLOW);
-  }
+  const u64 cnt = warp_sum(c.cnt);
+  if (lane == 0) add_count(ctl, cnt);
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 

@@ -1,0 +1,135 @@
+// Device helpers of both kernel families, everything that is not specific to one: integer
+// types, the warp mask, the control block's common words (count, flags) and their helpers
+// (flag reads and sets, overflow-checked counts), lane and warp helpers (lane masks, warp sum,
+// one atomic per warp), the clock and the binary search. Nothing here knows a graph, a plan or
+// a motif.
+//
+// Included by the two family headers only: static_common.cuh (static_dfs.cu, static_count.cu)
+// and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu), each after defining its flag
+// bits (add_count raises the family's F_OVERFLOW; the bit differs between the families).
+// engines/cuda/_runtime.py inlines it into each source (once) for NVRTC.
+#pragma once
+
+#ifndef F_OVERFLOW
+#error "define the family's flag bits (F_OVERFLOW at least) before including device_common.cuh"
+#endif
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+#define FULLMASK 0xffffffffu
+
+// ---- control block (u64 words, shared with the host): the words every family has; each
+// family header lays out the others (cursors, statistics) and defines its own flag bits (the
+// host modules mirror both: engines/cuda/static.py, shapes.py, temporal.py).
+#define C_COUNT 0  // matches counted
+#define C_FLAGS 1  // flag bits (the family's F_*)
+#define C_WORDS 16
+
+// ---- lanes and warps
+__device__ __forceinline__ unsigned lanemask_lt() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
+// Sum of v over the warp, complete in lane 0 (no overflow check, as before in both families).
+// Every lane of the warp must call it.
+__device__ __forceinline__ u64 warp_sum(u64 v) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULLMASK, v, off);
+  return v;
+}
+
+// Position of the n-th (0-based) set bit of m.
+__device__ __forceinline__ int nth_set(unsigned m, int n) {
+  for (int i = 0; i < n; i++) m &= m - 1;
+  return __ffs(m) - 1;
+}
+
+// Lane 0 adds v to *p (one atomic for the warp); every lane gets the old value. Every lane of
+// the warp must call it (with a warp-uniform v).
+__device__ __forceinline__ u64 warp_atomic_add(u64* p, u64 v) {
+  u64 old = 0;
+  if ((threadIdx.x & 31) == 0) old = atomicAdd(p, v);
+  return __shfl_sync(FULLMASK, old, 0);
+}
+
+// ---- binary search
+// Unsigned type of the same width as a position type (int or long long).
+template <class I>
+struct unsigned_of;
+template <>
+struct unsigned_of<int> {
+  typedef unsigned type;
+};
+template <>
+struct unsigned_of<long long> {
+  typedef unsigned long long type;
+};
+
+// First p in [lo, hi) where before(p) is false, for a predicate true on a prefix of [lo, hi) and
+// false on the rest (hi if it is true everywhere): lower / upper bounds in sorted lists and the
+// end of a time window are such partition points. Each family wraps it with its own loads
+// (static: __ldg through the read-only cache; temporal: plain loads of idx_t positions).
+// Reconciled midpoint: the static copies took (lo + hi) >> 1 on 64-bit positions, the temporal
+// ones lo + ((hi - lo) >> 1), which cannot overflow 32-bit positions (up to 2**31 - 2 edges).
+// Both are floor((lo + hi) / 2) for 0 <= lo < hi, so every copy probed the same positions. The
+// sum taken unsigned gives that midpoint with the static copies' two operations and without
+// overflow (two 32-bit positions sum below 2**32); it needs lo, hi >= 0, which every caller's
+// list positions and edge ids are.
+template <class I, class Before>
+__device__ __forceinline__ I partition_point(I lo, I hi, Before before) {
+  typedef typename unsigned_of<I>::type U;
+  while (lo < hi) {
+    const I mid = (I)(((U)lo + (U)hi) >> 1);
+    if (before(mid))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// ---- clock (timeouts, straggler and tail detection)
+__device__ __forceinline__ u64 now_ns() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// ---- control flags
+__device__ __forceinline__ unsigned read_flags(const u64* ctl) {
+  return (unsigned)(*((volatile const u64*)(ctl + C_FLAGS)));
+}
+
+__device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
+
+// A thread's own 64-bit count: acc += v, raising F_OVERFLOW if it wraps.
+__device__ __forceinline__ void add_checked(u64& acc, u64 v, u64* ctl) {
+  const u64 s = acc + v;
+  if (s < acc) set_flag(ctl, F_OVERFLOW);
+  acc = s;
+}
+
+// ctl[C_COUNT] += v (no atomic for 0), raising F_OVERFLOW if the 64-bit count wraps.
+__device__ __forceinline__ void add_count(u64* ctl, u64 v) {
+  if (v) {
+    u64 old = atomicAdd(ctl + C_COUNT, v);
+    if (old + v < old) set_flag(ctl, F_OVERFLOW);
+  }
+}
+
+// Warp-uniform reads (lane 0 reads, all lanes get its value): decisions that lead to warp
+// collectives must never differ between lanes. Every lane of the warp must call them.
+__device__ __forceinline__ unsigned warp_flags(const u64* ctl) {
+  unsigned f = 0;
+  if ((threadIdx.x & 31) == 0) f = read_flags(ctl);
+  return __shfl_sync(FULLMASK, f, 0);
+}
+
+__device__ __forceinline__ u64 warp_now() {
+  u64 t = 0;
+  if ((threadIdx.x & 31) == 0) t = now_ns();
+  return __shfl_sync(FULLMASK, t, 0);
+}
