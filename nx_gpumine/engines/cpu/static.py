@@ -26,11 +26,11 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, grow_rows
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
 from ..checks import INT64_MAX as _INT64_MAX
+from ..checks import checked_sum, overflow_error
 from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "iter_matches"]
@@ -1012,19 +1012,6 @@ def _bounds(args: tuple, lo: int, hi: int) -> np.ndarray:
     return _chunk_bounds(args[0], args[1], args[26], lo, hi, nchunks)
 
 
-def _overflow() -> CapacityError:
-    return CapacityError("the match count overflows a 64-bit integer (more than 2**63 - 1)")
-
-
-def _checked_sum(counts: np.ndarray) -> int:
-    if (counts < 0).any():  # a chunk overflowed
-        raise _overflow()
-    total = sum(int(c) for c in counts.tolist())
-    if total > _INT64_MAX:
-        raise CapacityError(f"match count {total} overflows a 64-bit integer")
-    return total
-
-
 def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> int:
     """Count matches whose root edge is a union-CSR entry in ``[lo, hi)``.
 
@@ -1057,10 +1044,10 @@ def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = No
     if hi - lo < SERIAL_ENTRIES:
         n = int(run_kernel(_serial, args, lo, hi, 0, stop, stop=stop, parallel=False))
         if n < 0:
-            raise _overflow()
+            raise overflow_error()
         return n
     counts = run_kernel(_count_chunks, _bounds(args, lo, hi), args, stop, stop=stop)
-    return _checked_sum(counts)
+    return checked_sum(counts)
 
 
 def exists(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> bool:
@@ -1105,7 +1092,7 @@ def enumerate_matches(
     if limit is None and hi - lo >= SERIAL_ENTRIES:
         bounds = _bounds(args, lo, hi)
         counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
-        total = _checked_sum(counts)
+        total = checked_sum(counts)
         check_result_rows(total, k)
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])

@@ -19,7 +19,6 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...errors import CapacityError
 from ...inputs.motifs import as_time_limit
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows, grow_rows
@@ -30,7 +29,7 @@ from ...plan.temporal_plan import (
     split_root_edges,
     time_span,
 )
-from ..checks import INT64_MAX as _INT64_MAX
+from ..checks import checked_sum
 from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
@@ -792,13 +791,6 @@ def _bounds(graph: TemporalGraph, delta_on: bool, delta, lo: int, hi: int) -> np
     return split_root_edges(graph, numba.get_num_threads() * 16, delta_on, delta, lo, hi)
 
 
-def _checked_sum(counts: np.ndarray) -> int:
-    total = sum(int(c) for c in counts.ravel().tolist())
-    if total > _INT64_MAX or (counts < 0).any():
-        raise CapacityError(f"match count {total} overflows a 64-bit integer")
-    return total
-
-
 def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> int:
     """Count matches whose root edge id is in ``[lo, hi)``.
 
@@ -828,7 +820,7 @@ def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None 
     stop = new_stop()
     bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
     counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
-    return _checked_sum(counts)
+    return checked_sum(counts)
 
 
 def exists(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> bool:
@@ -872,7 +864,7 @@ def enumerate_matches(
     if limit is None:
         bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
         counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
-        total = _checked_sum(counts)
+        total = checked_sum(counts)
         check_result_rows(total, ncol)
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
@@ -939,5 +931,5 @@ def census(
         graph.out_edges, graph.in_ptr, graph.in_edges, 0 if tie == "strict" else 1, on, d,
         CENSUS_TABLE, stop, stop=stop,
     )  # fmt: skip
-    _checked_sum(counts)
+    checked_sum(counts)
     return counts.sum(axis=0).astype(np.int64)
