@@ -53,7 +53,6 @@ import numpy as np
 
 from ..engines import ENGINE_NAMES, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
-from ..engines.checks import overflow_error
 from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif
 from ..inputs.static_graph import StaticGraph
@@ -505,7 +504,7 @@ def _run(
         for _, value in query.results():
             total += int(value)
             if total > _INT64_MAX:
-                raise overflow_error(total)
+                raise CapacityError(f"match count {total} overflows a 64-bit integer")
         return total
     if mode == "exists":
         return any(bool(value) for _, value in query.results())

@@ -70,7 +70,6 @@ import numpy as np
 
 from ..engines import ENGINE_NAMES, cuda_available, is_cuda_engine, select_engine
 from ..engines.checks import INT64_MAX as _INT64_MAX
-from ..engines.checks import overflow_error
 from ..engines.cuda import memory
 from ..errors import CapacityError, EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif
@@ -439,7 +438,7 @@ class _Merge:
         if self.mode == "count":
             self.total += int(value)
             if self.total > _INT64_MAX:
-                raise overflow_error(self.total)
+                raise CapacityError(f"match count {self.total} overflows a 64-bit integer")
             return False
         if self.mode == "exists":
             self.found = self.found or bool(value)

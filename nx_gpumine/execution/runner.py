@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..engines.checks import INT64_MAX as _INT64_MAX
-from ..engines.checks import overflow_error
+from ..errors import CapacityError
 from ..limits import check_result_rows
 
 __all__ = [
@@ -133,7 +133,7 @@ def run_in_order(
         for task in tasks:
             total += int(run_one(task, None))
             if total > _INT64_MAX:
-                raise overflow_error(total)
+                raise CapacityError(f"match count {total} overflows a 64-bit integer")
             if bar is not None:
                 bar.update(1)
         return total

@@ -50,7 +50,6 @@ from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from ..checks import INT64_MAX as _INT64_MAX
-from ..checks import overflow_error
 from . import hostmem, memory, shapes
 from ._runtime import (
     current_device,
@@ -574,7 +573,7 @@ def _dfs_launch(
             _grow_pool(prep, w)
             continue
         if int(ctl[C_FLAGS]) & F_OVERFLOW:
-            raise overflow_error()
+            raise CapacityError("match count overflows 64 bits")
         return ctl
 
 
@@ -796,7 +795,7 @@ def _count_trie(
             else:
                 c = int(ctl[C_COUNT])
                 if total + c >= 2**64:
-                    raise overflow_error()
+                    raise CapacityError("match count overflows 64 bits")
                 total += c
         prep.stats["trie_depth"] = max(prep.stats.get("trie_depth", 0), d)
         start = stop
@@ -882,7 +881,7 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
 
 def _check_total(total: int) -> None:
     if total > _INT64_MAX:
-        raise overflow_error(total)
+        raise CapacityError(f"match count {total} overflows a 64-bit integer")
 
 
 def _auto_trie(plan: Any, tail: bool) -> bool:

@@ -56,7 +56,6 @@ from ...plan.temporal_plan import (
     time_span,
 )
 from ..checks import INT64_MAX as _INT64_MAX
-from ..checks import overflow_error
 from . import memory
 from ._runtime import (
     current_device,
@@ -554,7 +553,7 @@ def _run(
         if flags & F_DUMPFULL:  # pragma: no cover - capacity is the proven maximum
             raise RuntimeError("internal error: tail dump buffer overflowed")
         if flags & F_OVERFLOW:
-            raise overflow_error()
+            raise CapacityError("match count overflows 64 bits")
         ndump = int(h[C_NDUMP])
         prep.stats["steals"] = prep.stats.get("steals", 0) + int(h[C_NSTEAL])
         prep.stats["tail_warps"] = prep.stats.get("tail_warps", 0) + int(h[C_NTAIL])
@@ -656,7 +655,7 @@ def count(
     )
     total = int(h[C_COUNT])
     if total > _INT64_MAX:
-        raise overflow_error(total)
+        raise CapacityError(f"match count {total} overflows a 64-bit integer")
     _finish(prep, mode="count")
     return total
 
@@ -1160,7 +1159,7 @@ def _stream(
                 if mode == "count":
                     total += count(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
                     if total > _INT64_MAX:
-                        raise overflow_error(total)
+                        raise CapacityError(f"match count {total} overflows a 64-bit integer")
                 elif mode == "exists":
                     found = exists(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
                 else:
