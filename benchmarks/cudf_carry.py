@@ -22,8 +22,10 @@ The GPU machine has no network and one device call carries at most 64 MiB, while
 
    joins the chunks of every complete wheel (checked against its SHA-256), installs them all
    with ``pip install --no-deps --target .cudf/site`` in one pip call (one call, so wheels
-   sharing a namespace folder such as ``nvidia/`` merge), and says which parts are still
-   missing. Then ``PYTHONPATH=.cudf/site python3 -c "import cudf"`` (``check`` does that).
+   sharing a namespace folder such as ``nvidia/`` merge), except excluded ones (parts packed
+   before the exclusion) whose distribution this Python already has (``.cudf/site`` comes first
+   on ``PYTHONPATH`` and would shadow the image's numba, pandas ...), and says which parts are
+   still missing. Then ``PYTHONPATH=.cudf/site python3 -c "import cudf"`` (``check`` does that).
 """
 
 from __future__ import annotations
@@ -40,11 +42,20 @@ from pathlib import Path
 
 MIB = 1 << 20
 #: Wheels the GPU image already provides (CuPy for CUDA 13 with its CUDA libraries, NumPy,
-#: pyarrow) or that nothing here needs (the nvcc compiler).
+#: pyarrow, numba with llvmlite, pandas with its dependencies) or that nothing here needs (the
+#: nvcc compiler). A carried copy of numba, llvmlite or pandas would also come first on
+#: ``PYTHONPATH`` and shadow the image's versions, which the project's tests run with (cuDF's
+#: resolution picked numba 0.64, against the image's NumPy 2.5 and numba 0.68).
 EXCLUDE = (
     "cupy_cuda*",
     "numpy-*",
     "pyarrow-*",
+    "numba-*",
+    "llvmlite-*",
+    "pandas-*",
+    "python_dateutil-*",  # pandas' own dependencies, on the image with it
+    "tzdata-*",
+    "packaging-*",  # pytest's
     "nvidia_cublas*",
     "nvidia_cusolver*",
     "nvidia_cusparse*",
@@ -185,13 +196,37 @@ def assemble(root: Path, site: Path | None = None, install: bool = True) -> dict
         "incomplete": incomplete,
         "site": str(site),
     }
-    if install and complete:
+    shadowing = [
+        w
+        for w in complete
+        if any(fnmatch.fnmatch(w.name, pat) for pat in EXCLUDE)
+        and _installed(_distribution(w.name))
+    ]
+    report["not_installed"] = [w.name for w in shadowing]  # the image's own version is used
+    install_these = [w for w in complete if w not in shadowing]
+    if install and install_these:
         if site.exists():
             shutil.rmtree(site)  # one pip call over all wheels: shared folders merge
         cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q"]
-        cmd += ["--target", str(site), *map(str, complete)]
+        cmd += ["--target", str(site), *map(str, install_these)]
         subprocess.run(cmd, check=True)
     return report
+
+
+def _distribution(wheel: str) -> str:
+    """The distribution name of a wheel file name (``numba-0.64.0-cp312-...`` -> ``numba``)."""
+    return wheel.split("-", 1)[0].lower().replace("_", "-")
+
+
+def _installed(dist: str) -> bool:
+    """Whether this interpreter already has ``dist`` (then a carried copy would shadow it)."""
+    from importlib import metadata
+
+    try:
+        metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
 
 
 def check(site: Path) -> int:

@@ -92,3 +92,32 @@ def test_plan_parts_bounds(carry):
     assert joined["b"] == [(0, 2), (2, 12), (14, 11)]
     with pytest.raises(ValueError):
         carry.plan_parts([("a", 1)], 0)
+
+
+def test_image_packages_are_not_carried_nor_shadowed(carry, tmp_path, monkeypatch):
+    """numba, llvmlite and pandas come from the GPU image: split leaves them out, and parts
+    packed before that rule do not install them over the image's versions."""
+    d = tmp_path / "wheels"
+    d.mkdir()
+    for name in ("numba-0.64.0-cp312-cp312-any.whl", "pandas-3.0.6-cp312-cp312-any.whl",
+                 "cudf_cu13-1.0-py3-none-any.whl"):  # fmt: skip
+        (d / name).write_bytes(b"x" * 1000)
+    folders = carry.split(d, tmp_path / "a", part_mib=1.0)
+    names = [
+        e["wheel"] for f in folders for e in json.loads((f / "MANIFEST.json").read_text())["files"]
+    ]
+    assert names == ["cudf_cu13-1.0-py3-none-any.whl"]
+    # parts of the old layout (nothing excluded): joined, but the image's own are not installed
+    carry.split(d, tmp_path / "b", part_mib=1.0, exclude=())
+    monkeypatch.setattr(carry, "_installed", lambda dist: dist in ("numba", "pandas"))
+    calls = []
+    monkeypatch.setattr(carry.subprocess, "run", lambda cmd, check: calls.append(cmd))
+    report = carry.assemble(tmp_path / "b")
+    assert sorted(report["not_installed"]) == [
+        "numba-0.64.0-cp312-cp312-any.whl",
+        "pandas-3.0.6-cp312-cp312-any.whl",
+    ]
+    assert [Path(c).name for c in calls[0] if c.endswith(".whl")] == [
+        "cudf_cu13-1.0-py3-none-any.whl"
+    ]
+    assert carry._distribution("nvidia_cuda_runtime-13.5-py3-none-any.whl") == "nvidia-cuda-runtime"
