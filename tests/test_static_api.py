@@ -234,9 +234,14 @@ def test_engine_ranges_add_up():
 
 
 def test_count_overflow_is_detected():
+    from nx_gpumine.engines.checks import checked_sum
+
     with pytest.raises(CapacityError, match="64-bit"):
-        cpu._checked_sum(np.array([2**62, 2**62], dtype=np.int64))
-    assert cpu._checked_sum(np.array([2**62, 2**62 - 1], dtype=np.int64)) == 2**63 - 1
+        checked_sum(np.array([2**62, 2**62], dtype=np.int64))
+    with pytest.raises(CapacityError, match="64-bit"):  # -1: a chunk that overflowed
+        checked_sum(np.array([5, -1], dtype=np.int64))
+    assert checked_sum(np.array([2**62, 2**62 - 1], dtype=np.int64)) == 2**63 - 1
+    assert checked_sum([1, 2, 3]) == 6
 
 
 @pytest.mark.parametrize("pname", ["4-cycle", "diamond", "4-clique", "house", "5-cycle"])
