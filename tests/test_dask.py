@@ -103,6 +103,29 @@ def _our_tasks(client) -> list[str]:
     return [k for k in keys if k.startswith("nx_gpumine-") and "-slice-" not in k]
 
 
+def _held_futures(client, prefix: str = "nx_gpumine-") -> dict[str, int]:
+    """Keys of query tasks this client still holds futures of (after collecting garbage)."""
+    gc.collect()
+    return {str(k): c for k, c in client.refcount.items() if str(k).startswith(prefix) and c}
+
+
+def _task_states(client, keys) -> dict[str, tuple]:
+    """Scheduler state and number of clients wanting each key (for failure messages)."""
+
+    def states(dask_scheduler, keys=tuple(keys)):
+        tasks = {str(k): t for k, t in dask_scheduler.tasks.items()}
+        return {k: (tasks[k].state, len(tasks[k].who_wants)) for k in keys if k in tasks}
+
+    return client.run_on_scheduler(states)
+
+
+def _new_tasks_gone(client, before: set, timeout: float = 30.0) -> tuple[bool, dict]:
+    """Wait until no query task beyond ``before`` is left; return (ok, states of what is left)."""
+    ok = _wait_for(lambda: not set(_our_tasks(client)) - before, timeout)
+    left = set(_our_tasks(client)) - before
+    return ok, _task_states(client, left)
+
+
 def _wait_for(predicate, timeout: float = 60.0) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -436,12 +459,16 @@ def test_every_worker_killed_graph_reshipped(client, college, monkeypatch):
     assert len(state["killed"]) == 2 and state["at"] < done, "the workers did not die mid-query"
     assert got == want
     assert len(reships) >= 1
+    # the query let go of every future it made, reruns included
+    held = _held_futures(client, "nx_gpumine-temporal")  # (the graph's scattered slices stay)
+    assert not held, _task_states(client, held)
     client.wait_for_workers(2, timeout=120)
 
 
 def test_interrupt_cancels_the_query(client, facebook):
     plan = build_static_plan(CLIQUE5, facebook, induced=False, distinct=True)
     client.wait_for_workers(2, timeout=120)
+    before = set(_our_tasks(client))  # an earlier test's worker may still finish a rerun
     timer = threading.Timer(1.5, _thread.interrupt_main)
     timer.start()
     start = time.monotonic()
@@ -449,7 +476,9 @@ def test_interrupt_cancels_the_query(client, facebook):
         dist.run_static_dask(facebook, plan, "count", client=client, ntasks=32)
     assert time.monotonic() - start < 6.0
     # queued tasks are dropped; the two running engine calls finish, then nothing is left
-    assert _wait_for(lambda: not _our_tasks(client), 30.0), _our_tasks(client)
+    ok, left = _new_tasks_gone(client, before)
+    assert ok, left
+    assert not _held_futures(client, "nx_gpumine-static")
     assert not dist._ACTIVE
     assert ng.count_subgraphs(facebook, "diamond", client=client) == 915148200
 
@@ -458,8 +487,11 @@ def test_cancel_queries_from_another_thread(client, facebook):
     plan = build_static_plan(CLIQUE5, facebook, induced=False, distinct=True)
     client.wait_for_workers(2, timeout=120)
     cancelled: list[int] = []
+    before = set(_our_tasks(client))
     threading.Timer(1.0, lambda: cancelled.append(dist.cancel_queries(client))).start()
     with pytest.raises(CancelledError, match="was cancelled"):
         dist.run_static_dask(facebook, plan, "enumerate", client=client, ntasks=32)
     assert cancelled == [1]
-    assert _wait_for(lambda: not _our_tasks(client), 30.0), _our_tasks(client)
+    ok, left = _new_tasks_gone(client, before)
+    assert ok, left
+    assert not _held_futures(client, "nx_gpumine-static")
