@@ -367,9 +367,7 @@ def motif_census(
         raise QueryError(f"layout must be 'snap' or 'keys', got {layout!r}")
     _check_columns(dict(source=source, target=target, time=time))
     graph: TemporalGraph = as_temporal_graph(G, source=source, target=target, time=time)
-    if not isinstance(tie, str) or tie not in ("strict", "input_order"):
-        raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    delta = limit_in_units(delta, graph.time_spec, "delta")
+    delta = limit_in_units(delta, graph.time_spec, "delta")  # tie: checked by run_census
     counts = run_census(
         graph, delta, tie, engine=engine, client=client, progress=progress, devices=devices
     )

@@ -196,11 +196,11 @@ def census_window(graph: TemporalGraph, delta: Any, tie: str) -> Any:
     ------
     QueryError, ValueError
         A window that is not a non-negative number, one the graph's times cannot hold, or an
-        unknown tie policy.
+        unknown tie policy (QueryError, a ValueError).
     """
     delta = as_time_limit(delta, "delta")
-    if tie not in ("strict", "input_order"):
-        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    if not isinstance(tie, str) or tie not in ("strict", "input_order"):
+        raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
     encode_limit(delta, graph.integer_times, time_span(graph))
     return delta
 

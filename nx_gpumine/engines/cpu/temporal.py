@@ -19,12 +19,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...inputs.motifs import as_time_limit
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows, grow_rows
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
     TemporalPlan,
+    census_window,
     encode_limit,
     split_root_edges,
     time_span,
@@ -916,9 +916,7 @@ def census(
         int64, shape (36,).
     """
     settle()
-    delta = as_time_limit(delta, "delta")
-    if tie not in ("strict", "input_order"):
-        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    delta = census_window(graph, delta, tie)
     lo, hi = _range(graph, lo, hi)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
