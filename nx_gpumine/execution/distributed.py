@@ -310,6 +310,7 @@ class _Query:
         self._reship = reship
         self._lock = threading.Lock()
         self.futures: dict[int, Any] = {}
+        self._made: list[Any] = []  # every future submitted, reruns' superseded ones included
         self._generation: dict[str, int] = {}  # task key -> inputs generation it read
         self.generation = 0
         self.cancelled = False
@@ -327,17 +328,23 @@ class _Query:
         with _LOCK:
             _ACTIVE.discard(self)
         with self._lock:
-            left = list(self.futures.values())  # not collected: queued, running or done
+            # every future this query made: those not collected (queued, running or done) and
+            # those a rerun superseded, whose inputs died with their workers; such a future
+            # may never finish, and Dask's as_completed keeps waiting on it (and holding its
+            # key on the scheduler) until it is cancelled
+            made = self._made
+            self._made = []
             self.futures.clear()
             if self._pending is not None:
                 self._pending.clear()
-        if left:
-            self.client.cancel(left)
+        if made:
+            self.client.cancel(made)
 
     def _add(self, i: int) -> Any:
         key = f"{self.prefix}-{i}" + (f"-r{self.generation}" if self.generation else "")
         fut = self._submit(i, key)
         self.futures[i] = fut
+        self._made.append(fut)
         self._generation[fut.key] = self.generation
         return fut
 
