@@ -86,9 +86,10 @@ def _release_gpu_memory(request):
         held = pool.total_bytes()
         gc.collect()  # device arrays of the test's graphs and plans caught in reference cycles
         log = os.environ.get("NX_GPUMINE_TEST_MEMLOG")
-        if log:  # pool bytes held at the end of the test, and still in use once it is collected
+        if log:  # worker, test, pool bytes held at its end, and still in use once collected
             with open(log, "a") as f:
-                f.write(f"{request.node.nodeid}\t{held}\t{pool.used_bytes()}\n")
+                worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+                f.write(f"{worker}\t{request.node.nodeid}\t{held}\t{pool.used_bytes()}\n")
         pool.free_all_blocks()
         cupy.get_default_pinned_memory_pool().free_all_blocks()
     except Exception:  # no CuPy, or a device left in an error state by the test
