@@ -294,17 +294,28 @@ def _iso_can_run(name: str, b: BoundCall) -> bool | str:
                 if problem:
                     return problem
         return True
+    return _node_label_problem(b, (G1, G2)) or True
+
+
+def _node_label_problem(b: BoundCall, graphs: tuple, tuples: bool = True) -> str | None:
+    """Why ``node_label`` (with ``default_label``) cannot be served on ``graphs``, or None.
+
+    ``tuples``: a tuple may name the attribute (False: the caller matches one attribute).
+    """
     attr = b.get("node_label")
-    if attr is not None:
-        try:
-            hash(attr)
-        except TypeError:
-            return "node_label is not hashable"
-        for G in (G1, G2):
-            problem = _labels_problem(G, attr, "node", b.get("default_label"))
-            if problem:
-                return problem
-    return True
+    if attr is None:
+        return None
+    try:
+        hash(attr)
+    except TypeError:
+        return "node_label is not hashable"
+    if not tuples and isinstance(attr, tuple):
+        return "node_label names a tuple (a single attribute is matched)"
+    for G in graphs:
+        problem = _labels_problem(G, attr, "node", b.get("default_label"))
+        if problem:
+            return problem
+    return None
 
 
 def _connected_problem(G: Any) -> str | None:
@@ -323,19 +334,7 @@ def _subgraph_can_run(name: str, b: BoundCall) -> bool | str:
         return "multigraph subgraph matching is left to NetworkX"
     if len(SG) > MAX_SUBGRAPH_NODES:
         return f"SG has {len(SG)} nodes; the engines take patterns of at most {MAX_SUBGRAPH_NODES}"
-    attr = b.get("node_label")
-    if attr is not None:
-        try:
-            hash(attr)
-        except TypeError:
-            return "node_label is not hashable"
-        if isinstance(attr, tuple):
-            return "node_label names a tuple (a single attribute is matched)"
-        for G in (FG, SG):
-            problem = _labels_problem(G, attr, "node", b.get("default_label"))
-            if problem:
-                return problem
-    return _connected_problem(SG) or True
+    return _node_label_problem(b, (FG, SG), tuples=False) or _connected_problem(SG) or True
 
 
 def _count_can_run(name: str, b: BoundCall) -> bool | str:
