@@ -3,9 +3,11 @@
 usage: python3 benchmarks/probe_temporal.py OUT_DIR [--cells synth10m:M8:86400,...]
 
 For each cell (graph, Everest motif, delta; input-order ties as Everest counts), times
-``engines.cuda.temporal.count`` with the default switches and with intra-warp stealing off,
-tail redistribution off, and last-level counting off (medians of 3 kernel-event times after a
-warm-up; every count must equal the default's). Writes OUT_DIR/temporal_probe.json.
+``engines.cuda.temporal.count`` with the default switches and with each variant of
+``--variants`` (medians of 3 kernel-event times after a warm-up; every count must equal the
+default's). A variant sets engine switches (``steal``, ``tail_ms``, ``count_last``,
+``expand``) and module settings (``EXPAND_ROOTS``, ``MIN_BLOCKS_PER_SM``: those get a fresh
+plan, hence a fresh compile). Writes OUT_DIR/temporal_probe.json.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +28,8 @@ from bench_temporal_peers import load  # noqa: E402
 from nx_gpumine.engines.cuda import temporal as gpu  # noqa: E402
 from nx_gpumine.interfaces.temporal_functions import _prepare  # noqa: E402
 
+#: the column names count_motifs defaults to
+GKW = {"source": "source", "target": "target", "time": "time"}
 CELLS = (
     "synth10m:M8:86400,synth10m:M4:86400,synth10m:M11:86400,synth10m:M10:86400,"
     "sk10m:M10:3600,sk10m:M8:86400,sk10m:M7:86400"
@@ -35,14 +40,33 @@ VARIANTS = {
     "no_tail": {"tail_ms": 0.0},
     "no_count_last": {"count_last": False},
     "no_steal_no_tail": {"steal": False, "tail_ms": 0.0},
+    "no_expand": {"expand": False},
+    "expand_all": {"EXPAND_ROOTS": 1 << 24},
+    "minb6": {"MIN_BLOCKS_PER_SM": 6},
+    "split4": {"SPLIT_MIN": 4},
+    "split8": {"SPLIT_MIN": 8},
+    "split32": {"SPLIT_MIN": 32},
+    "split64": {"SPLIT_MIN": 64},
+    "chunk128": {"ROOT_CHUNK": 128},
+    "chunk64": {"ROOT_CHUNK": 64},
+    "split16": {"SPLIT_MIN": 16},
+    "chunk512": {"ROOT_CHUNK": 512},
 }
+#: module settings a variant may change (restored after it)
+MODULE_SETTINGS = ("EXPAND_ROOTS", "MIN_BLOCKS_PER_SM", "SPLIT_MIN", "ROOT_CHUNK")
+#: settings compiled into the kernel: a variant with one gets a fresh plan
+COMPILED = ("MIN_BLOCKS_PER_SM",)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--cells", default=CELLS)
+    ap.add_argument("--variants", default=",".join(VARIANTS), help="names from VARIANTS")
+    ap.add_argument("--deadline", type=float, default=1e9, help="stop after this many seconds")
     args = ap.parse_args()
+    variants = {name: VARIANTS[name] for name in ["default", *args.variants.split(",")]}
+    t_start = time.perf_counter()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     graphs: dict = {}
@@ -52,18 +76,41 @@ def main() -> None:
         if gname not in graphs:
             graphs.clear()
             graphs[gname] = load(gname)[0]
-        graph, m, plan = _prepare(graphs[gname], motif, int(delta), "input_order", {})
+        if time.perf_counter() - t_start > args.deadline:
+            print(f"deadline: stopped before {cell}", flush=True)
+            break
+        graph, m, plan = _prepare(graphs[gname], motif, int(delta), "input_order", GKW)
         row: dict = {"graph": gname, "motif": motif, "delta": int(delta)}
         base = None
-        for label, kw in VARIANTS.items():
-            c = gpu.count(graph, plan, **kw)  # warm-up (compile)
-            kms = []
-            for _ in range(3):
-                if gpu.count(graph, plan, **kw) != c:
-                    raise RuntimeError("count changed between calls")
-                kms.append(float(gpu.last_run.get("kernel_ms", 0.0)))
+        for label, spec in variants.items():
+            kw = {k: v for k, v in spec.items() if k not in MODULE_SETTINGS}
+            saved = {k: getattr(gpu, k) for k in MODULE_SETTINGS}
+            vplan = plan
+            try:
+                for k in MODULE_SETTINGS:
+                    if k in spec:
+                        setattr(gpu, k, spec[k])
+                if any(k in spec for k in COMPILED):  # a compile-time setting: a fresh plan
+                    vplan = _prepare(graphs[gname], motif, int(delta), "input_order", GKW)[2]
+                c = gpu.count(graph, vplan, **kw)  # warm-up (compile)
+                kms = []
+                for _ in range(3):
+                    if gpu.count(graph, vplan, **kw) != c:
+                        raise RuntimeError("count changed between calls")
+                    kms.append(float(gpu.last_run.get("kernel_ms", 0.0)))
+                stats = dict(gpu.last_run)
+            finally:
+                for k, v in saved.items():
+                    setattr(gpu, k, v)
             base = c if base is None else base
-            row[label] = {"kernel_ms": float(np.median(kms)), "count_equal": c == base}
+            row[label] = {
+                "kernel_ms": float(np.median(kms)),
+                "count": int(c),
+                "count_equal": c == base,
+                "launches": stats.get("launches"),
+                "blocks": stats.get("blocks"),
+                "level1_records": stats.get("level1_records"),
+            }
         rows.append(row)
         print(json.dumps(row), flush=True)
         (out / "temporal_probe.json").write_text(json.dumps(rows, indent=1))

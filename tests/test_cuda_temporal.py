@@ -207,6 +207,29 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
     assert np.array_equal(sub, cpu.enumerate_matches(hub, plan, lo, lo + 500))
 
 
+@pytest.mark.parametrize("name,delta", [("M4", 3600), ("M10", 3600), ("M13", 3600), ("M8", 600)])
+@pytest.mark.parametrize("split_min", [1, 3, 16])
+def test_heavy_root_splitting_equals_cpu(gpu, skewed, monkeypatch, name, delta, split_min):
+    # the path of graphs with more than EXPAND_ROOTS roots, forced on a small graph: roots with
+    # a long level-1 range go out as records for a second launch; with a buffer too small the
+    # rest are walked in place, and with tail redistribution the split records are moved after
+    # the tail records (both in one buffer)
+    plan = _plan(skewed, name, delta, "input_order")
+    want = cpu.count(skewed, plan)
+    monkeypatch.setattr(gpu, "SPLIT_MIN", split_min)
+    rows = cpu.enumerate_matches(skewed, plan, 0, 20_000)
+    for cap in (0, 7, skewed.m - 1):
+        monkeypatch.setattr(gpu, "EXPAND_ROOTS", cap)
+        assert gpu.count(skewed, plan) == want
+        split = gpu.last_run["level1_records"]
+        assert split <= cap and (cap == 0 or split_min > 3 or split > 0)
+        assert gpu.last_run["launches"] >= (2 if split else 1)
+        assert gpu.count(skewed, plan, tail_ms=0.002, steal=False) == want
+        assert gpu.count(skewed, plan, count_last=False, tail_ms=0) == want
+        assert gpu.exists(skewed, plan) == (want > 0)
+        assert np.array_equal(gpu.enumerate_matches(skewed, plan, 0, 20_000), rows)
+
+
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
 @pytest.mark.parametrize("delta", [0, 600, 3600])
 def test_census_equals_cpu(gpu, skewed, tie, delta):

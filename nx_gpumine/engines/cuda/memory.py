@@ -285,6 +285,9 @@ TEMPORAL_SCRATCH_BYTES = 96
 #: Device bytes per temporal edge of the list-ordered copies (``_lists_device``: int32
 #: endpoint and 8-byte time per out-list and in-list position, 8-byte time per pair position).
 TEMPORAL_LIST_BYTES = 2 * (4 + 8) + 8
+#: Roots per level-1 expansion slice of the temporal engine (its record buffers: ``4 + l``
+#: words, a length and a prefix sum per root).
+TEMPORAL_EXPAND_ROOTS = 1 << 21
 
 
 def temporal_need(
@@ -335,7 +338,9 @@ def temporal_need(
     index = (4 * idb + idb + 4 + TEMPORAL_LIST_BYTES + TEMPORAL_SCRATCH_BYTES) * m
     rw = 4 + int(l)
     # two tail-dump buffers and a relaunch's prefix sums; level-1 work items with theirs
-    work = (tail_bytes(l=l, lanes=lanes) if tail else 0) + min(m, 1 << 21) * (rw * 8 + 24)
+    work = (tail_bytes(l=l, lanes=lanes) if tail else 0) + min(m, TEMPORAL_EXPAND_ROOTS) * (
+        rw * 8 + 24
+    )
     total = vertex + edges + index + work
     return {"vertex": vertex, "edges": edges, "index": index, "work": work, "total": total}
 

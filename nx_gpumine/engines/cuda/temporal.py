@@ -90,11 +90,23 @@ MAX_EDGES = 15
 MAX_NODES = 15
 MAX_ANTI = 15
 WPB = 8  # warps per block (kernels/temporal_common.cuh)
-C_COUNT, C_FLAGS, C_CURSOR, C_OUTCUR, C_NDUMP, C_EXITED, C_NSTEAL, C_NTAIL = range(8)
+C_COUNT, C_FLAGS, C_CURSOR, C_OUTCUR, C_NDUMP, C_EXITED, C_NSTEAL, C_NTAIL, C_NREC = range(9)
 F_OVERFLOW, F_FOUND, F_OUTFULL, F_DUMPFULL = 1, 2, 4, 8
 MODES = {"count": 0, "exists": 1, "enumerate": 2}  # the kernel's MODE_* values
-#: At most this many roots: expand level 1 before the DFS (one work item per candidate).
-EXPAND_ROOTS = 1 << 21
+#: At most this many roots: expand level 1 before the DFS (one work item per level-1
+#: candidate). More roots: one root per work item, and roots with a long level-1 range split
+#: off as records (at most this many; see SPLIT_MIN).
+EXPAND_ROOTS = memory.TEMPORAL_EXPAND_ROOTS
+#: A root whose level-1 range holds at least this many candidates is split off (0: never);
+#: motifs of four edges or more (with three, a level-1 candidate leads to one counted level:
+#: too little work to move).
+SPLIT_MIN = 8
+#: Root edges a warp takes at a time from the launch's cursor (record items: RECORD_CHUNK).
+ROOT_CHUNK = 32
+RECORD_CHUNK = 32
+#: Minimum resident blocks per SM asked of the DFS kernel (``__launch_bounds__``; it caps the
+#: registers per thread). 1: no cap.
+MIN_BLOCKS_PER_SM = 1
 #: Root edges per census launch (the census kernel does not poll flags; see census()).
 CENSUS_CHUNK = 1 << 18
 
@@ -398,6 +410,8 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
     defines = structure_defines(plan, graph)
+    if MIN_BLOCKS_PER_SM > 1:
+        defines["TMINB"] = int(MIN_BLOCKS_PER_SM)
     tdt = graph.time.dtype
     plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
     tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)
@@ -466,10 +480,14 @@ def _run(
     expand: bool = True,
     count_last: bool = True,
 ) -> np.ndarray:
-    """Run the DFS kernel over roots ``[lo, hi)`` and every redistributed tail; return ctl.
+    """Run the DFS kernel over roots ``[lo, hi)`` and every record launch after it; return ctl.
 
-    With ``expand`` and at most ``EXPAND_ROOTS`` roots, the level-1 candidates of each root are
-    listed first and the first DFS launch takes one (root, candidate) pair per work item.
+    With ``expand`` (motifs of three edges or more): at most ``EXPAND_ROOTS`` roots, a first
+    kernel lists the level-1 candidate range of every root that has one, and the DFS launch
+    takes one (root, level-1 candidate) pair per work item; more roots, one root per work item,
+    and (motifs of four edges or more) the roots whose level-1 range holds ``SPLIT_MIN``
+    candidates or more are split off as records for the next launch. Each launch's tail
+    redistribution (``tail_ms``) adds records.
     """
     cp = import_cupy()
     kern = _kernel(prep)
@@ -492,35 +510,43 @@ def _run(
     rw = _record_words(plan)
     tail_ns = int(tail_ms * 1e6) if tail_ms and tail_ms > 0 and plan.l >= 2 else 0
     dumpcap = lanes * max(plan.l - 1, 1) if tail_ns else 0
-    dumps = (
-        [_buffer(prep, f"dump{i}", dumpcap * rw, cp.int64) for i in range(2)] if tail_ns else None
-    )
+    expanding = expand and plan.l >= 3 and 0 < hi - lo <= EXPAND_ROOTS
+    splitting = expand and plan.l >= 4 and hi - lo > EXPAND_ROOTS and SPLIT_MIN > 0
+    splitcap = min(hi - lo, EXPAND_ROOTS) if splitting else 0
+    # record buffers: a launch writes its tail records into dumps[round % 2] while reading the
+    # other; the root launch (round 1) also writes its split roots into dumps[1], after room
+    # for dumpcap tail records
+    dumps = [
+        _buffer(prep, "dump0", dumpcap * rw, cp.int64),
+        _buffer(prep, "dump1", (dumpcap + splitcap) * rw, cp.int64),
+    ]
     ctl = cp.zeros(16, dtype=cp.uint64)
     start, end = cp.cuda.Event(), cp.cuda.Event()
     rec = pref = None
     nrec = 0
-    rounds = 0
-    started = False
-    if expand and plan.l >= 3 and 0 < hi - lo <= EXPAND_ROOTS:
-        # few roots: one work item per (root, level-1 candidate) for the first launch. Root r
-        # writes record r - lo (an empty range if it starts no match), so the host needs no
-        # count back before the DFS launch: the items are the prefix sums of the ranges.
+    start.record()
+    if expanding:
+        # root r's live level-1 range becomes a record (compacted); the count stays on the
+        # device (the DFS launch reads ctl[C_NREC]) and the prefix sums run over the whole
+        # buffer, whose unused lengths are zero
         k1 = _kernel(prep, "temporal_level1")
-        nrec = hi - lo
-        rec = _buffer(prep, "level1", nrec * rw, cp.int64)
-        start.record()
-        started = True
+        cap = hi - lo
+        rec = _buffer(prep, "level1", cap * rw, cp.int64)
+        lens = _buffer(prep, "level1_len", cap, cp.int64)[:cap]
+        lens.fill(0)
         k1(
-            (min(blocks * 4, -(-nrec // (WPB * 32))),),
+            (min(blocks * 4, -(-cap // (WPB * 32))),),
             (WPB * 32,),
-            (*gargs, np.int64(lo), np.int64(hi), rec),
+            (*gargs, np.int64(lo), np.int64(hi), rec, lens, ctl),
         )
-        recs = rec[: nrec * rw].reshape(nrec, rw)
-        pref = _buffer(prep, "level1_pref", nrec + 1, cp.int64)[: nrec + 1]
+        pref = _buffer(prep, "level1_pref", cap + 1, cp.int64)[: cap + 1]
         pref[0] = 0
-        cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
+        cp.cumsum(lens, out=pref[1:])
+        nrec = -1
+    rounds = 0
     while True:
         rounds += 1
+        split_on = splitting and rounds == 1
         args = [
             *gargs,
             np.int64(lo),
@@ -537,10 +563,11 @@ def _run(
             np.int32(1 if steal else 0),
             np.int64(tail_ns),
             np.int32(1 if count_last else 0),
+            dumps[1][dumpcap * rw :] if split_on else _null(),
+            np.int64(splitcap if split_on else 0),
+            np.int32(SPLIT_MIN if split_on else 0),
+            np.int32(RECORD_CHUNK if rec is not None else ROOT_CHUNK),
         ]
-        if not started:
-            start.record()
-        started = False
         kern((blocks,), (WPB * 32,), tuple(args))
         end.record()
         # Ctrl-C: warps poll their flags (F_FOUND stops them); the launch's results are dropped
@@ -555,23 +582,32 @@ def _run(
         if flags & F_OVERFLOW:
             raise CapacityError("match count overflows 64 bits")
         ndump = int(h[C_NDUMP])
+        nsplit = min(int(h[C_NREC]), splitcap) if split_on else 0
         prep.stats["steals"] = prep.stats.get("steals", 0) + int(h[C_NSTEAL])
         prep.stats["tail_warps"] = prep.stats.get("tail_warps", 0) + int(h[C_NTAIL])
         prep.stats["tail_records"] = prep.stats.get("tail_records", 0) + ndump
-        if ndump == 0 or flags & (F_FOUND | F_OUTFULL):
+        prep.stats["level1_records"] = prep.stats.get("level1_records", 0) + (
+            nsplit if split_on else int(h[C_NREC])
+        )
+        if ndump + nsplit == 0 or flags & (F_FOUND | F_OUTFULL):
             break
-        # the next launch takes every candidate of the dumped ranges as a work item
-        rec = dumps[rounds % 2][: ndump * rw]
-        recs = rec.reshape(ndump, rw)
-        pref = cp.zeros(ndump + 1, dtype=cp.int64)
+        # the next launch takes every candidate of the records as a work item: this launch's
+        # tail records, then its split roots (moved right after them)
+        buf = dumps[rounds % 2]
+        if nsplit and ndump:
+            moved = buf[dumpcap * rw : (dumpcap + nsplit) * rw].copy()
+            buf[ndump * rw : (ndump + nsplit) * rw] = moved
+            del moved
+        first = dumpcap if nsplit and not ndump else 0
+        nrec = ndump + nsplit
+        rec = buf[first * rw : (first + nrec) * rw]
+        recs = rec.reshape(nrec, rw)
+        pref = cp.zeros(nrec + 1, dtype=cp.int64)
         cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
-        nrec = ndump
         ctl[C_CURSOR] = 0
-        ctl[C_NDUMP] = 0
-        ctl[C_EXITED] = 0
-        ctl[C_NSTEAL] = 0
-        ctl[C_NTAIL] = 0
+        ctl[C_NDUMP:] = 0
         tail_ns *= 2
+        start.record()
     prep.stats["launches"] = prep.stats.get("launches", 0) + rounds
     prep.stats["blocks"] = blocks
     return h

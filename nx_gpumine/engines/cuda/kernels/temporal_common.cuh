@@ -46,6 +46,7 @@ typedef int idx_t;
 #define C_EXITED 5   // warps that found no more work (the tail signal)
 #define C_NSTEAL 6   // statistics: intra-warp steals
 #define C_NTAIL 7    // statistics: warps that dumped their work
+#define C_NREC 8     // level-1 expansion: records written (compacted, one per live root)
 
 // ---- flag bits in ctl[C_FLAGS]
 #define F_OVERFLOW 1u  // 64-bit count overflow

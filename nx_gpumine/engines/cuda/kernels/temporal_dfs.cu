@@ -79,11 +79,15 @@
 #define ANTI_WON 0
 #endif
 
+// minimum resident blocks per SM for __launch_bounds__ (caps registers; 1: no cap)
+#ifndef TMINB
+#define TMINB 1
+#endif
+
 #define SRC_OUT 0
 #define SRC_IN 1
 #define SRC_ALL 2
 #define SRC_BOTH 3
-#define ROOT_CHUNK 32
 #define POLL_MASK 255  // poll flags every 256 iterations
 #define TAIL_MASK 1023  // look for the tail signal every 1024 iterations (Everest)
 #define RW (4 + L)      // words per dumped record: level, list kinds, pos, end, eid[L]
@@ -139,6 +143,9 @@ struct Env {
   u64* ctl;
   i64* out;
   i64 outcap;
+  i64* split;     // root launch: records of roots whose level-1 range is split off (or null)
+  i64 splitcap;   // records that fit there
+  int split_min;  // split off a root whose level-1 range holds at least this many (0: never)
 };
 
 // A both-mapped level whose window holds more than PAIR_MIN candidates in the shorter list walks
@@ -461,11 +468,39 @@ __device__ __forceinline__ void add_counted(Ctx& c, const Env& v, u64 k) {
 }
 
 // One DFS step at level I: enter it (range computed once), backtrack, or test one candidate.
+// Heavy-root splitting (root launches): a root whose level-1 range holds at least split_min
+// candidates is not walked by its lane; its range goes out as a record (the level-1 expansion's
+// format), and the next launch takes one (root, level-1 candidate) pair per work item, so that a
+// hub's fan-out is spread over whole warps at once instead of waiting for stealing. False (walk
+// it here) when the record buffer is full.
+__device__ __forceinline__ bool split_root(const Ctx& c, const Env& v) {
+  const u64 slot = atomicAdd(v.ctl + C_NREC, 1ULL);
+  if (slot >= (u64)v.splitcap) return false;
+  i64* r = v.split + (i64)slot * RW;
+  r[0] = 1;
+  r[1] = c.kinds;
+  r[2] = c.pos[1];
+  r[3] = c.end[1];
+  r[4] = c.eid[0];
+#pragma unroll
+  for (int E = 1; E < L; E++) r[4 + E] = -1;
+  return true;
+}
+
 template <int I>
 __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
   if (c.entering) {
     enter<I>(c, v);
     c.entering = false;
+    // only a root's first entry of level 1 gets here with floor 1 (stolen and record work
+    // starts with its range computed)
+    if constexpr (I == 1 && L >= 4) {
+      if (v.split_min > 0 && c.floor == 1 && c.end[1] - c.pos[1] >= v.split_min &&
+          split_root(c, v)) {
+        c.lvl = -1;
+        return;
+      }
+    }
   }
   const idx_t p = c.pos[I];
   if (p >= c.end[I]) {
@@ -550,27 +585,33 @@ __device__ __forceinline__ bool start_root(Ctx& c, const Env& v, idx_t e0) {
   }
 }
 
-// Work item `item` of a redistribution launch: one candidate of a dumped record.
-__device__ __forceinline__ void start_item(Ctx& c, const Env& v, const i64* rec,
-                                           const i64* pref, i64 nrec, i64 item) {
-  i64 lo = 0, hi = nrec;  // pref[lo] <= item < pref[hi]
+// The record holding work item `item`: the last r in [lo, hi) with pref[r] <= item (pref is
+// the exclusive prefix sum of the records' range lengths, pref[lo] <= item < pref[hi]).
+__device__ __forceinline__ i64 record_of(const i64* pref, i64 lo, i64 hi, i64 item) {
   while (hi - lo > 1) {
-    i64 mid = (lo + hi) >> 1;
+    const i64 mid = (lo + hi) >> 1;
     if (pref[mid] <= item)
       lo = mid;
     else
       hi = mid;
   }
-  // the item is one position p of record lo's range at level j: the lane owns [p, p + 1) there
+  return lo;
+}
+
+// Work item `item` of a record launch: one candidate of record r (level-1 expansion or a
+// dumped tail range).
+__device__ __forceinline__ void start_item(Ctx& c, const Env& v, const i64* rec,
+                                           const i64* pref, i64 r, i64 item) {
+  // the item is one position p of record r's range at level j: the lane owns [p, p + 1) there
   // (floor = j); the path below j comes back from the record's edge ids
-  const i64* r = rec + lo * RW;
-  const int j = (int)r[0];
-  const idx_t p = (idx_t)(r[2] + (item - pref[lo]));
-  c.kinds = (unsigned)r[1];
+  const i64* rr = rec + r * RW;
+  const int j = (int)rr[0];
+  const idx_t p = (idx_t)(rr[2] + (item - pref[r]));
+  c.kinds = (unsigned)rr[1];
 #pragma unroll
   for (int J = 0; J < L; J++) {
     if (J < j) {
-      const idx_t e = (idx_t)r[4 + J];
+      const idx_t e = (idx_t)rr[4 + J];
       c.eid[J] = e;
       c.fm[esrc(J)] = v.g.src[e];
       c.fm[edst(J)] = v.g.dst[e];
@@ -695,9 +736,11 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 }
 
 // ------------------------------------------------------------------ kernel
-// Work items: root edges lo..hi-1 (rec == nullptr), or the candidates of the nrec dumped
-// records of an earlier launch (rec_pref: exclusive prefix sums of their range lengths).
-extern "C" __global__ void __launch_bounds__(WPB * 32)
+// Work items: root edges lo..hi-1 (rec == nullptr), or the candidates of nrec records (the
+// level-1 expansion's, or the tail ranges dumped by an earlier launch; rec_pref: exclusive
+// prefix sums of their range lengths). nrec < 0: the expansion's count, ctl[C_NREC], which
+// the host has not read. Every record holds at least one candidate.
+extern "C" __global__ void __launch_bounds__(WPB * 32, TMINB)
     temporal_dfs(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
                  const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
                  const idx_t* in_edges, const int* nlab, const int* elab,
@@ -707,9 +750,12 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                  const tm_t* in_t, const tm_t* pair_t, int n, i64 m, const int* plab,
                  const tm_t* tlim, i64 lo, i64 hi, const i64* rec, const i64* rec_pref, i64 nrec, u64* ctl,
                  i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
-                 i64 tail_ns, int lastc) {
+                 i64 tail_ns, int lastc, i64* split, i64 splitcap, int split_min, int chunk) {
   Env v;
   v.mode = mode;
+  v.split = split;
+  v.splitcap = splitcap;
+  v.split_min = split_min;
   v.lastc = lastc;
   v.g.src = src;
   v.g.dst = dst;
@@ -743,6 +789,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.outcap = outcap;
 
   const int lane = threadIdx.x & 31;
+  if (rec && nrec < 0) nrec = (i64)ctl[C_NREC];
   const i64 nitems = rec ? rec_pref[nrec] : hi - lo;
   Ctx c;
   c.lvl = -1;
@@ -753,6 +800,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 #pragma unroll
   for (int A = 0; A < K; A++) c.fm[A] = -1;
   i64 wbase = 0, wcnt = 0;
+  i64 wrec = 0, wfirst = 0;  // record launch: the record of the chunk's first item, that item
   bool exhausted = false;
   u64 deadline = 0;
   unsigned iter = 0;
@@ -765,12 +813,18 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
     if (idle) {
       if (wcnt == 0 && !exhausted) {
-        const i64 base = (i64)warp_atomic_add(ctl + C_CURSOR, (u64)ROOT_CHUNK);
+        const i64 base = (i64)warp_atomic_add(ctl + C_CURSOR, (u64)chunk);
         if (base >= nitems) {
           exhausted = true;
         } else {
           wbase = base;
-          wcnt = min((i64)ROOT_CHUNK, nitems - base);
+          wcnt = min((i64)chunk, nitems - base);
+          // one search per chunk (the same address in every lane): item wfirst + k lies in
+          // records wrec .. wrec + k, since no record is empty
+          if (rec) {
+            wfirst = base;
+            wrec = record_of(rec_pref, 0, nrec, base);
+          }
         }
       }
       if (wcnt > 0) {
@@ -778,7 +832,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         if (c.lvl < 0 && rk < wcnt) {
           const i64 item = wbase + rk;
           if (rec)
-            start_item(c, v, rec, rec_pref, nrec, item);
+            start_item(c, v, rec, rec_pref,
+                       record_of(rec_pref, wrec, min(nrec, wrec + (item - wfirst) + 1), item),
+                       item);
           else
             start_root(c, v, (idx_t)(lo + item));
         }
@@ -827,10 +883,12 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 
-// Level-1 expansion (small graphs): for each root edge e of [lo, hi), record e - lo holds the
-// candidate range of level 1 (level 1, list kinds, pos, end, e_0) -- an empty range if e starts
-// no match -- so that the DFS launch that follows takes one (root, level-1 candidate) pair per
-// work item instead of one root per thread. One record per root, at a fixed slot.
+// Level-1 expansion: for each root edge e of [lo, hi) that starts a match with a non-empty
+// level-1 candidate range, one record (level 1, list kinds, pos, end, e_0), written compacted
+// (a warp-aggregated cursor, ctl[C_NREC]) with its range length in lens[slot], so that the DFS
+// launch that follows takes one (root, level-1 candidate) pair per work item instead of one
+// root per thread. The order of the records is unspecified (counts do not depend on it, and
+// enumerated rows are sorted afterwards). recs holds hi - lo records; lens, hi - lo zeros.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_level1(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
                     const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
@@ -839,7 +897,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                     const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
                     const int* pair_dst, const int* out_nbr, const tm_t* out_t,
                     const int* in_nbr, const tm_t* in_t, const tm_t* pair_t, int n, i64 m,
-                    const int* plab, const tm_t* tlim, i64 lo, i64 hi, i64* recs) {
+                    const int* plab, const tm_t* tlim, i64 lo, i64 hi, i64* recs, i64* lens,
+                    u64* ctl) {
   Env v;
   v.mode = MODE_ENUMERATE;  // start_root must not count anything here
   v.lastc = 0;
@@ -873,29 +932,43 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.ctl = nullptr;
   v.out = nullptr;
   v.outcap = 0;
+  v.split = nullptr;
+  v.splitcap = 0;
+  v.split_min = 0;
   if constexpr (L >= 2) {
-    for (i64 e = lo + (i64)blockIdx.x * blockDim.x + threadIdx.x; e < hi;
-         e += (i64)gridDim.x * blockDim.x) {
+    const int lane = threadIdx.x & 31;
+    const i64 stride = (i64)gridDim.x * blockDim.x;
+    // whole warps iterate together (the ballot below needs every lane)
+    for (i64 base = lo + (i64)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < hi;
+         base += stride) {
+      const i64 e = base + lane;
       Ctx c;
       c.kinds = 0;
       c.cnt = 0;
 #pragma unroll
       for (int A = 0; A < K; A++) c.fm[A] = -1;
-      i64* r = recs + (e - lo) * RW;
-      r[0] = 1;
-      if (!start_root(c, v, (idx_t)e)) {
-        r[1] = 0;
-        r[2] = 0;
-        r[3] = 0;
-        continue;
+      bool live = false;
+      if (e < hi && start_root(c, v, (idx_t)e)) {
+        enter<1>(c, v);
+        live = c.end[1] > c.pos[1];
       }
-      enter<1>(c, v);
-      r[1] = c.kinds;
-      r[2] = c.pos[1];
-      r[3] = c.end[1] > c.pos[1] ? c.end[1] : c.pos[1];
-      r[4] = c.eid[0];
+      const unsigned mask = __ballot_sync(FULLMASK, live);
+      if (!mask) continue;
+      u64 first = 0;
+      if (lane == 0) first = atomicAdd(ctl + C_NREC, (u64)__popc(mask));
+      first = __shfl_sync(FULLMASK, first, 0);
+      if (live) {
+        const i64 slot = (i64)first + __popc(mask & lanemask_lt());
+        i64* r = recs + slot * RW;
+        r[0] = 1;
+        r[1] = c.kinds;
+        r[2] = c.pos[1];
+        r[3] = c.end[1];
+        r[4] = c.eid[0];
 #pragma unroll
-      for (int E = 1; E < L; E++) r[4 + E] = -1;
+        for (int E = 1; E < L; E++) r[4 + E] = -1;
+        lens[slot] = c.end[1] - c.pos[1];
+      }
     }
   }
 }
