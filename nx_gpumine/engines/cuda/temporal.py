@@ -55,7 +55,7 @@ from ...plan.temporal_plan import (
     time_reach,
     time_span,
 )
-from ..checks import INT64_MAX as _INT64_MAX
+from ..checks import checked_range, checked_total, overflow_error
 from . import memory
 from ._runtime import (
     current_device,
@@ -435,15 +435,6 @@ def _drop_buffers(graph: TemporalGraph, plan: TemporalPlan, *args: Any, **kw: An
         hit[1].buffers.clear()
 
 
-def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
-    m = graph.m
-    hi = m if hi is None else int(hi)
-    lo = int(lo)
-    if not 0 <= lo <= hi <= m:
-        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
-    return lo, hi
-
-
 def _null() -> np.uint64:
     return np.uint64(0)
 
@@ -553,7 +544,7 @@ def _run(
         if flags & F_DUMPFULL:  # pragma: no cover - capacity is the proven maximum
             raise RuntimeError("internal error: tail dump buffer overflowed")
         if flags & F_OVERFLOW:
-            raise CapacityError("match count overflows 64 bits")
+            raise overflow_error()
         ndump = int(h[C_NDUMP])
         prep.stats["steals"] = prep.stats.get("steals", 0) + int(h[C_NSTEAL])
         prep.stats["tail_warps"] = prep.stats.get("tail_warps", 0) + int(h[C_NTAIL])
@@ -634,7 +625,7 @@ def count(
     CapacityError
         If the count does not fit in 64 bits.
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if plan.impossible or hi <= lo:
         last_run.clear()
         return 0
@@ -653,9 +644,7 @@ def count(
         expand=expand,
         count_last=count_last,
     )
-    total = int(h[C_COUNT])
-    if total > _INT64_MAX:
-        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+    total = checked_total(int(h[C_COUNT]))
     _finish(prep, mode="count")
     return total
 
@@ -677,7 +666,7 @@ def exists(
 
     Parameters are those of :func:`count` (streamed partitions stop at the first match).
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if plan.impossible or hi <= lo:
         last_run.clear()
         return False
@@ -764,7 +753,7 @@ def enumerate_matches(
     CapacityError
         The matches do not fit the free host memory (pass ``limit``).
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     ncol = int(plan.l)
     if limit is not None:
         limit = int(limit)
@@ -852,7 +841,7 @@ def census(
     delta = as_time_limit(delta, "delta")
     if tie not in ("strict", "input_order"):
         raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
     on, d = encode_limit(delta, graph.integer_times, time_span(graph))
@@ -890,8 +879,7 @@ def census(
         wait_event(end)
         kernel_ms += float(cp.cuda.get_elapsed_time(start, end))
     res = counts.get()
-    if (res > _INT64_MAX).any():
-        raise CapacityError("a census count overflows a 64-bit integer")
+    checked_total(int(res.max()), "census count")
     last_run.clear()
     last_run.update(
         kernel_ms=kernel_ms,
@@ -1158,8 +1146,7 @@ def _stream(
             with st.compute:
                 if mode == "count":
                     total += count(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
-                    if total > _INT64_MAX:
-                        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+                    checked_total(total)
                 elif mode == "exists":
                     found = exists(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
                 else:
