@@ -42,7 +42,6 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
-from ...inputs.motifs import as_time_limit
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_result_rows
 from ...plan.temporal_plan import (
@@ -50,6 +49,7 @@ from ...plan.temporal_plan import (
     TIE_INPUT_ORDER,
     TIE_STRICT,
     TemporalPlan,
+    census_window,
     encode_limit,
     split_root_edges,
     time_reach,
@@ -838,9 +838,7 @@ def census(
         int64, shape (36,).
     """
     cp = import_cupy()
-    delta = as_time_limit(delta, "delta")
-    if tie not in ("strict", "input_order"):
-        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    delta = census_window(graph, delta, tie)
     lo, hi = checked_range(lo, hi, graph.m)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
