@@ -364,17 +364,19 @@ class _Prep:
 
     @property
     def graph(self) -> TemporalGraph:
-        graph = self.graph_ref()
-        if graph is None:  # pragma: no cover - callers hold the graph while they run
-            raise RuntimeError("the graph of this prepared plan was freed")
-        return graph
+        return _alive(self.graph_ref, "graph")
 
     @property
     def plan(self) -> TemporalPlan:
-        plan = self.plan_ref()
-        if plan is None:  # pragma: no cover - callers hold the plan while they run
-            raise RuntimeError("the plan of this prepared plan was freed")
-        return plan
+        return _alive(self.plan_ref, "plan")
+
+
+def _alive(ref: weakref.ref, what: str) -> Any:
+    """The object ``ref`` refers to; RuntimeError naming ``what`` when it was freed."""
+    obj = ref()
+    if obj is None:  # pragma: no cover - callers hold the graph and plan while they run
+        raise RuntimeError(f"the {what} of this prepared plan was freed")
+    return obj
 
 
 #: Per-plan device data (compiled module, label codes, limits, work buffers), freed with the
