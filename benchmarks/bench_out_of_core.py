@@ -44,17 +44,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+from bench_common import POWERLAW, powerlaw_source, t_dfs_pattern  # noqa: E402
 from gen_temporal import generate as gen_temporal  # noqa: E402
 from powerlaw_graph import generate as gen_powerlaw  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
 
-T_DFS_EDGES = {
-    "P1": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)],  # diamond
-    "P2": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],  # 4-clique
-    "P7": [(a, b) for a in range(5) for b in range(a + 1, 5)],  # 5-clique
-}
-PL10M = (2_000_000, 10_000_000, 2.3, 3000, 1)
+PL10M = POWERLAW["pl10m"]
 DAY = 86400
 
 
@@ -116,10 +112,7 @@ def stats_of(mod) -> dict:
 
 
 def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
-    import networkx as nx
-
     from nx_gpumine.engines.cuda import static as gs
-    from nx_gpumine.inputs.patterns import Pattern
     from nx_gpumine.inputs.static_graph import from_arrays
     from nx_gpumine.plan.static_plan import static_plan
 
@@ -128,14 +121,14 @@ def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
     g = from_arrays(a, b, num_nodes=PL10M[0])
     out["static_graph"] = {
         "name": "pl10m",
-        "source": "powerlaw_graph.py " + " ".join(map(str, PL10M)),
+        "source": powerlaw_source(PL10M),
         "n": g.n,
         "entries": len(g.indices),
         "build_s": time.perf_counter() - t,
     }
     rows = out.setdefault("static", [])
     for pname in args.patterns:
-        pat = Pattern.from_networkx(nx.Graph(T_DFS_EDGES[pname]), name=pname)  # distinct count
+        pat = t_dfs_pattern(pname)  # distinct count
         plan = static_plan(pat, g, induced=False, distinct=True)
         need = gs.device_need(g, plan)
         base = None
