@@ -111,6 +111,31 @@ def stats_of(mod) -> dict:
     return {k: v for k, v in mod.last_run.items() if isinstance(v, int | float | str | bool)}
 
 
+def budget_row(call, repeat: int, head: dict, budget: int, need: dict, peak, mod, base) -> dict:
+    """Time the budgeted count ``call`` into a results row starting with ``head``.
+
+    ``count_equal`` and ``slowdown`` compare with ``base`` (the first row of the query; this
+    row when None). A CapacityError of ``call`` passes through.
+    """
+    c, first_s, walls = timed(call, repeat)
+    wall = float(np.median(walls)) if walls else first_s
+    row = {
+        **head,
+        "budget_bytes": budget,
+        "need_bytes": need,
+        "count": int(c),
+        "first_s": first_s,
+        "wall_s": wall,
+        "walls_s": walls,
+        "peak_pool_bytes": peak.peak,
+        "stats": stats_of(mod),
+    }
+    base = row if base is None else base
+    row["count_equal"] = int(c) == base["count"]
+    row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+    return row
+
+
 def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
     from nx_gpumine.engines.cuda import static as gs
     from nx_gpumine.inputs.static_graph import from_arrays
@@ -145,30 +170,13 @@ def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
                     kw = {} if placement == "-" else {"placement": placement}
                     return gs.count(g, plan, max_device_bytes=budget, **kw)
 
+                head = {"pattern": pname, "fraction": frac, "placement": placement}
                 try:
-                    c, first_s, walls = timed(call, args.repeat)
+                    row = budget_row(call, args.repeat, head, budget, need, peak, gs, base)
                 except ng.CapacityError as exc:
-                    rows.append({"pattern": pname, "fraction": frac, "placement": placement,
-                                 "capacity_error": str(exc)})  # fmt: skip
+                    rows.append({**head, "capacity_error": str(exc)})
                     continue
-                wall = float(np.median(walls)) if walls else first_s
-                row = {
-                    "pattern": pname,
-                    "fraction": frac,
-                    "placement": placement,
-                    "budget_bytes": budget,
-                    "need_bytes": need,
-                    "count": int(c),
-                    "first_s": first_s,
-                    "wall_s": wall,
-                    "walls_s": walls,
-                    "peak_pool_bytes": peak.peak,
-                    "stats": stats_of(gs),
-                }
-                if base is None:
-                    base = row
-                row["count_equal"] = int(c) == base["count"]
-                row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+                base = row if base is None else base
                 rows.append(row)
                 print(json.dumps({k: row[k] for k in ("pattern", "fraction", "placement",
                       "count", "wall_s", "slowdown", "peak_pool_bytes")}), flush=True)  # fmt: skip
@@ -198,31 +206,22 @@ def bench_temporal(args, peak: PeakPool, t0: float, out: dict) -> None:
             budget = int(frac * need["total"])
             free_device(g, plan)
             peak.reset()
+            head = {"motif": mname, "delta_s": DAY, "fraction": frac}
             try:
-                c, first_s, walls = timed(
-                    lambda b=budget, p=plan: gt.count(g, p, max_device_bytes=b), args.repeat
+                row = budget_row(
+                    lambda b=budget, p=plan: gt.count(g, p, max_device_bytes=b),
+                    args.repeat,
+                    head,
+                    budget,
+                    need,
+                    peak,
+                    gt,
+                    base,
                 )
             except ng.CapacityError as exc:
                 rows.append({"motif": mname, "fraction": frac, "capacity_error": str(exc)})
                 continue
-            wall = float(np.median(walls)) if walls else first_s
-            row = {
-                "motif": mname,
-                "delta_s": DAY,
-                "fraction": frac,
-                "budget_bytes": budget,
-                "need_bytes": need,
-                "count": int(c),
-                "first_s": first_s,
-                "wall_s": wall,
-                "walls_s": walls,
-                "peak_pool_bytes": peak.peak,
-                "stats": stats_of(gt),
-            }
-            if base is None:
-                base = row
-            row["count_equal"] = int(c) == base["count"]
-            row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+            base = row if base is None else base
             rows.append(row)
             print(json.dumps({k: row[k] for k in ("motif", "fraction", "count", "wall_s",
                   "slowdown", "peak_pool_bytes")}), flush=True)  # fmt: skip
