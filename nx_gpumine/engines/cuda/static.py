@@ -37,7 +37,6 @@ design and measurements in ``docs/cuda_static.md``):
 
 from __future__ import annotations
 
-import os
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -48,7 +47,7 @@ import numpy as np
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
-from ...limits import check_result_rows, memory_budget, result_bytes
+from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
 from ..checks import checked_range, checked_total, overflow_error
 from . import hostmem, memory, shapes
 from ._runtime import (
@@ -1043,17 +1042,7 @@ def _chunks(lo: int, hi: int, size: int) -> list[tuple[int, int]]:
 
 
 def _host_room(nbytes: int, rows: int) -> None:
-    """Raise :class:`CapacityError` when ``nbytes`` more of results would not fit host memory."""
-    try:
-        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return
-    if nbytes > avail:
-        raise CapacityError(
-            f"enumeration output of {rows} matches ({nbytes / 2**30:.1f} GiB as int64 rows) does"
-            f" not fit the {avail / 2**30:.1f} GiB of free host memory; pass limit= or iterate"
-            " in blocks (iter_subgraph_mappings)"
-        )
+    check_host_room(nbytes, rows, " (iter_subgraph_mappings)")
 
 
 # ====================================================================== public API

@@ -31,7 +31,6 @@ design and figures in ``docs/cuda_temporal.md``):
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import weakref
@@ -43,7 +42,7 @@ import numpy as np
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.temporal_graph import TemporalGraph
-from ...limits import check_result_rows
+from ...limits import check_host_room, check_result_rows
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
     TIE_INPUT_ORDER,
@@ -799,7 +798,7 @@ def enumerate_matches(
             todo += [(mid, b), (a, mid)]
             continue
         want = c if limit is None else min(c, limit - got)
-        _host_room(8 * ncol * (got + want) * 2, got + want)
+        check_host_room(8 * ncol * (got + want) * 2, got + want)
         block = _fill(prep, a, b, want, steal, tail_ms)
         if limit is None and len(block) != c:  # pragma: no cover - engine invariant
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
@@ -1183,16 +1182,3 @@ def _stream(
 
 #: Budget passed to the per-partition calls: the partition was sized to fit already.
 _INF_BUDGET = 1 << 62
-
-
-def _host_room(nbytes: int, rows: int) -> None:
-    """Raise :class:`CapacityError` when ``nbytes`` more of results would not fit host memory."""
-    try:
-        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return
-    if nbytes > avail:
-        raise CapacityError(
-            f"enumeration output of {rows} matches ({nbytes / 2**30:.1f} GiB) does not fit the"
-            f" {avail / 2**30:.1f} GiB of free host memory; pass limit= or iterate in blocks"
-        )
