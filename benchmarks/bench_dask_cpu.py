@@ -29,19 +29,18 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+from bench_common import facebook_edges
 
 import nx_gpumine as ng
 from nx_gpumine.inputs.generators import skewed_temporal_graph
 from nx_gpumine.inputs.static_graph import from_arrays
 
-ROOT = Path(__file__).resolve().parent.parent
 DAY, WEEK = 86400, 7 * 86400
 
 
 def facebook():
-    e = np.loadtxt(ROOT / "nx_gpumine" / "data" / "facebook_combined.txt", dtype=np.int64)
-    return from_arrays(e[:, 0], e[:, 1])
+    a, b, _ = facebook_edges()
+    return from_arrays(a, b)
 
 
 def cases(fb, sk) -> dict:

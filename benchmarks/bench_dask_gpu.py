@@ -41,6 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from bench_common import POWERLAW, facebook_edges  # noqa: E402
 from powerlaw_graph import generate  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
@@ -60,19 +61,15 @@ KNOWN = {
 
 def load(name: str):
     if name == "facebook":
-        import numpy as np
-
-        e = np.loadtxt(
-            HERE.parent / "nx_gpumine" / "data" / "facebook_combined.txt", dtype=np.int64
-        )
-        return from_arrays(e[:, 0], e[:, 1])
+        a, b, _ = facebook_edges()
+        return from_arrays(a, b)
     if name == "collegemsg":
         from nx_gpumine.inputs.temporal_graph import load_collegemsg
 
         return load_collegemsg()
     if name == "pl10m":
-        a, b = generate(2_000_000, 10_000_000, 2.3, 3000, 1)
-        return from_arrays(a, b, num_nodes=2_000_000)
+        a, b = generate(*POWERLAW["pl10m"])
+        return from_arrays(a, b, num_nodes=POWERLAW["pl10m"][0])
     if name == "sk10m":
         return skewed_temporal_graph(n=1_000_000, m=10_000_000, seed=7, mean_gap=30.0)
     if name == "synth10m":  # the Everest kit's 10M-edge graph (gen_temporal.py --seed 1)

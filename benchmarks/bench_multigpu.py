@@ -44,21 +44,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import networkx as nx  # noqa: E402
+from bench_common import t_dfs_pattern  # noqa: E402
 from gen_temporal import generate as gen_temporal  # noqa: E402
 from powerlaw_graph import generate  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
 from nx_gpumine.execution import multigpu as mg  # noqa: E402
-from nx_gpumine.inputs.patterns import Pattern  # noqa: E402
 from nx_gpumine.inputs.static_graph import from_arrays  # noqa: E402
 from nx_gpumine.inputs.temporal_graph import temporal_from_arrays  # noqa: E402
 
-T_DFS_EDGES = {  # as bench_static_peers.py
-    "P1": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)],
-    "P2": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],
-    "P5": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 4), (2, 3), (3, 4)],
-    "P7": [(a, b) for a in range(5) for b in range(a + 1, 5)],
-}
 TARGET = {2: 1.8, 4: 3.4}
 
 
@@ -262,7 +256,7 @@ def main() -> None:
         report["graphs"]["pl10m"] = info
         print(f"== pl10m: n={g.n} entries={len(g.indices)} {info}", flush=True)
         for pname in args.patterns.split(","):
-            pat = Pattern.from_networkx(nx.Graph(T_DFS_EDGES[pname]), name=pname)
+            pat = t_dfs_pattern(pname)
             row = {"graph": "pl10m", "query": pname, "kind": "mappings"}
             run_query(row, lambda d, pat=pat: static_call(g, pat, d, dry))
             if args.split_shapes and pname != "P5" and not dry:

@@ -44,17 +44,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+from bench_common import POWERLAW, powerlaw_source, t_dfs_pattern  # noqa: E402
 from gen_temporal import generate as gen_temporal  # noqa: E402
 from powerlaw_graph import generate as gen_powerlaw  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
 
-T_DFS_EDGES = {
-    "P1": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)],  # diamond
-    "P2": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],  # 4-clique
-    "P7": [(a, b) for a in range(5) for b in range(a + 1, 5)],  # 5-clique
-}
-PL10M = (2_000_000, 10_000_000, 2.3, 3000, 1)
+PL10M = POWERLAW["pl10m"]
 DAY = 86400
 
 
@@ -115,11 +111,33 @@ def stats_of(mod) -> dict:
     return {k: v for k, v in mod.last_run.items() if isinstance(v, int | float | str | bool)}
 
 
-def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
-    import networkx as nx
+def budget_row(call, repeat: int, head: dict, budget: int, need: dict, peak, mod, base) -> dict:
+    """Time the budgeted count ``call`` into a results row starting with ``head``.
 
+    ``count_equal`` and ``slowdown`` compare with ``base`` (the first row of the query; this
+    row when None). A CapacityError of ``call`` passes through.
+    """
+    c, first_s, walls = timed(call, repeat)
+    wall = float(np.median(walls)) if walls else first_s
+    row = {
+        **head,
+        "budget_bytes": budget,
+        "need_bytes": need,
+        "count": int(c),
+        "first_s": first_s,
+        "wall_s": wall,
+        "walls_s": walls,
+        "peak_pool_bytes": peak.peak,
+        "stats": stats_of(mod),
+    }
+    base = row if base is None else base
+    row["count_equal"] = int(c) == base["count"]
+    row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+    return row
+
+
+def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
     from nx_gpumine.engines.cuda import static as gs
-    from nx_gpumine.inputs.patterns import Pattern
     from nx_gpumine.inputs.static_graph import from_arrays
     from nx_gpumine.plan.static_plan import static_plan
 
@@ -128,14 +146,14 @@ def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
     g = from_arrays(a, b, num_nodes=PL10M[0])
     out["static_graph"] = {
         "name": "pl10m",
-        "source": "powerlaw_graph.py " + " ".join(map(str, PL10M)),
+        "source": powerlaw_source(PL10M),
         "n": g.n,
         "entries": len(g.indices),
         "build_s": time.perf_counter() - t,
     }
     rows = out.setdefault("static", [])
     for pname in args.patterns:
-        pat = Pattern.from_networkx(nx.Graph(T_DFS_EDGES[pname]), name=pname)  # distinct count
+        pat = t_dfs_pattern(pname)  # distinct count
         plan = static_plan(pat, g, induced=False, distinct=True)
         need = gs.device_need(g, plan)
         base = None
@@ -152,30 +170,13 @@ def bench_static(args, peak: PeakPool, t0: float, out: dict) -> None:
                     kw = {} if placement == "-" else {"placement": placement}
                     return gs.count(g, plan, max_device_bytes=budget, **kw)
 
+                head = {"pattern": pname, "fraction": frac, "placement": placement}
                 try:
-                    c, first_s, walls = timed(call, args.repeat)
+                    row = budget_row(call, args.repeat, head, budget, need, peak, gs, base)
                 except ng.CapacityError as exc:
-                    rows.append({"pattern": pname, "fraction": frac, "placement": placement,
-                                 "capacity_error": str(exc)})  # fmt: skip
+                    rows.append({**head, "capacity_error": str(exc)})
                     continue
-                wall = float(np.median(walls)) if walls else first_s
-                row = {
-                    "pattern": pname,
-                    "fraction": frac,
-                    "placement": placement,
-                    "budget_bytes": budget,
-                    "need_bytes": need,
-                    "count": int(c),
-                    "first_s": first_s,
-                    "wall_s": wall,
-                    "walls_s": walls,
-                    "peak_pool_bytes": peak.peak,
-                    "stats": stats_of(gs),
-                }
-                if base is None:
-                    base = row
-                row["count_equal"] = int(c) == base["count"]
-                row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+                base = row if base is None else base
                 rows.append(row)
                 print(json.dumps({k: row[k] for k in ("pattern", "fraction", "placement",
                       "count", "wall_s", "slowdown", "peak_pool_bytes")}), flush=True)  # fmt: skip
@@ -205,31 +206,22 @@ def bench_temporal(args, peak: PeakPool, t0: float, out: dict) -> None:
             budget = int(frac * need["total"])
             free_device(g, plan)
             peak.reset()
+            head = {"motif": mname, "delta_s": DAY, "fraction": frac}
             try:
-                c, first_s, walls = timed(
-                    lambda b=budget, p=plan: gt.count(g, p, max_device_bytes=b), args.repeat
+                row = budget_row(
+                    lambda b=budget, p=plan: gt.count(g, p, max_device_bytes=b),
+                    args.repeat,
+                    head,
+                    budget,
+                    need,
+                    peak,
+                    gt,
+                    base,
                 )
             except ng.CapacityError as exc:
                 rows.append({"motif": mname, "fraction": frac, "capacity_error": str(exc)})
                 continue
-            wall = float(np.median(walls)) if walls else first_s
-            row = {
-                "motif": mname,
-                "delta_s": DAY,
-                "fraction": frac,
-                "budget_bytes": budget,
-                "need_bytes": need,
-                "count": int(c),
-                "first_s": first_s,
-                "wall_s": wall,
-                "walls_s": walls,
-                "peak_pool_bytes": peak.peak,
-                "stats": stats_of(gt),
-            }
-            if base is None:
-                base = row
-            row["count_equal"] = int(c) == base["count"]
-            row["slowdown"] = wall / base["wall_s"] if base["wall_s"] else None
+            base = row if base is None else base
             rows.append(row)
             print(json.dumps({k: row[k] for k in ("motif", "fraction", "count", "wall_s",
                   "slowdown", "peak_pool_bytes")}), flush=True)  # fmt: skip

@@ -30,6 +30,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from bench_common import FACEBOOK_SOURCE, POWERLAW, facebook_edges, fmt, powerlaw_source  # noqa: E402
 from powerlaw_graph import generate  # noqa: E402
 
 from nx_gpumine.engines.cpu import static as cpu  # noqa: E402
@@ -49,20 +50,16 @@ TARGETS = {
 TARGETS["facebook"]["5-clique"] = (62155818120, 53.9)
 TARGETS["pl1m"]["5-clique"] = (742735320, 47.3)
 TARGETS["pl10m"]["5-clique"] = (568768680, 45.1)
-GEN = {"pl1m": (200000, 1000000, 2.3, 2000, 1), "pl10m": (2000000, 10000000, 2.3, 3000, 1)}
 
 
 def load_graph(name: str):
     if name == "facebook":
-        path = HERE.parent / "nx_gpumine" / "data" / "facebook_combined.txt"
-        e = np.loadtxt(path, dtype=np.int64)
-        a, b = e[:, 0], e[:, 1]
-        n = int(e.max()) + 1
-        src = "nx_gpumine/data/facebook_combined.txt"
+        a, b, n = facebook_edges()
+        src = FACEBOOK_SOURCE
     else:
-        n, m, g, cap, seed = GEN[name]
-        a, b = generate(n, m, g, cap, seed)
-        src = f"powerlaw_graph.py {n} {m} {g} {cap} {seed}"
+        n = POWERLAW[name][0]
+        a, b = generate(*POWERLAW[name])
+        src = powerlaw_source(POWERLAW[name])
     return from_arrays(a, b, num_nodes=n), src
 
 
@@ -287,19 +284,15 @@ def main() -> None:
     for g, p, r in table:
         nxs = r.get("speedup_vs_networkx")
         nxe = r.get("speedup_vs_networkx_est")
-        nxt = _fmt(nxs, ".0f") if nxs is not None else (_fmt(nxe, ".0f") + "*" if nxe else "")
+        nxt = fmt(nxs, ".0f") if nxs is not None else (fmt(nxe, ".0f") + "*" if nxe else "")
         print(
             f"| {g} | {p} | {r['count']:,} | {r.get('tdfs_ms', '')} | "
-            f"{_fmt(r.get('cuda_dfs', {}).get('kernel_ms_median'), '.2f')} | "
-            f"{_fmt(r.get('cuda_trie', {}).get('kernel_ms_median'), '.2f')} | "
-            f"{_fmt(r.get('cuda_direct', {}).get('kernel_ms_median'), '.2f')} | "
-            f"{_fmt(r.get('speedup_vs_tdfs'), '.2f')} | {_fmt(r.get('cpu_s'), '.2f')} | "
-            f"{_fmt(r.get('speedup_vs_cpu'), '.0f')} | {nxt} |"
+            f"{fmt(r.get('cuda_dfs', {}).get('kernel_ms_median'), '.2f')} | "
+            f"{fmt(r.get('cuda_trie', {}).get('kernel_ms_median'), '.2f')} | "
+            f"{fmt(r.get('cuda_direct', {}).get('kernel_ms_median'), '.2f')} | "
+            f"{fmt(r.get('speedup_vs_tdfs'), '.2f')} | {fmt(r.get('cpu_s'), '.2f')} | "
+            f"{fmt(r.get('speedup_vs_cpu'), '.0f')} | {nxt} |"
         )
-
-
-def _fmt(v, spec: str) -> str:
-    return "" if v is None else format(v, spec)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,14 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from bench_common import (  # noqa: E402
+    FACEBOOK_SOURCE,
+    POWERLAW,
+    T_DFS_EDGES,
+    facebook_edges,
+    powerlaw_source,
+    t_dfs_pattern,
+)
 from powerlaw_graph import generate  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
@@ -43,43 +51,25 @@ from nx_gpumine.inputs.patterns import Pattern, as_pattern  # noqa: E402
 from nx_gpumine.inputs.static_graph import from_arrays  # noqa: E402
 from nx_gpumine.plan.static_plan import static_plan  # noqa: E402
 
-T_DFS_EDGES = {
-    "P1": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)],  # diamond (T-DFS pattern 1)
-    "P2": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],  # 4-clique
-    "P3": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3)],
-    "P4": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 4), (3, 4)],
-    "P5": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 4), (2, 3), (3, 4)],
-    "P6": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (3, 4)],
-    "P7": [(a, b) for a in range(5) for b in range(a + 1, 5)],  # 5-clique
-}
 PATTERNS = ["triangle", "4-cycle", *T_DFS_EDGES]
 G2MINER_APP = {"tc": "triangle", "4cycle": "4-cycle", "diamond": "P1", "kcl4": "P2", "kcl5": "P7"}
-GEN = {
-    "pl1m": (200000, 1000000, 2.3, 2000, 1),
-    "pl10m": (2000000, 10000000, 2.3, 3000, 1),
-    "pl100m": (20000000, 100000000, 2.3, 6000, 1),
-}
 
 
 def pattern(name: str) -> Pattern:
     if name in T_DFS_EDGES:
-        import networkx as nx
-
-        return Pattern.from_networkx(nx.Graph(T_DFS_EDGES[name]), name=name)
+        return t_dfs_pattern(name)
     return as_pattern(name)
 
 
 def load_graph(name: str):
     t = time.perf_counter()
     if name == "facebook":
-        path = HERE.parent / "nx_gpumine" / "data" / "facebook_combined.txt"
-        e = np.loadtxt(path, dtype=np.int64)
-        a, b, n = e[:, 0], e[:, 1], int(e.max()) + 1
-        src = "nx_gpumine/data/facebook_combined.txt"
+        a, b, n = facebook_edges()
+        src = FACEBOOK_SOURCE
     else:
-        n, m, gam, cap, seed = GEN[name]
-        a, b = generate(n, m, gam, cap, seed, device=m >= 50_000_000)
-        src = f"powerlaw_graph.py {n} {m} {gam} {cap} {seed}"
+        n, m = POWERLAW[name][:2]
+        a, b = generate(*POWERLAW[name], device=m >= 50_000_000)
+        src = powerlaw_source(POWERLAW[name])
     t_gen = time.perf_counter() - t
     t = time.perf_counter()
     g = from_arrays(a, b, num_nodes=n)

@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_common import fmt
 
 from nx_gpumine.engines.cpu import temporal as cpu
 from nx_gpumine.engines.cuda import _runtime
@@ -251,18 +252,14 @@ def main() -> None:
         sw = r.get("switches", {})
 
         def swt(name, sw=sw):
-            return _fmt(sw.get(name, {}).get("kernel_ms_median"), ".2f")
+            return fmt(sw.get(name, {}).get("kernel_ms_median"), ".2f")
 
         print(
             f"| {g} | {r['query']} | {r['count']:,} | {r['cuda']['kernel_ms_median']:.2f} | "
-            f"{_fmt(r.get('cpu_s'), '.3f')} | {_fmt(r.get('speedup_vs_cpu'), '.0f')} | "
-            f"{_fmt(r.get('edges_per_s_cuda'), '.3g')} | {swt('tail only')} | "
+            f"{fmt(r.get('cpu_s'), '.3f')} | {fmt(r.get('speedup_vs_cpu'), '.0f')} | "
+            f"{fmt(r.get('edges_per_s_cuda'), '.3g')} | {swt('tail only')} | "
             f"{swt('steal only')} | {swt('neither')} |"
         )
-
-
-def _fmt(v, spec: str) -> str:
-    return "" if v is None else format(v, spec)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ __all__ = [
     "result_bytes",
     "check_result_rows",
     "grow_rows",
+    "check_host_room",
     "BUDGET_ENV",
     "DEFAULT_FRACTION",
     "RESULT_COPIES",
@@ -193,3 +194,34 @@ def grow_rows(cap: int, width: int, limit: int | None, count_rows: Callable[[], 
     want = total if limit is None else min(total, int(limit))
     check_result_rows(want, width)
     return max(want, int(cap) + 1)
+
+
+def check_host_room(nbytes: int, rows: int, hint: str = "") -> None:
+    """Raise :class:`CapacityError` when ``nbytes`` more of results would not fit host memory.
+
+    The GPU engines call it before they copy enumerated rows to the host: the free physical
+    memory now (``SC_AVPHYS_PAGES``; no check where it cannot be read), not the budget.
+
+    Parameters
+    ----------
+    nbytes : int
+        Host bytes the copy needs.
+    rows : int
+        Number of match rows, for the message.
+    hint : str
+        Appended to the message's advice (e.g. the iterator to use instead).
+
+    Raises
+    ------
+    CapacityError
+        ``nbytes`` exceeds the free host memory.
+    """
+    try:
+        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return
+    if nbytes > avail:
+        raise CapacityError(
+            f"enumeration output of {rows} matches ({nbytes / 2**30:.1f} GiB) does not fit the"
+            f" {avail / 2**30:.1f} GiB of free host memory; pass limit= or iterate in blocks" + hint
+        )

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from nx_gpumine.engines.cpu import temporal as cpu
-from nx_gpumine.errors import EngineUnavailableError
+from nx_gpumine.errors import EngineUnavailableError, QueryError
 from nx_gpumine.execution.temporal import run_temporal
 from nx_gpumine.inputs.generators import skewed_temporal_graph
 from nx_gpumine.inputs.motifs import AntiEdge, TemporalMotif, named_motif
@@ -245,6 +245,17 @@ def test_census_unbounded_window(gpu):
     g = skewed_temporal_graph(n=300, m=3000, seed=9)
     for tie in ("strict", "input_order"):
         assert np.array_equal(gpu.census(g, None, tie), cpu.census(g, None, tie))
+
+
+def test_census_arguments_checked_like_cpu(gpu, skewed):
+    """The CUDA census checks its window and tie with plan.census_window, as the CPU one does."""
+    for engine in (gpu, cpu):
+        with pytest.raises(QueryError, match="tie must be"):
+            engine.census(skewed, 600, "loose")
+        with pytest.raises(ValueError):
+            engine.census(skewed, -1, "strict")
+        with pytest.raises(ValueError, match="outside"):
+            engine.census(skewed, 600, "strict", 0, skewed.m + 1)
 
 
 def test_motifs_beyond_the_kernels_fall_back_or_refuse(gpu, skewed):

@@ -221,6 +221,15 @@ def test_memory_budget_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ng.memory_budget() == int(limits.available_memory() * limits.DEFAULT_FRACTION)
 
 
+def test_host_room_check() -> None:
+    """The CUDA engines' check before copying rows to the host (free physical memory)."""
+    from nx_gpumine import limits
+
+    limits.check_host_room(1 << 10, 10)
+    with pytest.raises(ng.CapacityError, match=r"5 matches .* free host memory.* \(hint\)$"):
+        limits.check_host_room(1 << 62, 5, " (hint)")
+
+
 def test_limits_beyond_int64_max() -> None:
     df = _far_frame()  # times 1.8e19 apart
     kw = dict(source="s", target="d", time="t", engine="cpu")

@@ -234,7 +234,7 @@ def test_engine_ranges_add_up():
 
 
 def test_count_overflow_is_detected():
-    from nx_gpumine.engines.checks import checked_sum
+    from nx_gpumine.engines.checks import checked_sum, checked_total
 
     with pytest.raises(CapacityError, match="64-bit"):
         checked_sum(np.array([2**62, 2**62], dtype=np.int64))
@@ -242,6 +242,19 @@ def test_count_overflow_is_detected():
         checked_sum(np.array([5, -1], dtype=np.int64))
     assert checked_sum(np.array([2**62, 2**62 - 1], dtype=np.int64)) == 2**63 - 1
     assert checked_sum([1, 2, 3]) == 6
+    assert checked_total(2**63 - 1) == 2**63 - 1
+    with pytest.raises(CapacityError, match="census count 9223372036854775808 overflows"):
+        checked_total(2**63, "census count")
+
+
+def test_root_range_rule():
+    from nx_gpumine.engines.checks import checked_range
+
+    assert checked_range(0, None, 5) == (0, 5)
+    assert checked_range(np.int64(2), 2, 5) == (2, 2)
+    for lo, hi in ((-1, 3), (3, 2), (0, 6)):
+        with pytest.raises(ValueError, match=r"root range \[.*\) is outside \[0, 5\)"):
+            checked_range(lo, hi, 5)
 
 
 @pytest.mark.parametrize("pname", ["4-cycle", "diamond", "4-clique", "house", "5-cycle"])

@@ -52,8 +52,8 @@ from typing import Any
 import numpy as np
 
 from ..engines import ENGINE_NAMES, select_engine
-from ..engines.checks import INT64_MAX as _INT64_MAX
-from ..errors import CapacityError, EngineUnavailableError, QueryError
+from ..engines.checks import checked_total
+from ..errors import EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
@@ -510,8 +510,7 @@ def _run(
         total = 0
         for _, value in query.results():
             total += int(value)
-            if total > _INT64_MAX:
-                raise CapacityError(f"match count {total} overflows a 64-bit integer")
+            checked_total(total)
         return total
     if mode == "exists":
         return any(bool(value) for _, value in query.results())
@@ -851,6 +850,5 @@ def _sum_census(parts: Iterable[np.ndarray]) -> np.ndarray:
     for counts in parts:
         for j, c in enumerate(np.asarray(counts).tolist()):
             totals[j] += int(c)
-    if max(totals) > _INT64_MAX:
-        raise CapacityError(f"census count {max(totals)} overflows a 64-bit integer")
+    checked_total(max(totals), "census count")
     return np.array(totals, dtype=np.int64)

@@ -69,9 +69,9 @@ from typing import Any
 import numpy as np
 
 from ..engines import ENGINE_NAMES, cuda_available, is_cuda_engine, select_engine
-from ..engines.checks import INT64_MAX as _INT64_MAX
+from ..engines.checks import checked_total
 from ..engines.cuda import memory
-from ..errors import CapacityError, EngineUnavailableError, QueryError
+from ..errors import EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
@@ -437,8 +437,7 @@ class _Merge:
             self.bar.update(1)
         if self.mode == "count":
             self.total += int(value)
-            if self.total > _INT64_MAX:
-                raise CapacityError(f"match count {self.total} overflows a 64-bit integer")
+            checked_total(self.total)
             return False
         if self.mode == "exists":
             self.found = self.found or bool(value)
@@ -731,8 +730,7 @@ def run_census_devices(
             bar.update(1)
         for j, c in enumerate(counts.tolist()):
             totals[j] += int(c)
-        if max(totals) > _INT64_MAX:
-            raise CapacityError(f"census count {max(totals)} overflows a 64-bit integer")
+        checked_total(max(totals), "census count")
         return False
 
     try:

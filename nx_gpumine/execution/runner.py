@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engines.checks import INT64_MAX as _INT64_MAX
-from ..errors import CapacityError
+from ..engines.checks import checked_total
 from ..limits import check_result_rows
 
 __all__ = [
@@ -132,8 +131,7 @@ def run_in_order(
         total = 0
         for task in tasks:
             total += int(run_one(task, None))
-            if total > _INT64_MAX:
-                raise CapacityError(f"match count {total} overflows a 64-bit integer")
+            checked_total(total)
             if bar is not None:
                 bar.update(1)
         return total

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engines.checks import checked_range
 from ..inputs.static_graph import StaticGraph
 
 __all__ = ["entry_costs", "split_root_range"]
@@ -69,11 +70,7 @@ def split_root_range(
     list of (int, int)
         Non-empty, contiguous, covering ``[lo, hi)`` exactly, in order.
     """
-    m = len(graph.indices)
-    hi = m if hi is None else int(hi)
-    lo = int(lo)
-    if not (0 <= lo <= hi <= m):
-        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     if ntasks < 1:
         raise ValueError(f"ntasks must be >= 1, got {ntasks}")
     if hi == lo:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import is_cuda_engine, select_engine
+from ..engines.checks import checked_range
 from ..inputs.temporal_graph import TemporalGraph
 from ..plan.temporal_plan import (
     TemporalPlan,
@@ -42,9 +43,7 @@ def temporal_tasks(
     graph: TemporalGraph, plan: TemporalPlan, ntasks: int, lo: int = 0, hi: int | None = None
 ) -> list[tuple[int, int]]:
     """Split root edge ids ``[lo, hi)`` into at most ``ntasks`` balanced ranges."""
-    hi = graph.m if hi is None else int(hi)
-    if not (0 <= lo <= hi <= graph.m):
-        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {graph.m})")
+    lo, hi = checked_range(lo, hi, graph.m)
     if ntasks < 1:
         raise ValueError(f"ntasks must be >= 1, got {ntasks}")
     if hi == lo:

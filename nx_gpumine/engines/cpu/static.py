@@ -30,7 +30,7 @@ from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, grow_rows
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
 from ..checks import INT64_MAX as _INT64_MAX
-from ..checks import checked_sum, overflow_error
+from ..checks import checked_range, checked_sum, overflow_error
 from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "iter_matches"]
@@ -998,15 +998,6 @@ def _tail(plan: StaticPlan) -> tuple:
     return np.int64(start), np.int64(kind), bool(indep)
 
 
-def _range(graph: StaticGraph, lo: int, hi: int | None) -> tuple[int, int]:
-    m = len(graph.indices)
-    hi = m if hi is None else int(hi)
-    lo = int(lo)
-    if not (0 <= lo <= hi <= m):
-        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
-    return lo, hi
-
-
 def _bounds(args: tuple, lo: int, hi: int) -> np.ndarray:
     nchunks = numba.get_num_threads() * 16
     return _chunk_bounds(args[0], args[1], args[26], lo, hi, nchunks)
@@ -1036,7 +1027,7 @@ def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = No
     KeyboardInterrupt
         Ctrl-C during the call (see :mod:`nx_gpumine.engines.cpu.calls`).
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         return 0
     args = _args(graph, plan)
@@ -1052,7 +1043,7 @@ def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = No
 
 def exists(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> bool:
     """Whether at least one match has its root edge in ``[lo, hi)`` (stops at the first)."""
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         return False
     args = _args(graph, plan)
@@ -1079,7 +1070,7 @@ def enumerate_matches(
         Without ``limit`` the result is exact (counted first, then filled in parallel); with
         ``limit`` a growing buffer is filled in root order until ``limit`` rows are found.
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     k = plan.k
     if limit is not None:
         limit = int(limit)
@@ -1137,7 +1128,7 @@ def iter_matches(
     ``block_rows`` matches are found. Blocks start small (64 rows) and double up to
     ``block_rows``.
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     if block_rows < 1:
         raise ValueError(f"block_rows must be >= 1, got {block_rows}")
     if plan.impossible or hi <= lo:

@@ -29,7 +29,7 @@ from ...plan.temporal_plan import (
     split_root_edges,
     time_span,
 )
-from ..checks import checked_sum
+from ..checks import checked_range, checked_sum
 from .calls import new_stop, run_kernel, settle
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
@@ -778,15 +778,6 @@ def _args(graph: TemporalGraph, plan: TemporalPlan) -> tuple:
     )
 
 
-def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
-    m = graph.m
-    hi = m if hi is None else int(hi)
-    lo = int(lo)
-    if not (0 <= lo <= hi <= m):
-        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
-    return lo, hi
-
-
 def _bounds(graph: TemporalGraph, delta_on: bool, delta, lo: int, hi: int) -> np.ndarray:
     return split_root_edges(graph, numba.get_num_threads() * 16, delta_on, delta, lo, hi)
 
@@ -813,7 +804,7 @@ def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None 
     CapacityError
         If the count does not fit in 64 bits.
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if plan.impossible or hi <= lo:
         return 0
     args = _args(graph, plan)
@@ -825,7 +816,7 @@ def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None 
 
 def exists(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> bool:
     """Whether some match has its root edge id in ``[lo, hi)`` (stops at the first)."""
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if plan.impossible or hi <= lo:
         return False
     args = _args(graph, plan)
@@ -851,7 +842,7 @@ def enumerate_matches(
         Without ``limit`` the result is exact (counted first, then filled in parallel); with
         ``limit`` a doubling buffer is filled in root order until ``limit`` rows are found.
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     ncol = plan.l
     if limit is not None:
         limit = int(limit)
@@ -917,7 +908,7 @@ def census(
     """
     settle()
     delta = census_window(graph, delta, tie)
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
     on, d = encode_limit(delta, graph.integer_times, time_span(graph))

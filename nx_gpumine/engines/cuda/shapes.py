@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
+from ..checks import overflow_error
 from ._runtime import current_device, import_cupy, load_module, sm_count, wait_event
 
 __all__ = [
@@ -185,7 +185,7 @@ def _ctl() -> Any:
 
 def _check(ctl_host: np.ndarray) -> int:
     if int(ctl_host[C_FLAGS]) & F_OVERFLOW:
-        raise CapacityError("match count overflows 64 bits")
+        raise overflow_error()
     return int(ctl_host[C_COUNT])
 
 
@@ -317,7 +317,7 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
         _timed(stats, lambda: kern((grid,), (1024,), args, shared_mem=C4_SMEM))
         total += _check(ctl.get())
     if total >= 2**64:
-        raise CapacityError("match count overflows 64 bits")
+        raise overflow_error()
     stats.update(strategy="cycle4", light=int(len(light)), heavy=int(len(heavy)))
     return total
 

@@ -37,7 +37,6 @@ design and measurements in ``docs/cuda_static.md``):
 
 from __future__ import annotations
 
-import os
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -48,8 +47,8 @@ import numpy as np
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
-from ...limits import check_result_rows, memory_budget, result_bytes
-from ..checks import INT64_MAX as _INT64_MAX
+from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
+from ..checks import checked_range, checked_total, overflow_error
 from . import hostmem, memory, shapes
 from ._runtime import (
     current_device,
@@ -573,7 +572,7 @@ def _dfs_launch(
             _grow_pool(prep, w)
             continue
         if int(ctl[C_FLAGS]) & F_OVERFLOW:
-            raise CapacityError("match count overflows 64 bits")
+            raise overflow_error()
         return ctl
 
 
@@ -584,15 +583,6 @@ def _drop_work(graph: StaticGraph, plan: Any, *args: Any, **kw: Any) -> None:
     if d is not None:
         d["work"].clear()
         d["tasks"].clear()
-
-
-def _range(graph: StaticGraph, lo: int, hi: int | None) -> tuple[int, int]:
-    nnz = len(graph.indices)
-    hi = nnz if hi is None else int(hi)
-    lo = int(lo)
-    if not 0 <= lo <= hi <= nnz:
-        raise ValueError(f"task range [{lo}, {hi}) outside [0, {nnz}]")
-    return lo, hi
 
 
 def _small_k_count(graph: StaticGraph, plan: Any, lo: int, hi: int) -> int:
@@ -795,7 +785,7 @@ def _count_trie(
             else:
                 c = int(ctl[C_COUNT])
                 if total + c >= 2**64:
-                    raise CapacityError("match count overflows 64 bits")
+                    raise overflow_error()
                 total += c
         prep.stats["trie_depth"] = max(prep.stats.get("trie_depth", 0), d)
         start = stop
@@ -855,7 +845,7 @@ def _count_shape(graph: StaticGraph, plan: Any) -> int:
             + (shapes.device_rank_graph(graph)["build_seconds"])
         )
     res = distinct if plan.distinct else distinct * int(plan.num_automorphisms)
-    _check_total(res)
+    checked_total(res)
     _finish_stats(None, **stats)
     return res
 
@@ -877,11 +867,6 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
         return False
     sym = _symmetric_plan(graph, plan)
     return _shape_reason(graph, sym if sym is not None else plan) is None
-
-
-def _check_total(total: int) -> None:
-    if total > _INT64_MAX:
-        raise CapacityError(f"match count {total} overflows a 64-bit integer")
 
 
 def _auto_trie(plan: Any, tail: bool) -> bool:
@@ -918,9 +903,9 @@ def _count_dfs(
                 prep, 0, w, records=(w.dumps[cur], nrec), dump=w.dumps[1 - cur], timeout_ns=tau
             )
             total += int(ctl[C_COUNT])
-            _check_total(total)
+            checked_total(total)
             nrec, cur = int(ctl[C_NDUMP]), 1 - cur
-    _check_total(total)
+    checked_total(total)
     _finish_stats(
         prep,
         strategy="dfs",
@@ -1057,17 +1042,7 @@ def _chunks(lo: int, hi: int, size: int) -> list[tuple[int, int]]:
 
 
 def _host_room(nbytes: int, rows: int) -> None:
-    """Raise :class:`CapacityError` when ``nbytes`` more of results would not fit host memory."""
-    try:
-        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return
-    if nbytes > avail:
-        raise CapacityError(
-            f"enumeration output of {rows} matches ({nbytes / 2**30:.1f} GiB as int64 rows) does"
-            f" not fit the {avail / 2**30:.1f} GiB of free host memory; pass limit= or iterate"
-            " in blocks (iter_subgraph_mappings)"
-        )
+    check_host_room(nbytes, rows, " (iter_subgraph_mappings)")
 
 
 # ====================================================================== public API
@@ -1149,7 +1124,7 @@ def count(
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         last_run.clear()
         return 0
@@ -1175,7 +1150,7 @@ def count(
                 placement=placement,
             )
             aut = int(plan.num_automorphisms)
-            _check_total(res * aut)
+            checked_total(res * aut)
             last_run["symmetry"] = aut
             return res * aut
     ooc = _residency(
@@ -1211,7 +1186,7 @@ def count(
         if plan.k >= 4:
             prep = _prepare(graph, plan, page_log, tail=False)
             res = _count_trie(prep, 0, lo, hi, trie_budget, trie_depth, pool_pages)
-            _check_total(res)
+            checked_total(res)
             _finish_stats(prep, strategy="trie")
             return res
     prep = _prepare(graph, plan, page_log, tail=tail)
@@ -1244,7 +1219,7 @@ def _count_ooc(
             total += _count_dfs(
                 prep, a, b, timeout_ms, pool_pages, max(min(dump_capacity, ooc.dump_rows), 1)
             )
-        _check_total(total)
+        checked_total(total)
     _finish_stats(prep, strategy="trie" if trie else "dfs")
     _ooc_stats(ooc, graph, len(chunks))
     return total
@@ -1275,7 +1250,7 @@ def exists(
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         last_run.clear()
         return False
@@ -1354,7 +1329,7 @@ def enumerate_matches(
     """
     cp = import_cupy()
     k = int(plan.k)
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0")
     if buffer_rows < 1 or max_buffer_rows < buffer_rows:

@@ -31,7 +31,6 @@ design and figures in ``docs/cuda_temporal.md``):
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import weakref
@@ -42,20 +41,20 @@ import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
-from ...inputs.motifs import as_time_limit
 from ...inputs.temporal_graph import TemporalGraph
-from ...limits import check_result_rows
+from ...limits import check_host_room, check_result_rows
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
     TIE_INPUT_ORDER,
     TIE_STRICT,
     TemporalPlan,
+    census_window,
     encode_limit,
     split_root_edges,
     time_reach,
     time_span,
 )
-from ..checks import INT64_MAX as _INT64_MAX
+from ..checks import checked_range, checked_total, overflow_error
 from . import memory
 from ._runtime import (
     current_device,
@@ -376,17 +375,19 @@ class _Prep:
 
     @property
     def graph(self) -> TemporalGraph:
-        graph = self.graph_ref()
-        if graph is None:  # pragma: no cover - callers hold the graph while they run
-            raise RuntimeError("the graph of this prepared plan was freed")
-        return graph
+        return _alive(self.graph_ref, "graph")
 
     @property
     def plan(self) -> TemporalPlan:
-        plan = self.plan_ref()
-        if plan is None:  # pragma: no cover - callers hold the plan while they run
-            raise RuntimeError("the plan of this prepared plan was freed")
-        return plan
+        return _alive(self.plan_ref, "plan")
+
+
+def _alive(ref: weakref.ref, what: str) -> Any:
+    """The object ``ref`` refers to; RuntimeError naming ``what`` when it was freed."""
+    obj = ref()
+    if obj is None:  # pragma: no cover - callers hold the graph and plan while they run
+        raise RuntimeError(f"the {what} of this prepared plan was freed")
+    return obj
 
 
 #: Per-plan device data (compiled module, label codes, limits, work buffers), freed with the
@@ -447,15 +448,6 @@ def _drop_buffers(graph: TemporalGraph, plan: TemporalPlan, *args: Any, **kw: An
     hit = (_PLAN_DATA.get(plan) or {}).get(current_device())
     if hit is not None:
         hit[1].buffers.clear()
-
-
-def _range(graph: TemporalGraph, lo: int, hi: int | None) -> tuple[int, int]:
-    m = graph.m
-    hi = m if hi is None else int(hi)
-    lo = int(lo)
-    if not 0 <= lo <= hi <= m:
-        raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
-    return lo, hi
 
 
 def _null() -> np.uint64:
@@ -580,7 +572,7 @@ def _run(
         if flags & F_DUMPFULL:  # pragma: no cover - capacity is the proven maximum
             raise RuntimeError("internal error: tail dump buffer overflowed")
         if flags & F_OVERFLOW:
-            raise CapacityError("match count overflows 64 bits")
+            raise overflow_error()
         ndump = int(h[C_NDUMP])
         nsplit = min(int(h[C_NREC]), splitcap) if split_on else 0
         prep.stats["steals"] = prep.stats.get("steals", 0) + int(h[C_NSTEAL])
@@ -670,7 +662,7 @@ def count(
     CapacityError
         If the count does not fit in 64 bits.
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if plan.impossible or hi <= lo:
         last_run.clear()
         return 0
@@ -689,9 +681,7 @@ def count(
         expand=expand,
         count_last=count_last,
     )
-    total = int(h[C_COUNT])
-    if total > _INT64_MAX:
-        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+    total = checked_total(int(h[C_COUNT]))
     _finish(prep, mode="count")
     return total
 
@@ -713,7 +703,7 @@ def exists(
 
     Parameters are those of :func:`count` (streamed partitions stop at the first match).
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     if plan.impossible or hi <= lo:
         last_run.clear()
         return False
@@ -800,7 +790,7 @@ def enumerate_matches(
     CapacityError
         The matches do not fit the free host memory (pass ``limit``).
     """
-    lo, hi = _range(graph, lo, hi)
+    lo, hi = checked_range(lo, hi, graph.m)
     ncol = int(plan.l)
     if limit is not None:
         limit = int(limit)
@@ -844,7 +834,7 @@ def enumerate_matches(
             todo += [(mid, b), (a, mid)]
             continue
         want = c if limit is None else min(c, limit - got)
-        _host_room(8 * ncol * (got + want) * 2, got + want)
+        check_host_room(8 * ncol * (got + want) * 2, got + want)
         block = _fill(prep, a, b, want, steal, tail_ms)
         if limit is None and len(block) != c:  # pragma: no cover - engine invariant
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
@@ -885,10 +875,8 @@ def census(
         int64, shape (36,).
     """
     cp = import_cupy()
-    delta = as_time_limit(delta, "delta")
-    if tie not in ("strict", "input_order"):
-        raise ValueError(f"tie must be 'strict' or 'input_order', got {tie!r}")
-    lo, hi = _range(graph, lo, hi)
+    delta = census_window(graph, delta, tie)
+    lo, hi = checked_range(lo, hi, graph.m)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
     on, d = encode_limit(delta, graph.integer_times, time_span(graph))
@@ -926,8 +914,7 @@ def census(
         wait_event(end)
         kernel_ms += float(cp.cuda.get_elapsed_time(start, end))
     res = counts.get()
-    if (res > _INT64_MAX).any():
-        raise CapacityError("a census count overflows a 64-bit integer")
+    checked_total(int(res.max()), "census count")
     last_run.clear()
     last_run.update(
         kernel_ms=kernel_ms,
@@ -1194,8 +1181,7 @@ def _stream(
             with st.compute:
                 if mode == "count":
                     total += count(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
-                    if total > _INT64_MAX:
-                        raise CapacityError(f"match count {total} overflows a 64-bit integer")
+                    checked_total(total)
                 elif mode == "exists":
                     found = exists(cur, sub_plan, 0, r1 - r0, max_device_bytes=_INF_BUDGET, **kw)
                 else:
@@ -1232,16 +1218,3 @@ def _stream(
 
 #: Budget passed to the per-partition calls: the partition was sized to fit already.
 _INF_BUDGET = 1 << 62
-
-
-def _host_room(nbytes: int, rows: int) -> None:
-    """Raise :class:`CapacityError` when ``nbytes`` more of results would not fit host memory."""
-    try:
-        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return
-    if nbytes > avail:
-        raise CapacityError(
-            f"enumeration output of {rows} matches ({nbytes / 2**30:.1f} GiB) does not fit the"
-            f" {avail / 2**30:.1f} GiB of free host memory; pass limit= or iterate in blocks"
-        )
