@@ -6,7 +6,7 @@ The GPU machine has no network and one device call carries at most 64 MiB, while
 1. Here (a machine with the wheels, e.g. from ``pip download --no-deps --python-version 3.12
    --only-binary=:all: --platform manylinux_2_28_x86_64 cudf-cu13 ...``)::
 
-       python3 benchmarks/cudf_carry.py split WHEEL_DIR [--out .cudf] [--part-mib 60]
+       python3 benchmarks/cudf_carry.py split WHEEL_DIR [--out .cudf] [--part-mib 54]
 
    packs the wheels into numbered folders ``.cudf/p1``, ``.cudf/p2``, ... of at most
    ``--part-mib`` MiB each (a wheel larger than the room left is cut into byte chunks), each
@@ -25,7 +25,8 @@ The GPU machine has no network and one device call carries at most 64 MiB, while
    sharing a namespace folder such as ``nvidia/`` merge), except excluded ones (parts packed
    before the exclusion) whose distribution this Python already has (``.cudf/site`` comes first
    on ``PYTHONPATH`` and would shadow the image's numba, pandas ...), and says which parts are
-   still missing. Then ``PYTHONPATH=.cudf/site python3 -c "import cudf"`` (``check`` does that).
+   still missing, and applies the source fixes the image's NumPy needs (``PATCHES``). Then
+   ``PYTHONPATH=.cudf/site python3 -c "import cudf"`` (``check`` does that).
 """
 
 from __future__ import annotations
@@ -210,7 +211,40 @@ def assemble(root: Path, site: Path | None = None, install: bool = True) -> dict
         cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q"]
         cmd += ["--target", str(site), *map(str, install_these)]
         subprocess.run(cmd, check=True)
+    if site.exists():
+        report["patched"] = patch_site(site)
     return report
+
+
+#: Source fixes applied to the installed wheels, for the GPU image's newer NumPy: (file under
+#: the site folder, exact line, replacement). numba-cuda 0.30 registers an overload for
+#: ``np.row_stack`` at import, which NumPy 2.5 removed (``import cudf`` then fails with
+#: AttributeError); the overload is registered only where NumPy still has the function.
+PATCHES = (
+    (
+        "numba_cuda/numba/cuda/np/arrayobj.py",
+        "    overload(np.row_stack)(impl_np_vstack)\n",
+        '    if hasattr(np, "row_stack"):\n        overload(np.row_stack)(impl_np_vstack)\n',
+    ),
+)
+
+
+def patch_site(site: Path) -> list[str]:
+    """Apply :data:`PATCHES` to the wheels installed in ``site``; return the files changed.
+
+    A file that is absent, or no longer holds the line (already patched, or another version),
+    is left as it is.
+    """
+    changed = []
+    for rel, old, new in PATCHES:
+        path = site / rel
+        if not path.exists():
+            continue
+        text = path.read_text()
+        if old in text and new not in text:
+            path.write_text(text.replace(old, new, 1))
+            changed.append(rel)
+    return changed
 
 
 def _distribution(wheel: str) -> str:
@@ -244,7 +278,8 @@ def main() -> None:
     s = sub.add_parser("split", help="pack the wheels of WHEEL_DIR into parts")
     s.add_argument("wheel_dir", type=Path)
     s.add_argument("--out", type=Path, default=Path(".cudf"))
-    s.add_argument("--part-mib", type=float, default=60.0)
+    # a call carries the working tree too (about 6 MiB) within its 64 MiB
+    s.add_argument("--part-mib", type=float, default=54.0)
     s.add_argument("--exclude", nargs="*", default=list(EXCLUDE), help="wheel name patterns")
     a = sub.add_parser("assemble", help="join and install the parts found (on the GPU machine)")
     a.add_argument("--dir", type=Path, default=Path(".cudf"))

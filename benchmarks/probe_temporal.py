@@ -6,8 +6,8 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 ``engines.cuda.temporal.count`` with the default switches and with each variant of
 ``--variants`` (medians of 3 kernel-event times after a warm-up; every count must equal the
 default's). A variant sets engine switches (``steal``, ``tail_ms``, ``count_last``,
-``expand``) and module settings (``EXPAND_ROOTS``, ``MIN_BLOCKS_PER_SM``: those get a fresh
-plan, hence a fresh compile). Writes OUT_DIR/temporal_probe.json.
+``expand``) and module settings (``EXPAND_ROOTS``, ``SPLIT_MIN``, ``ROOT_CHUNK``). Writes
+OUT_DIR/temporal_probe.json.
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ VARIANTS = {
     "no_steal_no_tail": {"steal": False, "tail_ms": 0.0},
     "no_expand": {"expand": False},
     "expand_all": {"EXPAND_ROOTS": 1 << 24},
-    "minb6": {"MIN_BLOCKS_PER_SM": 6},
     "split4": {"SPLIT_MIN": 4},
     "split8": {"SPLIT_MIN": 8},
     "split32": {"SPLIT_MIN": 32},
@@ -53,9 +52,9 @@ VARIANTS = {
     "chunk512": {"ROOT_CHUNK": 512},
 }
 #: module settings a variant may change (restored after it)
-MODULE_SETTINGS = ("EXPAND_ROOTS", "MIN_BLOCKS_PER_SM", "SPLIT_MIN", "ROOT_CHUNK")
-#: settings compiled into the kernel: a variant with one gets a fresh plan
-COMPILED = ("MIN_BLOCKS_PER_SM",)
+MODULE_SETTINGS = ("EXPAND_ROOTS", "SPLIT_MIN", "ROOT_CHUNK")
+#: settings compiled into the kernel: a variant with one gets a fresh plan (none at present)
+COMPILED: tuple = ()
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -127,6 +128,32 @@ def test_temporal_context_stays_in_registers(tmp_path, name, defines):
     assert proc.returncode == 0, proc.stderr
     report = proc.stdout + proc.stderr
     assert "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in report, report
+
+
+@NVCC
+def test_temporal_dfs_registers_allow_five_blocks_per_sm(tmp_path):
+    """Occupancy guard: the DFS kernel is latency-bound, so its speed follows the resident warps,
+    which its register count sets (persistent grid, 256 threads a block). At most 57 registers
+    keep 4-5 blocks per SM; a launch-bounds change once took it to 64-72 (3 blocks) and every
+    10M-edge cell 20-40% slower."""
+    from nx_gpumine.engines.cuda.temporal import structure_defines
+    from nx_gpumine.inputs.generators import skewed_temporal_graph
+    from nx_gpumine.inputs.motifs import named_motif
+    from nx_gpumine.plan.temporal_plan import build_temporal_plan
+
+    g = skewed_temporal_graph(n=200, m=2000, seed=3)
+    for name in ("M1", "M8", "M10", "M11"):
+        plan = build_temporal_plan(named_motif(name, 3600, tie="input_order"), g)
+        proc = _nvcc(
+            tmp_path, "temporal_dfs.cu", structure_defines(plan, g), "-cubin", "--resource-usage"
+        )
+        assert proc.returncode == 0, proc.stderr
+        report = proc.stdout + proc.stderr
+        found = re.search(
+            r"Function properties for temporal_dfs.*?Used (\d+) registers", report, re.S
+        )
+        assert found, report
+        assert int(found.group(1)) <= 57, (name, found.group(1))
 
 
 def test_sources_found_and_includes_inlined():

@@ -121,3 +121,17 @@ def test_image_packages_are_not_carried_nor_shadowed(carry, tmp_path, monkeypatc
         "cudf_cu13-1.0-py3-none-any.whl"
     ]
     assert carry._distribution("nvidia_cuda_runtime-13.5-py3-none-any.whl") == "nvidia-cuda-runtime"
+
+
+def test_numpy_patch_applies_once(carry, tmp_path):
+    rel, old, new = carry.PATCHES[0]
+    target = tmp_path / rel
+    target.parent.mkdir(parents=True)
+    target.write_text("if numpy_version >= (2, 0):\n" + old + "x = 1\n")
+    assert carry.patch_site(tmp_path) == [rel]
+    text = target.read_text()
+    assert new in text and "x = 1" in text
+    compile(text, str(target), "exec")  # still valid Python
+    assert carry.patch_site(tmp_path) == []  # already patched: left alone
+    assert target.read_text() == text
+    assert carry.patch_site(tmp_path / "absent") == []

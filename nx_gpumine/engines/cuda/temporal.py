@@ -103,9 +103,6 @@ SPLIT_MIN = 8
 #: Root edges a warp takes at a time from the launch's cursor (record items: RECORD_CHUNK).
 ROOT_CHUNK = 32
 RECORD_CHUNK = 32
-#: Minimum resident blocks per SM asked of the DFS kernel (``__launch_bounds__``; it caps the
-#: registers per thread). 1: no cap.
-MIN_BLOCKS_PER_SM = 1
 #: Root edges per census launch (the census kernel does not poll flags; see census()).
 CENSUS_CHUNK = 1 << 18
 
@@ -411,8 +408,6 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
     defines = structure_defines(plan, graph)
-    if MIN_BLOCKS_PER_SM > 1:
-        defines["TMINB"] = int(MIN_BLOCKS_PER_SM)
     tdt = graph.time.dtype
     plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
     tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)

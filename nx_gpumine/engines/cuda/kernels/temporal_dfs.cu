@@ -79,11 +79,6 @@
 #define ANTI_WON 0
 #endif
 
-// minimum resident blocks per SM for __launch_bounds__ (caps registers; 1: no cap)
-#ifndef TMINB
-#define TMINB 1
-#endif
-
 #define SRC_OUT 0
 #define SRC_IN 1
 #define SRC_ALL 2
@@ -740,7 +735,7 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 // level-1 expansion's, or the tail ranges dumped by an earlier launch; rec_pref: exclusive
 // prefix sums of their range lengths). nrec < 0: the expansion's count, ctl[C_NREC], which
 // the host has not read. Every record holds at least one candidate.
-extern "C" __global__ void __launch_bounds__(WPB * 32, TMINB)
+extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_dfs(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
                  const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
                  const idx_t* in_edges, const int* nlab, const int* elab,
