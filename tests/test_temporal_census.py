@@ -255,3 +255,20 @@ def test_census_window_is_the_one_check():
         census_window(g, 5, "loose")
     with pytest.raises(ValueError):
         census_window(g, -1, "strict")
+
+
+def test_cpu_census_overflow_is_checked_per_motif(monkeypatch):
+    # each of the 36 counts fits 64 bits although their sum does not: no error; a motif whose
+    # chunks add up past 2**63 - 1 raises (counts fabricated: no graph here reaches them)
+    import nx_gpumine.engines.cpu.temporal as cpu_temporal
+    from nx_gpumine.errors import CapacityError
+    from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
+
+    g = temporal_from_arrays(np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([1, 2, 3]))
+    big = np.full((2, 36), 2**61, dtype=np.int64)
+    monkeypatch.setattr(cpu_temporal, "run_kernel", lambda *a, **k: big.copy())
+    got = cpu_temporal.census(g, 10, "strict")
+    assert got.dtype == np.int64 and (got == 2**62).all()
+    big[:, 5] = 2**62 + 1
+    with pytest.raises(CapacityError):
+        cpu_temporal.census(g, 10, "strict")

@@ -920,5 +920,5 @@ def census(
         graph.out_edges, graph.in_ptr, graph.in_edges, 0 if tie == "strict" else 1, on, d,
         CENSUS_TABLE, stop, stop=stop,
     )  # fmt: skip
-    checked_sum(counts)
-    return counts.sum(axis=0).astype(np.int64)
+    # each motif's count must fit 64 bits; the 36 together need not
+    return np.array([checked_sum(counts[:, j]) for j in range(36)], dtype=np.int64)
