@@ -169,9 +169,7 @@ def iter_static_blocks(
         if lazy is None and result_bytes(eng.count(graph, plan, lo, hi), plan.k) > big:
             # an engine without pausable enumeration: a task too big for one block is
             # listed lazily by the CPU engine (memory bounded however many matches it has)
-            from ..engines.cpu import static as cpu_static
-
-            blocks = cpu_static.iter_matches(graph, plan, lo, hi)
+            blocks = select_engine("cpu", "static").iter_matches(graph, plan, lo, hi)
         elif lazy is None:
             blocks = iter([eng.enumerate_matches(graph, plan, lo, hi)])
         else:

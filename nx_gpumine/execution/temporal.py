@@ -205,9 +205,7 @@ def census_function(engine: str = "auto") -> Callable[..., np.ndarray]:
     """
     fn = getattr(select_engine(engine, "temporal"), "census", None)
     if fn is None:
-        from ..engines.cpu import temporal as cpu
-
-        fn = cpu.census
+        fn = select_engine("cpu", "temporal").census
     return fn
 
 
