@@ -1,5 +1,6 @@
 """Every engine module satisfies the engine contract (issue 16: one typed engine interface)."""
 
+import inspect
 import types
 
 import pytest
@@ -36,3 +37,59 @@ def test_select_engine_reads_the_table():
     assert select_engine("cpu", "temporal") is contract.engine_module("temporal", "cpu")
     with pytest.raises(ValueError, match="no static engine named 'gpu'"):
         contract.engine_module("static", "gpu")
+
+
+# The hooks each real engine module provides: the callers' fallbacks (no ``iter_matches``: list
+# a task at once; no ``release``: slices stay cached) are exercised by the other engine.
+HOOKS = {
+    ("static", "cpu"): {"iter_matches"},
+    ("static", "cuda"): {"unsupported", "whole_range_count"},
+    ("temporal", "cpu"): set(),
+    ("temporal", "cuda"): {"unsupported", "release"},
+}
+
+
+@pytest.mark.parametrize("kind, name", sorted(contract.ENGINE_MODULES))
+def test_engine_modules_optional_hooks_are_declared_and_checked(kind, name):
+    module = contract.engine_module(kind, name)
+    have = {h for h in contract.OPTIONAL_HOOKS[kind] if contract.optional_hook(module, h)}
+    assert have == HOOKS[(kind, name)]
+    for hook in have:  # contract_violations checked their signatures; spell it out once more
+        want = list(inspect.signature(getattr(contract.EngineHooks, hook)).parameters)[1:]
+        got = list(inspect.signature(getattr(module, hook)).parameters)[: len(want)]
+        assert got == want, (module.__name__, hook)
+
+
+def test_every_temporal_engine_has_census():
+    """``census`` is part of the temporal contract: execution calls it with no fallback."""
+    for (kind, name), path in contract.ENGINE_MODULES.items():
+        if kind == "temporal":
+            assert callable(getattr(contract.engine_module(kind, name), "census", None)), path
+
+
+def test_a_hook_with_the_wrong_signature_is_reported():
+    fake = types.ModuleType("fake_engine")
+    fake.count = lambda graph, plan, lo=0, hi=None: 0
+    fake.exists = lambda graph, plan, lo=0, hi=None: False
+    fake.enumerate_matches = lambda graph, plan, lo=0, hi=None, limit=None: None
+    fake.whole_range_count = lambda plan, graph: True  # swapped
+    fake.iter_matches = lambda graph, plan, lo=0, hi=None, *, rows: iter(())  # rows: no default
+    fake.release = lambda: None  # not a static hook: not checked for static
+    problems = contract.contract_violations(fake, "static")
+    assert problems == [
+        "fake_engine.iter_matches: extra parameter 'rows'",
+        "fake_engine.whole_range_count: parameter 0 should be 'graph'",
+    ]
+    assert contract.contract_violations(fake, "temporal")[0] == "fake_engine: not a TemporalEngine"
+    assert "fake_engine.release: parameter 0 should be 'graph'" in contract.contract_violations(
+        fake, "temporal"
+    )
+
+
+def test_optional_hook_returns_none_when_absent_and_rejects_unknown_names():
+    fake = types.ModuleType("fake_engine")
+    assert contract.optional_hook(fake, "release") is None
+    fake.release = print
+    assert contract.optional_hook(fake, "release") is print
+    with pytest.raises(ValueError, match="not an optional engine hook"):
+        contract.optional_hook(fake, "relase")

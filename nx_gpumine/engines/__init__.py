@@ -58,7 +58,8 @@ def select_engine(engine: str, kind: str, plan: object | None = None) -> ModuleT
     kind : {"static", "temporal"}
         Which problem.
     plan : StaticPlan or TemporalPlan, optional
-        The plan to run; an engine module may refuse it through ``unsupported(plan)``.
+        The plan to run; an engine module may refuse it through its optional hook
+        ``unsupported(plan)`` (:class:`.contract.EngineHooks`).
 
     Returns
     -------
@@ -73,11 +74,11 @@ def select_engine(engine: str, kind: str, plan: object | None = None) -> ModuleT
     """
     if kind not in ("static", "temporal"):
         raise ValueError(f"kind must be 'static' or 'temporal', got {kind!r}")
-    from .contract import engine_module  # numpy-free import of this package
+    from .contract import engine_module, optional_hook  # numpy-free import of this package
 
     name = resolve_engine_name(engine)
     module = engine_module(kind, name)
-    check = getattr(module, "unsupported", None)
+    check = optional_hook(module, "unsupported")
     reason = check(plan) if check is not None and plan is not None else None
     if reason:
         if engine == "auto":

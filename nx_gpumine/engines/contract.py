@@ -6,12 +6,18 @@ module through these functions only; engines may add keyword-only switches of th
 engine module satisfies a protocol when it has each function with at least the positional
 parameters listed here, in this order (``tests/test_engine_contract.py`` checks every module
 of :data:`ENGINE_MODULES`).
+
+Besides the protocol functions, an engine module may provide optional hooks
+(:class:`EngineHooks`; which ones a kind's callers look for: :data:`OPTIONAL_HOOKS`). Callers
+reach them only through :func:`optional_hook`, and :func:`contract_violations` checks the
+signature of each one a module has.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
@@ -21,7 +27,10 @@ __all__ = [
     "ENGINE_MODULES",
     "StaticEngine",
     "TemporalEngine",
+    "EngineHooks",
+    "OPTIONAL_HOOKS",
     "engine_module",
+    "optional_hook",
     "contract_violations",
 ]
 
@@ -78,11 +87,64 @@ class TemporalEngine(Protocol):
         ...
 
 
+class EngineHooks(Protocol):
+    """Optional engine functions: a module may have any of them (:data:`OPTIONAL_HOOKS` says
+    which ones callers of each kind look for); callers fall back when one is absent."""
+
+    def unsupported(self, plan: Any) -> str | None:
+        """Why this engine cannot run ``plan`` (None: it can); ``select_engine`` then refuses
+        it, or with ``engine="auto"`` picks the CPU engine (CUDA engines: size limits)."""
+        ...
+
+    def iter_matches(
+        self, graph: Any, plan: Any, lo: int = 0, hi: int | None = None
+    ) -> Iterator[np.ndarray]:
+        """The mappings rooted in ``[lo, hi)`` as bounded blocks of rows, produced lazily
+        (static; the CPU engine). Without it, lazy iteration lists each task at once."""
+        ...
+
+    def whole_range_count(self, graph: Any, plan: Any) -> bool:
+        """Whether ``count`` over all roots runs one whole-range kernel, so a multi-device
+        caller should not split it into tasks (static; the CUDA engine's shape kernels)."""
+        ...
+
+    def release(self, graph: Any) -> None:
+        """Free the current device's data of ``graph`` (temporal; the CUDA engine), called by
+        the multi-device scheduler after each time-partition slice under a device budget."""
+        ...
+
+
+#: The optional hooks (:class:`EngineHooks`) callers look for, by problem kind.
+OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
+    "static": ("unsupported", "iter_matches", "whole_range_count"),
+    "temporal": ("unsupported", "release"),
+}
+
 _PROTOCOLS = {"static": StaticEngine, "temporal": TemporalEngine}
+_REQUIRED = ("count", "exists", "enumerate_matches", "census")
+_HOOK_NAMES = frozenset(name for names in OPTIONAL_HOOKS.values() for name in names)
 
 
 def engine_module(kind: str, name: str) -> ModuleType:
-    """Import the engine module of ``kind`` ("static" / "temporal") and engine ``name``."""
+    """Import the engine module of ``kind`` ("static" / "temporal") and engine ``name``.
+
+    Parameters
+    ----------
+    kind : {"static", "temporal"}
+        Which problem.
+    name : {"cpu", "cuda"}
+        A resolved engine name (``"auto"`` is :func:`nx_gpumine.engines.select_engine`'s).
+
+    Returns
+    -------
+    module
+        The module :data:`ENGINE_MODULES` names, imported on first use.
+
+    Raises
+    ------
+    ValueError
+        No such engine in the table.
+    """
     try:
         path = ENGINE_MODULES[(kind, name)]
     except KeyError:
@@ -90,17 +152,79 @@ def engine_module(kind: str, name: str) -> ModuleType:
     return importlib.import_module(path)
 
 
+def optional_hook(module: ModuleType, name: str) -> Callable[..., Any] | None:
+    """The optional hook ``name`` of an engine module, or None when the module lacks it.
+
+    Parameters
+    ----------
+    module : module
+        An engine module (as ``select_engine`` returns it).
+    name : str
+        One of the hooks of :class:`EngineHooks`.
+
+    Returns
+    -------
+    callable or None
+        The module's function (looked up at call time, so a patched one is seen).
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not a declared hook (a typo would otherwise read as "absent").
+    """
+    if name not in _HOOK_NAMES:
+        raise ValueError(f"{name!r} is not an optional engine hook ({sorted(_HOOK_NAMES)})")
+    return getattr(module, name, None)
+
+
+def _signature_problems(module: ModuleType, name: str, want_fn: Any, have_fn: Any) -> list[str]:
+    """How ``have_fn`` departs from the positional parameters of the protocol's ``want_fn``."""
+    problems = []
+    want = list(inspect.signature(want_fn).parameters.values())[1:]  # without self
+    have = list(inspect.signature(have_fn).parameters.values())
+    for i, p in enumerate(want):
+        if i >= len(have) or have[i].name != p.name:
+            problems.append(f"{module.__name__}.{name}: parameter {i} should be {p.name!r}")
+            break
+        if have[i].kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            problems.append(f"{module.__name__}.{name}: {p.name!r} must be positional")
+        if have[i].default != p.default:
+            problems.append(
+                f"{module.__name__}.{name}: {p.name!r} defaults to {have[i].default!r},"
+                f" the contract says {p.default!r}"
+            )
+    for extra in have[len(want) :]:
+        if extra.default is inspect.Parameter.empty and extra.kind not in (
+            extra.VAR_POSITIONAL,
+            extra.VAR_KEYWORD,
+        ):
+            problems.append(f"{module.__name__}.{name}: extra parameter {extra.name!r}")
+    return problems
+
+
 def contract_violations(module: ModuleType, kind: str) -> list[str]:
     """What ``module`` lacks to satisfy the protocol of ``kind`` (empty: it satisfies it).
 
-    Each protocol function must exist and accept the protocol's positional parameters, by
-    name and in order, with the same defaults; further parameters must have defaults.
+    Parameters
+    ----------
+    module : module
+        The engine module to check.
+    kind : {"static", "temporal"}
+        Which protocol (:class:`StaticEngine` or :class:`TemporalEngine`).
+
+    Returns
+    -------
+    list of str
+        One line per problem. Each protocol function must exist and accept the protocol's
+        positional parameters, by name and in order, with the same defaults; further
+        parameters must have defaults. Each optional hook of ``kind``
+        (:data:`OPTIONAL_HOOKS`) the module has is held to :class:`EngineHooks` the same way.
     """
     proto = _PROTOCOLS[kind]
     problems = []
     if not isinstance(module, proto):
         problems.append(f"{module.__name__}: not a {proto.__name__}")
-    for name in ("count", "exists", "enumerate_matches", "census"):
+    for name in _REQUIRED:
         want_fn = getattr(proto, name, None)
         if want_fn is None:
             continue
@@ -108,23 +232,9 @@ def contract_violations(module: ModuleType, kind: str) -> list[str]:
         if have_fn is None:
             problems.append(f"{module.__name__}.{name} is missing")
             continue
-        want = list(inspect.signature(want_fn).parameters.values())[1:]  # without self
-        have = list(inspect.signature(have_fn).parameters.values())
-        for i, p in enumerate(want):
-            if i >= len(have) or have[i].name != p.name:
-                problems.append(f"{module.__name__}.{name}: parameter {i} should be {p.name!r}")
-                break
-            if have[i].kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-                problems.append(f"{module.__name__}.{name}: {p.name!r} must be positional")
-            if have[i].default != p.default:
-                problems.append(
-                    f"{module.__name__}.{name}: {p.name!r} defaults to {have[i].default!r},"
-                    f" the contract says {p.default!r}"
-                )
-        for extra in have[len(want) :]:
-            if extra.default is inspect.Parameter.empty and extra.kind not in (
-                extra.VAR_POSITIONAL,
-                extra.VAR_KEYWORD,
-            ):
-                problems.append(f"{module.__name__}.{name}: extra parameter {extra.name!r}")
+        problems += _signature_problems(module, name, want_fn, have_fn)
+    for name in OPTIONAL_HOOKS[kind]:
+        have_fn = getattr(module, name, None)
+        if have_fn is not None:
+            problems += _signature_problems(module, name, getattr(EngineHooks, name), have_fn)
     return problems

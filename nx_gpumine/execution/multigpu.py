@@ -70,6 +70,7 @@ import numpy as np
 
 from ..engines import ENGINE_NAMES, cuda_available, is_cuda_engine, select_engine
 from ..engines.checks import checked_total
+from ..engines.contract import optional_hook
 from ..engines.cuda import memory
 from ..errors import EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif
@@ -526,7 +527,7 @@ def run_static_devices(
         with ctx(slots[0]), _device_lock(slots[0]):
             _record(slots=slots, tasks=1, whole=True)
             return run_static_local(graph, plan, mode, engine, limit, progress)
-    whole = getattr(eng, "whole_range_count", None)
+    whole = optional_hook(eng, "whole_range_count")
     if mode == "count" and whole is not None:
         with ctx(slots[0]), _device_lock(slots[0]), memory.spread_devices(len(set(slots))):
             if whole(graph, plan):
@@ -604,7 +605,7 @@ def _partition(
 def _release_slice(eng: ModuleType, graph: TemporalGraph, sub: TemporalGraph) -> None:
     """Under a device budget, free a slice's device data after its task (one slice at a time
     per device, so the budget bounds the call; without one, slices stay cached)."""
-    release = getattr(eng, "release", None)
+    release = optional_hook(eng, "release")
     if sub is graph or release is None or memory.current_budget() is None:
         return
     release(sub)

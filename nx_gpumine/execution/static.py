@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..engines import is_cuda_engine, select_engine
+from ..engines.contract import optional_hook
 from ..inputs.static_graph import StaticGraph
 from ..limits import memory_budget, result_bytes
 from ..plan.static_plan import StaticPlan, node_mask
@@ -163,13 +164,15 @@ def iter_static_blocks(
         return
     # small graphs: one task (each task costs an engine launch)
     ntasks = max(1, min(ntasks, len(graph.indices) // 2048))
-    lazy = getattr(eng, "iter_matches", None)
+    lazy = optional_hook(eng, "iter_matches")
     for lo, hi in split_root_range(graph, ntasks, root_ok=plan.root_ok):
         big = min(LAZY_BYTES, memory_budget())
         if lazy is None and result_bytes(eng.count(graph, plan, lo, hi), plan.k) > big:
             # an engine without pausable enumeration: a task too big for one block is
-            # listed lazily by the CPU engine (memory bounded however many matches it has)
-            blocks = select_engine("cpu", "static").iter_matches(graph, plan, lo, hi)
+            # listed lazily by the CPU engine (memory bounded however many matches it has;
+            # tests/test_engine_contract.py checks that the CPU engine has this hook)
+            cpu_lazy = optional_hook(select_engine("cpu", "static"), "iter_matches")
+            blocks = cpu_lazy(graph, plan, lo, hi)
         elif lazy is None:
             blocks = iter([eng.enumerate_matches(graph, plan, lo, hi)])
         else:

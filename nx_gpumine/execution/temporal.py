@@ -201,12 +201,18 @@ def iter_temporal_blocks(
 def census_function(engine: str = "auto") -> Callable[..., np.ndarray]:
     """The ``census(graph, delta, tie, lo, hi)`` function of ``engine``'s temporal module.
 
-    An engine module without a ``census`` function is answered by the CPU engine.
+    Parameters
+    ----------
+    engine : {"auto", "cpu", "cuda"}
+        Engine name, as :func:`nx_gpumine.engines.select_engine` takes it.
+
+    Returns
+    -------
+    callable
+        The module's ``census`` (every temporal engine has one: it is part of
+        :class:`nx_gpumine.engines.contract.TemporalEngine`).
     """
-    fn = getattr(select_engine(engine, "temporal"), "census", None)
-    if fn is None:
-        fn = select_engine("cpu", "temporal").census
-    return fn
+    return select_engine(engine, "temporal").census
 
 
 def run_census(
