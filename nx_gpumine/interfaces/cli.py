@@ -624,10 +624,13 @@ def parse_delta(text: str | None) -> Any:
     Durations: a number followed by ``ns``, ``us``, ``ms``, ``s``, ``min`` (or ``m``), ``h``,
     ``d`` or ``w`` (``90min``, ``1.5h``, ``3600s``), for times that are timestamps.
 
+    Only the text is checked here (its form, and a duration's size in nanoseconds); the value
+    is checked by the library's one window check (:func:`_check_delta`).
+
     Raises
     ------
     CliError
-        Anything else, NaN, or a negative window.
+        Anything else, NaN, or a duration beyond 292 years.
     """
     import numpy as np
 
@@ -643,8 +646,6 @@ def parse_delta(text: str | None) -> Any:
             f"got {text!r}"
         )
     v = float(m.group(1))
-    if v < 0:
-        raise CliError(f"--delta must be >= 0, got {text!r}")
     if v == float("inf"):
         return None
     unit = m.group(2)
@@ -658,9 +659,17 @@ def parse_delta(text: str | None) -> Any:
     return np.timedelta64(int(ns), "ns")
 
 
-def _check_delta(delta: Any, graph: Any, spec: str) -> None:
-    """A unitless ``--delta`` against timestamps (or a duration against numbers) is an error."""
-    from ..inputs.times import is_duration
+def _check_delta(delta: Any, graph: Any, spec: str, tie: str) -> None:
+    """Check ``--delta`` (and ``--tie``) for ``graph`` before any counting.
+
+    A unitless ``--delta`` against timestamps (or a duration against numbers) is refused with
+    the CLI's spelling of the fix; the value itself goes through the library's window check
+    (:func:`nx_gpumine.plan.temporal_plan.census_window`), whose ``QueryError`` becomes a
+    :class:`CliError` naming ``--delta``.
+    """
+    from ..errors import QueryError
+    from ..inputs.times import is_duration, limit_in_units
+    from ..plan.temporal_plan import census_window
 
     ts = graph.time_spec
     if delta is None:
@@ -675,6 +684,10 @@ def _check_delta(delta: Any, graph: Any, spec: str) -> None:
             f"--delta has a unit but the times of {spec!r} are plain numbers; give it as a "
             "number in the unit of the time column"
         )
+    try:
+        census_window(graph, limit_in_units(delta, ts, "delta"), tie)
+    except QueryError as exc:
+        raise CliError(f"--delta: {exc}") from exc
 
 
 def _motif_from_args(args: argparse.Namespace) -> tuple[Any, str | None, int | None]:
@@ -735,7 +748,7 @@ def cmd_temporal(args: argparse.Namespace) -> Report:
     graph, read_s = _timed(lambda: load_temporal_graph(spec, Columns.from_args(args)))
     kw: dict = {"tie": args.tie}
     if args.delta is not None:
-        _check_delta(delta, graph, spec)
+        _check_delta(delta, graph, spec, args.tie)
         kw["delta"] = delta
     motif = as_motif(motif, **kw)
     status.note("counting")
@@ -792,7 +805,7 @@ def cmd_census(args: argparse.Namespace) -> Report:
     graph, read_s = _timed(lambda: load_temporal_graph(args.graph, Columns.from_args(args)))
     if args.delta is None:  # the default window: one hour
         delta = 3600 if graph.time_spec.kind == "number" else np.timedelta64(3600, "s")
-    _check_delta(delta, graph, args.graph)
+    _check_delta(delta, graph, args.graph, args.tie)
     status.note("census")
     counts, secs = _timed(lambda: motif_census(graph, delta, tie=args.tie, engine=engine))
     shown = "none" if delta is None else format_duration(delta)

@@ -14,7 +14,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import QueryError
-from ..inputs.motifs import CENSUS_AXIS, CENSUS_KEYS, TemporalMotif, as_time_limit
+from ..inputs.motifs import (
+    CENSUS_AXIS,
+    CENSUS_KEYS,
+    TIE_POLICIES,
+    TemporalMotif,
+    as_time_limit,
+)
 from ..inputs.temporal_graph import IMPOSSIBLE_LABEL, TemporalGraph
 
 __all__ = [
@@ -199,8 +205,8 @@ def census_window(graph: TemporalGraph, delta: Any, tie: str) -> Any:
         unknown tie policy (QueryError, a ValueError).
     """
     delta = as_time_limit(delta, "delta")
-    if not isinstance(tie, str) or tie not in ("strict", "input_order"):
-        raise QueryError(f"tie must be 'strict' or 'input_order', got {tie!r}")
+    if not isinstance(tie, str) or tie not in TIE_POLICIES:
+        raise QueryError(f"tie must be one of {TIE_POLICIES}, got {tie!r}")
     encode_limit(delta, graph.integer_times, time_span(graph))
     return delta
 
