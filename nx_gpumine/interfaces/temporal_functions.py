@@ -340,8 +340,9 @@ def motif_census(
         ``"keys"``: ``T[r, c]`` counts ``'01 R[r] R[c]'`` with ``R = CENSUS_AXIS =
         ('01', '02', '10', '12', '20', '21')`` (the CLI's table).
     engine : {"auto", "cpu", "cuda", "dask"}
-        Engine (one without a census kernel falls back to the CPU engine); ``"dask"`` as in
-        :func:`count_motifs` (time partitions of window ``delta``, counts summed).
+        Engine (every temporal engine has a census kernel: ``census`` is part of the engine
+        contract); ``"dask"`` as in :func:`count_motifs` (time partitions of window ``delta``,
+        counts summed).
     source, target, time : str
         Column names when ``G`` is a frame.
     client : distributed.Client, optional
