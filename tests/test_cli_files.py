@@ -317,6 +317,7 @@ def test_string_id_in_one_column_is_not_a_type_error(tmp_path):
         (["count", "{f}", "triangle", "--target", "7"], b"1 2\n", "index 7 is out of range"),
         (["temporal", "{f}", "--motif", "triangle", "--delta", "nan"], b"1 2 3\n", "--delta"),
         (["temporal", "{f}", "--motif", "triangle", "--delta", "-5"], b"1 2 3\n", ">= 0"),
+        (["census", "{f}", "--delta", "-5"], b"1 2 3\n", "--delta: delta must be >= 0"),
         (["temporal", "{f}", "--motif", "triangle"], b"1,2,01/02/2024\n", "holds text"),
         (["temporal", "{f}", "--motif", "cycle999999999"], b"1 2 3\n", "at most 64"),
         (["temporal", "{f}", "--motif", "path" + "9" * 5000], b"1 2 3\n", "at most 64"),
