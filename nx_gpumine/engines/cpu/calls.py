@@ -43,6 +43,13 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 __all__ = [
+    "DONE",
+    "FULL",
+    "LIMIT",
+    "STOPPED",
+    "OVERFLOW",
+    "PAUSED",
+    "POLL_MASK",
     "run_kernel",
     "new_stop",
     "settle",
@@ -51,6 +58,27 @@ __all__ = [
     "running_kernels",
     "STOP_GRACE",
 ]
+
+# Statuses a CPU kernel's DFS over a root range returns (``(count, rows_end, next_root, status)``),
+# the same in both engines. Plain ints: numba freezes a module-level int global into the code it
+# compiles (also when imported), so the kernels read them as constants. numba's on-disk cache
+# does not notice a change here (it checks only the kernel's own source file): touch the engine
+# modules, or clear their cache, after changing a value.
+#: The range was finished.
+DONE = 0
+#: Output buffer full: rows kept up to the start of the root returned (the host re-runs it).
+FULL = 1
+#: The row limit was reached.
+LIMIT = 2
+#: Another chunk found a match (exists), or the caller asked to stop.
+STOPPED = 3
+#: The count does not fit in 64 bits (the count returned is -1; static engine).
+OVERFLOW = 4
+#: Pausable enumeration: the buffer is full, go on from the root returned and the resume state
+#: (static engine).
+PAUSED = 5
+#: DFS steps between two looks at the stop flag (a power of two, minus one).
+POLL_MASK = 255
 
 #: Seconds the main thread waits for a stopped kernel before re-raising anyway (a kernel still
 #: being compiled cannot stop; it finishes in the background and its result is dropped).

@@ -31,7 +31,13 @@ from ...limits import check_result_rows, grow_rows
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
 from ..checks import INT64_MAX as _INT64_MAX
 from ..checks import checked_range, checked_sum, overflow_error
-from .calls import new_stop, run_kernel, settle
+from .calls import DONE as _DONE
+from .calls import FULL as _FULL
+from .calls import LIMIT as _LIMIT
+from .calls import OVERFLOW as _OVERFLOW
+from .calls import PAUSED as _PAUSED
+from .calls import POLL_MASK, new_stop, run_kernel, settle
+from .calls import STOPPED as _STOPPED
 
 __all__ = ["count", "enumerate_matches", "exists", "iter_matches"]
 
@@ -44,16 +50,6 @@ SERIAL_ENTRIES = 4096
 INITIAL_ROWS = 1 << 16
 #: Largest block (rows) :func:`iter_matches` yields.
 BLOCK_ROWS = 1 << 14
-
-# statuses returned by _run_range
-_DONE = 0
-_FULL = 1  # output buffer full: rows kept up to the start of root entry `next_e`
-_LIMIT = 2  # the limit was reached
-_STOPPED = 3  # another chunk found a match (exists), or the caller asked to stop
-_OVERFLOW = 4  # the count does not fit in 64 bits (the count returned is -1)
-_PAUSED = 5  # pausable enumeration: the buffer is full, go on from (next_e, resume state)
-#: A DFS step count between two looks at the stop flag (a power of two, minus one).
-POLL_MASK = 255
 
 
 @njit(cache=True, inline="always")

@@ -30,19 +30,16 @@ from ...plan.temporal_plan import (
     time_span,
 )
 from ..checks import checked_range, checked_sum
-from .calls import new_stop, run_kernel, settle
+from .calls import DONE as _DONE
+from .calls import FULL as _FULL
+from .calls import LIMIT as _LIMIT
+from .calls import POLL_MASK, new_stop, run_kernel, settle
+from .calls import STOPPED as _STOPPED
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
 
 #: First size (rows) of the growing output buffer of a limited enumeration.
 INITIAL_ROWS = 1 << 16
-
-_DONE = 0
-_FULL = 1
-_LIMIT = 2
-_STOPPED = 3
-#: DFS steps between two looks at the stop flag (a power of two, minus one).
-POLL_MASK = 255
 
 
 @njit(cache=True, inline="always")
