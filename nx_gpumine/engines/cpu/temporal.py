@@ -20,7 +20,6 @@ import numpy as np
 from numba import njit, prange
 
 from ...inputs.temporal_graph import TemporalGraph
-from ...limits import check_result_rows, grow_rows
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
     TemporalPlan,
@@ -29,11 +28,11 @@ from ...plan.temporal_plan import (
     split_root_edges,
     time_span,
 )
-from ..checks import checked_range, checked_sum
+from ..checks import checked_limit, checked_range, checked_sum
 from .calls import DONE as _DONE
 from .calls import FULL as _FULL
 from .calls import LIMIT as _LIMIT
-from .calls import POLL_MASK, new_stop, run_kernel, settle
+from .calls import POLL_MASK, enumerate_rows, new_stop, run_kernel, settle
 from .calls import STOPPED as _STOPPED
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
@@ -841,41 +840,17 @@ def enumerate_matches(
     """
     lo, hi = checked_range(lo, hi, graph.m)
     ncol = plan.l
-    if limit is not None:
-        limit = int(limit)
-        if limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
+    limit = checked_limit(limit)
     if plan.impossible or hi <= lo or limit == 0:
         return np.empty((0, ncol), dtype=np.int64)
     args = _args(graph, plan)
-    stop = new_stop()
-    if limit is None:
-        bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
-        counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
-        total = checked_sum(counts)
-        check_result_rows(total, ncol)
-        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        out = np.empty((total, ncol), dtype=np.int64)
-        ends, status = run_kernel(_fill_chunks, bounds, offsets, out, args, stop, stop=stop)
-        if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
-            raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
-        return out
-    cap = max(1, min(limit, INITIAL_ROWS))
-    out = np.empty((cap, ncol), dtype=np.int64)
-    rows = 0
-    e = lo
-    while True:
-        is_limit = cap >= limit
-        _, rows, e, status = run_kernel(
-            _enum_serial, args, e, hi, out, rows, cap, is_limit, stop, stop=stop, parallel=False
-        )
-        if status == _DONE or status == _LIMIT:
-            return out[:rows].copy() if rows < len(out) else out
-        cap = grow_rows(cap, ncol, limit, lambda: count(graph, plan, lo, hi))
-        bigger = np.empty((cap, ncol), dtype=np.int64)
-        bigger[:rows] = out[:rows]
-        out = bigger
+    return enumerate_rows(
+        (_count_chunks, _fill_chunks, _enum_serial), args, lo, hi, ncol, limit,
+        stop=new_stop(),
+        bounds=lambda: _bounds(graph, plan.delta_on, plan.delta, lo, hi),
+        initial_rows=INITIAL_ROWS,
+        count_rows=lambda: count(graph, plan, lo, hi),
+    )  # fmt: skip
 
 
 def census(
