@@ -702,10 +702,11 @@ def _walk_kernel(out_ptr, out_edges, in_ptr, in_edges, pos_out, pos_in, out_afte
 def walk_index(graph: TemporalGraph) -> tuple:
     """``(pos_out, pos_in, out_after_in, in_after_out)`` int64 per edge id (see docs/temporal.md).
 
-    Built once in O(m) (a merge of each vertex's in- and out-list) and cached on the graph.
+    Built once in O(m) (a merge of each vertex's in- and out-list) and kept with the graph's
+    derived values (key ``("cpu_walk_index",)``).
     """
-    cache = graph._device_cache
-    if "walk" not in cache:
+
+    def build() -> tuple:
         m = graph.m
         arrs = tuple(np.empty(m, dtype=np.int64) for _ in range(4))
         if m:
@@ -714,8 +715,9 @@ def walk_index(graph: TemporalGraph) -> tuple:
                 _walk_kernel, graph.out_ptr, graph.out_edges, graph.in_ptr, graph.in_edges,
                 *arrs, stop=stop,
             )  # fmt: skip
-        cache["walk"] = arrs
-    return cache["walk"]
+        return arrs
+
+    return graph.derived(("cpu_walk_index",), build)
 
 
 # ---------------------------------------------------------------------- host side
