@@ -1,5 +1,11 @@
 """How the CPU engines call their numba kernels: interruptible, and safe from several threads.
 
+This module also holds what both CPU engines share on the host: the kernels' status codes
+(:data:`DONE` ...) and step mask (:data:`POLL_MASK`), and the enumeration loop
+(:func:`enumerate_rows`). The jitted chunk drivers stay in each engine's module: numba's on-disk
+cache (``cache=True``) misses in every new process for a kernel built by a factory or passed in
+as an argument.
+
 **Interrupts.** A numba kernel holds the thread that called it until it returns, and Python runs
 signal handlers (Ctrl-C's ``KeyboardInterrupt``) only in the main thread between bytecodes. So a
 call made from the main thread runs the kernel in a worker thread (kernels are compiled with
