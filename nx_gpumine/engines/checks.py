@@ -16,7 +16,14 @@ from collections.abc import Iterable
 
 from ..errors import CapacityError
 
-__all__ = ["INT64_MAX", "checked_range", "checked_sum", "checked_total", "overflow_error"]
+__all__ = [
+    "INT64_MAX",
+    "checked_limit",
+    "checked_range",
+    "checked_sum",
+    "checked_total",
+    "overflow_error",
+]
 
 #: Largest count any engine returns; one more raises CapacityError.
 INT64_MAX = 2**63 - 1
@@ -108,3 +115,29 @@ def checked_range(lo: int, hi: int | None, m: int) -> tuple[int, int]:
     if not (0 <= lo <= hi <= m):
         raise ValueError(f"root range [{lo}, {hi}) is outside [0, {m})")
     return lo, hi
+
+
+def checked_limit(limit: int | None) -> int | None:
+    """An enumeration's row limit as an int (or None: no limit), checked to be ``>= 0``.
+
+    Parameters
+    ----------
+    limit : int or None
+        Most rows wanted.
+
+    Returns
+    -------
+    int or None
+        ``int(limit)``, or None.
+
+    Raises
+    ------
+    ValueError
+        ``limit`` is negative.
+    """
+    if limit is None:
+        return None
+    limit = int(limit)
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    return limit

@@ -17,7 +17,7 @@ kept here, so patterns are encoded with the same codes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import InputError, QueryError, UnsupportedGraphError
 from .device import host_fallback, is_device_frame, static_from_device
 from .frames import frame_columns, is_frame
+from .graph_base import IMPOSSIBLE_LABEL, GraphBase
 
 __all__ = [
     "StaticGraph",
@@ -45,8 +46,6 @@ __all__ = [
 
 #: Label code meaning "no label" (labels not used, or no edge in that direction).
 ABSENT_LABEL = -1
-#: Label code of a pattern label that no data vertex/edge carries: it can never match.
-IMPOSSIBLE_LABEL = -2
 
 #: Sentinel default of a :class:`LabelSpec` (and of the ``*_label_default`` arguments): no
 #: default was given, so a node or edge lacking the label attribute is an error.
@@ -117,8 +116,11 @@ class LabelSpec:
 
 
 @dataclass(eq=False)
-class StaticGraph:
+class StaticGraph(GraphBase):
     """A simple graph (directed or not) in CSR form with label codes.
+
+    The key map, label encoding and the cache of derived values (``derived``, ``has_derived``,
+    ``forget_derived``) come from :class:`~nx_gpumine.inputs.graph_base.GraphBase`.
 
     Attributes
     ----------
@@ -165,45 +167,6 @@ class StaticGraph:
     _device_cache: dict = field(default_factory=dict, repr=False)
     _derived: dict = field(default_factory=dict, repr=False)
 
-    # ------------------------------------------------------------------ derived data
-    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
-        """A value computed from this graph (a plan, a device structure), built once and kept.
-
-        The graph's arrays never change after construction, so a derived value stays valid for
-        the graph's lifetime and is freed with it. Callers choose keys that name everything the
-        value depends on besides the graph (e.g. ``("static_plan", pattern.key(), induced)``).
-
-        Parameters
-        ----------
-        key : hashable
-            What the value is.
-        build : callable
-            Computes the value when it is not stored yet.
-
-        Returns
-        -------
-        object
-            The stored (or newly built) value.
-        """
-        try:
-            return self._derived[key]
-        except KeyError:
-            value = build()
-            self._derived[key] = value
-            return value
-
-    def has_derived(self, key: Hashable) -> bool:
-        """Whether a derived value is stored under ``key``."""
-        return key in self._derived
-
-    def forget_derived(self, prefix: Hashable | None = None) -> None:
-        """Drop derived values (all, or those whose key is a tuple starting with ``prefix``)."""
-        if prefix is None:
-            self._derived.clear()
-            return
-        for k in [k for k in self._derived if isinstance(k, tuple) and k and k[0] == prefix]:
-            del self._derived[k]
-
     # ------------------------------------------------------------------ basic facts
     @property
     def n(self) -> int:
@@ -237,16 +200,6 @@ class StaticGraph:
         """Always False: multigraphs are refused at ingestion."""
         return False
 
-    @property
-    def key_to_id(self) -> dict:
-        """User node key -> dense id (built on first use)."""
-        if self._key_to_id is None:
-            self._key_to_id = {k: i for i, k in enumerate(self.keys)}
-        return self._key_to_id
-
-    def __len__(self) -> int:
-        return self.n
-
     def __repr__(self) -> str:
         kind = "directed" if self.directed else "undirected"
         labs = []
@@ -256,15 +209,6 @@ class StaticGraph:
             labs.append(f"edge labels {self.edge_label_spec.attr!r}")
         lab = (", " + ", ".join(labs)) if labs else ""
         return f"StaticGraph({kind}, {self.n} nodes, {self.num_edges} edges{lab})"
-
-    # ------------------------------------------------------------------ labels
-    def encode_node_label(self, value: Hashable) -> int:
-        """Code of a node label value, ``IMPOSSIBLE_LABEL`` if no vertex carries it."""
-        return self.node_vocab.get(value, IMPOSSIBLE_LABEL)
-
-    def encode_edge_label(self, value: Hashable) -> int:
-        """Code of an edge label value, ``IMPOSSIBLE_LABEL`` if no edge carries it."""
-        return self.edge_vocab.get(value, IMPOSSIBLE_LABEL)
 
     # ------------------------------------------------------------------ device copy
     def device_arrays(self) -> dict:

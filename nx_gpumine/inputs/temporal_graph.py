@@ -12,7 +12,7 @@ map injectively, so a motif edge ``a -> b`` (``a != b``) or an anti-edge never m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from .frames import (
     node_labels_from_columns,
     series_to_numpy,
 )
+from .graph_base import IMPOSSIBLE_LABEL, GraphBase
 from .times import NUMBER_TIMES, TimeSpec, normalise_times, times_for_output
 
 __all__ = [
@@ -40,14 +41,15 @@ __all__ = [
     "IMPOSSIBLE_LABEL",
 ]
 
-#: Label code of a value that no element of the graph carries (a motif asking for it has no match).
-IMPOSSIBLE_LABEL = -2
 _DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @dataclass(eq=False)
-class TemporalGraph:
+class TemporalGraph(GraphBase):
     """Directed temporal multigraph with edges sorted by time.
+
+    The key map, label encoding and the cache of derived values (``derived``, ``has_derived``,
+    ``forget_derived``) come from :class:`~nx_gpumine.inputs.graph_base.GraphBase`.
 
     Attributes
     ----------
@@ -98,19 +100,6 @@ class TemporalGraph:
     _key_to_id: dict | None = field(default=None, repr=False)
     _device_cache: dict = field(default_factory=dict, repr=False)
     _derived: dict = field(default_factory=dict, repr=False)
-
-    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
-        """A value computed from this graph (a plan, an index), built once and kept with it.
-
-        The graph's arrays never change after construction, so a derived value stays valid for
-        the graph's lifetime. Keys name everything the value depends on besides the graph.
-        """
-        try:
-            return self._derived[key]
-        except KeyError:
-            value = build()
-            self._derived[key] = value
-            return value
 
     @classmethod
     def from_edgelist(
@@ -189,16 +178,6 @@ class TemporalGraph:
         """True when times are int64 (window arithmetic exact), False for float64."""
         return self.time.dtype.kind == "i"
 
-    @property
-    def key_to_id(self) -> dict:
-        """The user's node key -> dense id."""
-        if self._key_to_id is None:
-            self._key_to_id = {k: i for i, k in enumerate(self.keys)}
-        return self._key_to_id
-
-    def __len__(self) -> int:
-        return self.n
-
     def __repr__(self) -> str:
         if self.time_spec.kind != "number":
             kind = self.time_spec.describe()
@@ -210,14 +189,6 @@ class TemporalGraph:
         """Times of ``edge_ids`` in the input's numpy type (``datetime64[unit]`` in UTC,
         ``timedelta64[unit]``, or the numbers themselves)."""
         return times_for_output(self.time[np.asarray(edge_ids, dtype=np.int64)], self.time_spec)
-
-    def encode_node_label(self, value: Hashable) -> int:
-        """Code of a node label value, ``IMPOSSIBLE_LABEL`` if no vertex carries it."""
-        return self.node_vocab.get(value, IMPOSSIBLE_LABEL)
-
-    def encode_edge_label(self, value: Hashable) -> int:
-        """Code of an edge label value, ``IMPOSSIBLE_LABEL`` if no edge carries it."""
-        return self.edge_vocab.get(value, IMPOSSIBLE_LABEL)
 
     def prefix(self, m: int) -> TemporalGraph:
         """The graph made of the first ``m`` edges *in input order* (labels kept)."""

@@ -60,8 +60,11 @@ def _count_distinct(col: np.ndarray, table: np.ndarray, used: np.ndarray) -> int
 
 
 @njit(cache=True)
-def _halves_differ(col: np.ndarray, n: int) -> bool:
-    """True when the colour multisets of the two halves certainly differ (two hash sums)."""
+def _half_sums(col: np.ndarray, n: int) -> tuple:
+    """``(a1, b1, a2, b2)``: the sum and the xor of the colour hashes of each half.
+
+    Equal multisets of colours give equal sums; :func:`_scan` updates them as colours change.
+    """
     a1 = np.uint64(0)
     b1 = np.uint64(0)
     a2 = np.uint64(0)
@@ -73,6 +76,13 @@ def _halves_differ(col: np.ndarray, n: int) -> bool:
         y = _mix(col[n + i] + _GOLD)
         a2 += y
         b2 ^= _mix(y)
+    return a1, b1, a2, b2
+
+
+@njit(cache=True)
+def _halves_differ(col: np.ndarray, n: int) -> bool:
+    """True when the colour multisets of the two halves certainly differ (two hash sums)."""
+    a1, b1, a2, b2 = _half_sums(col, n)
     return a1 != a2 or b1 != b2
 
 
@@ -261,17 +271,7 @@ def _scan(
         col[v] = mark
         col[n + w] = mark
         # sums of the two halves' colour hashes (equal when the multisets are)
-        a1 = np.uint64(0)
-        a2 = np.uint64(0)
-        b1 = np.uint64(0)
-        b2 = np.uint64(0)
-        for x in range(n):
-            h = _mix(col[x] + _GOLD)
-            a1 += h
-            b1 ^= _mix(h)
-            h = _mix(col[n + x] + _GOLD)
-            a2 += h
-            b2 ^= _mix(h)
+        a1, b1, a2, b2 = _half_sums(col, n)
         changed[0] = v
         changed[1] = n + w
         nchanged = 2

@@ -27,11 +27,16 @@ import numpy as np
 from numba import njit, prange
 
 from ...inputs.static_graph import StaticGraph
-from ...limits import check_result_rows, grow_rows
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
 from ..checks import INT64_MAX as _INT64_MAX
-from ..checks import checked_range, checked_sum, overflow_error
-from .calls import new_stop, run_kernel, settle
+from ..checks import checked_limit, checked_range, checked_sum, overflow_error
+from .calls import DONE as _DONE
+from .calls import FULL as _FULL
+from .calls import LIMIT as _LIMIT
+from .calls import OVERFLOW as _OVERFLOW
+from .calls import PAUSED as _PAUSED
+from .calls import POLL_MASK, enumerate_rows, new_stop, run_kernel, settle
+from .calls import STOPPED as _STOPPED
 
 __all__ = ["count", "enumerate_matches", "exists", "iter_matches"]
 
@@ -44,16 +49,6 @@ SERIAL_ENTRIES = 4096
 INITIAL_ROWS = 1 << 16
 #: Largest block (rows) :func:`iter_matches` yields.
 BLOCK_ROWS = 1 << 14
-
-# statuses returned by _run_range
-_DONE = 0
-_FULL = 1  # output buffer full: rows kept up to the start of root entry `next_e`
-_LIMIT = 2  # the limit was reached
-_STOPPED = 3  # another chunk found a match (exists), or the caller asked to stop
-_OVERFLOW = 4  # the count does not fit in 64 bits (the count returned is -1)
-_PAUSED = 5  # pausable enumeration: the buffer is full, go on from (next_e, resume state)
-#: A DFS step count between two looks at the stop flag (a power of two, minus one).
-POLL_MASK = 255
 
 
 @njit(cache=True, inline="always")
@@ -1072,44 +1067,17 @@ def enumerate_matches(
     """
     lo, hi = checked_range(lo, hi, len(graph.indices))
     k = plan.k
-    if limit is not None:
-        limit = int(limit)
-        if limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
+    limit = checked_limit(limit)
     if plan.impossible or hi <= lo or limit == 0:
         return np.empty((0, k), dtype=np.int64)
     args = _args(graph, plan)
-    stop = new_stop()
-    if limit is None and hi - lo >= SERIAL_ENTRIES:
-        bounds = _bounds(args, lo, hi)
-        counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
-        total = checked_sum(counts)
-        check_result_rows(total, k)
-        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        out = np.empty((total, k), dtype=np.int64)
-        ends, status = run_kernel(_fill_chunks, bounds, offsets, out, args, stop, stop=stop)
-        if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
-            raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
-        return out
-    # serial, growing buffer (limit None: unbounded growth)
-    bound = _INT64_MAX if limit is None else limit
-    cap = max(1, min(bound, INITIAL_ROWS))
-    out = np.empty((cap, k), dtype=np.int64)
-    rows = 0
-    e = lo
-    while True:
-        is_limit = cap >= bound
-        _, rows, e, status = run_kernel(
-            _enum_serial, args, e, hi, out, rows, cap, is_limit, stop, stop=stop, parallel=False
-        )
-        if status == _DONE or status == _LIMIT:
-            return out[:rows].copy() if rows < len(out) else out
-        # buffer full inside root entry e: grow and resume from e (rows of e were dropped)
-        cap = grow_rows(cap, k, limit, lambda: count(graph, plan, lo, hi))
-        bigger = np.empty((cap, k), dtype=np.int64)
-        bigger[:rows] = out[:rows]
-        out = bigger
+    return enumerate_rows(
+        (_count_chunks, _fill_chunks, _enum_serial), args, lo, hi, k, limit,
+        stop=new_stop(),
+        bounds=(lambda: _bounds(args, lo, hi)) if hi - lo >= SERIAL_ENTRIES else None,
+        initial_rows=INITIAL_ROWS,
+        count_rows=lambda: count(graph, plan, lo, hi),
+    )  # fmt: skip
 
 
 def iter_matches(

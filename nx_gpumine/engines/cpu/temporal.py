@@ -20,7 +20,6 @@ import numpy as np
 from numba import njit, prange
 
 from ...inputs.temporal_graph import TemporalGraph
-from ...limits import check_result_rows, grow_rows
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
     TemporalPlan,
@@ -29,20 +28,17 @@ from ...plan.temporal_plan import (
     split_root_edges,
     time_span,
 )
-from ..checks import checked_range, checked_sum
-from .calls import new_stop, run_kernel, settle
+from ..checks import checked_limit, checked_range, checked_sum
+from .calls import DONE as _DONE
+from .calls import FULL as _FULL
+from .calls import LIMIT as _LIMIT
+from .calls import POLL_MASK, enumerate_rows, new_stop, run_kernel, settle
+from .calls import STOPPED as _STOPPED
 
 __all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
 
 #: First size (rows) of the growing output buffer of a limited enumeration.
 INITIAL_ROWS = 1 << 16
-
-_DONE = 0
-_FULL = 1
-_LIMIT = 2
-_STOPPED = 3
-#: DFS steps between two looks at the stop flag (a power of two, minus one).
-POLL_MASK = 255
 
 
 @njit(cache=True, inline="always")
@@ -706,10 +702,11 @@ def _walk_kernel(out_ptr, out_edges, in_ptr, in_edges, pos_out, pos_in, out_afte
 def walk_index(graph: TemporalGraph) -> tuple:
     """``(pos_out, pos_in, out_after_in, in_after_out)`` int64 per edge id (see docs/temporal.md).
 
-    Built once in O(m) (a merge of each vertex's in- and out-list) and cached on the graph.
+    Built once in O(m) (a merge of each vertex's in- and out-list) and kept with the graph's
+    derived values (key ``("cpu_walk_index",)``).
     """
-    cache = graph._device_cache
-    if "walk" not in cache:
+
+    def build() -> tuple:
         m = graph.m
         arrs = tuple(np.empty(m, dtype=np.int64) for _ in range(4))
         if m:
@@ -718,8 +715,9 @@ def walk_index(graph: TemporalGraph) -> tuple:
                 _walk_kernel, graph.out_ptr, graph.out_edges, graph.in_ptr, graph.in_edges,
                 *arrs, stop=stop,
             )  # fmt: skip
-        cache["walk"] = arrs
-    return cache["walk"]
+        return arrs
+
+    return graph.derived(("cpu_walk_index",), build)
 
 
 # ---------------------------------------------------------------------- host side
@@ -844,41 +842,17 @@ def enumerate_matches(
     """
     lo, hi = checked_range(lo, hi, graph.m)
     ncol = plan.l
-    if limit is not None:
-        limit = int(limit)
-        if limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
+    limit = checked_limit(limit)
     if plan.impossible or hi <= lo or limit == 0:
         return np.empty((0, ncol), dtype=np.int64)
     args = _args(graph, plan)
-    stop = new_stop()
-    if limit is None:
-        bounds = _bounds(graph, plan.delta_on, plan.delta, lo, hi)
-        counts = run_kernel(_count_chunks, bounds, args, stop, stop=stop)
-        total = checked_sum(counts)
-        check_result_rows(total, ncol)
-        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        out = np.empty((total, ncol), dtype=np.int64)
-        ends, status = run_kernel(_fill_chunks, bounds, offsets, out, args, stop, stop=stop)
-        if not (np.array_equal(ends, offsets[1:]) and (status == _DONE).all()):
-            raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
-        return out
-    cap = max(1, min(limit, INITIAL_ROWS))
-    out = np.empty((cap, ncol), dtype=np.int64)
-    rows = 0
-    e = lo
-    while True:
-        is_limit = cap >= limit
-        _, rows, e, status = run_kernel(
-            _enum_serial, args, e, hi, out, rows, cap, is_limit, stop, stop=stop, parallel=False
-        )
-        if status == _DONE or status == _LIMIT:
-            return out[:rows].copy() if rows < len(out) else out
-        cap = grow_rows(cap, ncol, limit, lambda: count(graph, plan, lo, hi))
-        bigger = np.empty((cap, ncol), dtype=np.int64)
-        bigger[:rows] = out[:rows]
-        out = bigger
+    return enumerate_rows(
+        (_count_chunks, _fill_chunks, _enum_serial), args, lo, hi, ncol, limit,
+        stop=new_stop(),
+        bounds=lambda: _bounds(graph, plan.delta_on, plan.delta, lo, hi),
+        initial_rows=INITIAL_ROWS,
+        count_rows=lambda: count(graph, plan, lo, hi),
+    )  # fmt: skip
 
 
 def census(
