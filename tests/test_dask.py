@@ -491,3 +491,19 @@ def test_cancel_queries_from_another_thread(client, facebook):
     assert cancelled == [1]
     ok, left = _new_tasks_gone(client, before)
     assert ok, left
+
+
+def test_shipped_graphs_carry_no_process_local_caches():
+    # what the client built for itself (the CPU walk index, key maps) is not scattered to every
+    # worker; the shipped copy answers the same
+    from nx_gpumine.engines.cpu import temporal as cpu_temporal
+
+    g = load_collegemsg()
+    plan = build_temporal_plan(named_motif("M1", 3600), g)
+    want = cpu_temporal.count(g, plan)
+    assert g.has_derived(("cpu_walk_index",))
+    assert g.key_to_id[g.keys[0]] == 0
+    shipped = dist._shippable(g)
+    assert not shipped.has_derived(("cpu_walk_index",)) and shipped._key_to_id is None
+    assert g.has_derived(("cpu_walk_index",))  # the client's own graph keeps them
+    assert cpu_temporal.count(shipped, plan) == want

@@ -175,11 +175,14 @@ def _forget(graph_id: int) -> None:
 
 
 def _shippable(obj: Any) -> Any:
-    """A shallow copy without the process-local caches (device arrays, key maps)."""
+    """A shallow copy without the process-local caches (device arrays, key maps, derived
+    values such as the CPU walk index: a worker builds what it needs, once, instead of every
+    worker receiving every index the client happened to build)."""
     out = copy.copy(obj)
     state = out.__dict__
-    if "_device_cache" in state:
-        state["_device_cache"] = {}
+    for cache in ("_device_cache", "_derived"):
+        if cache in state:
+            state[cache] = {}
     if "_key_to_id" in state:
         state["_key_to_id"] = None
     state.pop("_cuda_cache", None)
