@@ -637,7 +637,9 @@ def count(
         still-busy warps dump their cached ranges for a relaunch (0 disables it).
     expand : bool
         With at most ``EXPAND_ROOTS`` roots, list each root's level-1 candidates first and give
-        the DFS one (root, candidate) pair per work item (more parallelism on small graphs).
+        the DFS one (root, candidate) pair per work item (more parallelism on small graphs);
+        with more (motifs of four edges or more), split off the roots with ``SPLIT_MIN`` or more
+        level-1 candidates that way, for a second launch. False: one root per work item.
     count_last : bool
         Count the last level's matches from its candidate range and the pair index instead of
         walking them, where the level has no labels, node conditions or anti-edges to check.
