@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engines.checks import checked_total
+from ..engines.checks import checked_limit, checked_total
 from ..limits import check_result_rows
 
 __all__ = [
@@ -49,8 +49,7 @@ def check_query(mode: str, limit: int | None) -> None:
     """Refuse an unknown ``mode`` or a negative ``limit`` (ValueError)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    if limit is not None and int(limit) < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
+    checked_limit(limit)
 
 
 def no_matches(mode: str, width: int) -> int | bool | np.ndarray:
