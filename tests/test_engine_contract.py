@@ -12,7 +12,12 @@ from nx_gpumine.engines import contract, select_engine
 def test_engine_modules_satisfy_the_protocol(kind, name):
     module = contract.engine_module(kind, name)  # imports without a GPU (CuPy is lazy)
     assert contract.contract_violations(module, kind) == []
-    proto = contract.StaticEngine if kind == "static" else contract.TemporalEngine
+    proto = {
+        "static": contract.StaticEngine,
+        "temporal": contract.TemporalEngine,
+        "refine": contract.RefineEngine,
+        "local_counts": contract.LocalCountsEngine,
+    }[kind]
     assert isinstance(module, proto)
 
 
@@ -46,6 +51,10 @@ HOOKS = {
     ("static", "cuda"): {"unsupported", "whole_range_count"},
     ("temporal", "cpu"): set(),
     ("temporal", "cuda"): {"unsupported", "release"},
+    ("refine", "cpu"): set(),
+    ("refine", "cuda"): set(),
+    ("local_counts", "cpu"): set(),
+    ("local_counts", "cuda"): set(),
 }
 
 
@@ -93,3 +102,28 @@ def test_optional_hook_returns_none_when_absent_and_rejects_unknown_names():
     assert contract.optional_hook(fake, "release") is print
     with pytest.raises(ValueError, match="not an optional engine hook"):
         contract.optional_hook(fake, "relase")
+
+
+def test_no_engine_module_is_imported_outside_the_table():
+    """Above ``engines/``, engine modules are reached through ENGINE_MODULES only (the CUDA
+    memory-budget helpers, ``engines.cuda.memory``, are not an engine)."""
+    import ast
+    from pathlib import Path
+
+    pkg = Path(contract.__file__).resolve().parents[1]
+    engines = {path.rsplit(".", 1)[1] for path in contract.ENGINE_MODULES.values()}
+    bad = []
+    for path in pkg.rglob("*.py"):
+        if path.parent.name in ("cpu", "cuda") and path.parent.parent.name == "engines":
+            continue
+        if path.parent.name == "engines" and path.name == "contract.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                mod = node.module.split(".")
+                names = {a.name for a in node.names}
+                if mod[-1] in ("cpu", "cuda") and "engines" in mod and names & engines:
+                    bad.append(f"{path.relative_to(pkg)}: from {node.module} import {names}")
+                if len(mod) >= 2 and mod[-2] in ("cpu", "cuda") and mod[-1] in engines:
+                    bad.append(f"{path.relative_to(pkg)}: from {node.module} import ...")
+    assert not bad, bad

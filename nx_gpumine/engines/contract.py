@@ -27,6 +27,8 @@ __all__ = [
     "ENGINE_MODULES",
     "StaticEngine",
     "TemporalEngine",
+    "RefineEngine",
+    "LocalCountsEngine",
     "EngineHooks",
     "OPTIONAL_HOOKS",
     "engine_module",
@@ -34,12 +36,18 @@ __all__ = [
     "contract_violations",
 ]
 
-#: The engine modules, by (problem kind, engine name): the one table ``select_engine`` reads.
+#: The engine modules, by (kind, engine name): the one table ``select_engine`` (the two problem
+#: kinds) and the auxiliary engines' callers (colour refinement for graph isomorphism, local
+#: counts for the NetworkX backend) read.
 ENGINE_MODULES: dict[tuple[str, str], str] = {
     ("static", "cpu"): "nx_gpumine.engines.cpu.static",
     ("static", "cuda"): "nx_gpumine.engines.cuda.static",
     ("temporal", "cpu"): "nx_gpumine.engines.cpu.temporal",
     ("temporal", "cuda"): "nx_gpumine.engines.cuda.temporal",
+    ("refine", "cpu"): "nx_gpumine.engines.cpu.refine",
+    ("refine", "cuda"): "nx_gpumine.engines.cuda.refine",
+    ("local_counts", "cpu"): "nx_gpumine.engines.cpu.local_counts",
+    ("local_counts", "cuda"): "nx_gpumine.engines.cuda.local_counts",
 }
 
 
@@ -87,6 +95,57 @@ class TemporalEngine(Protocol):
         ...
 
 
+@runtime_checkable
+class RefineEngine(Protocol):
+    """Colour refinement of two graphs side by side (``execution/graph_iso.py``'s isomorphism
+    test): the steps its search calls. Arrays are the engine's (NumPy or CuPy)."""
+
+    def verify(self, col: Any, n: int, out_ptr: Any, out_idx: Any, out_lab: Any) -> np.ndarray:
+        """Whether the colouring maps graph 1 onto graph 2 edge for edge."""
+        ...
+
+    def accumulate(self, arrays: tuple, col: Any) -> Any:
+        """Each vertex's hash of its neighbours' colours (one refinement step's input)."""
+        ...
+
+    def stable_colours(self, arrays: tuple, col: Any, n: int) -> tuple[Any, int]:
+        """Refine ``col`` until stable; the colours and their number."""
+        ...
+
+    def scan(
+        self,
+        arrays: tuple,
+        col: Any,
+        acc: Any,
+        n: int,
+        v: int,
+        cands: np.ndarray,
+        start: int,
+        depth: int,
+    ) -> tuple[int, Any, int]:
+        """Try the candidates of vertex ``v`` from ``start``: the first that refines to a
+        consistent colouring, its colours and the steps taken."""
+        ...
+
+
+@runtime_checkable
+class LocalCountsEngine(Protocol):
+    """Per-vertex triangle and square counts of an undirected CSR (the NetworkX backend's
+    ``triangles``, ``clustering``, ``square_clustering``)."""
+
+    def triangle_counts(self, indptr: Any, indices: Any) -> Any:
+        """Triangles through each vertex."""
+        ...
+
+    def directed_triangle_counts(self, indptr: Any, indices: Any, weight: Any) -> Any:
+        """Directed triangles through each vertex (``weight``: direction counts per entry)."""
+        ...
+
+    def square_counts(self, indptr: Any, indices: Any) -> tuple[Any, Any]:
+        """Squares through each vertex, and the normalising pair counts."""
+        ...
+
+
 class EngineHooks(Protocol):
     """Optional engine functions: a module may have any of them (:data:`OPTIONAL_HOOKS` says
     which ones callers of each kind look for); callers fall back when one is absent."""
@@ -118,10 +177,23 @@ class EngineHooks(Protocol):
 OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "static": ("unsupported", "iter_matches", "whole_range_count"),
     "temporal": ("unsupported", "release"),
+    "refine": (),
+    "local_counts": (),
 }
 
-_PROTOCOLS = {"static": StaticEngine, "temporal": TemporalEngine}
-_REQUIRED = ("count", "exists", "enumerate_matches", "census")
+_PROTOCOLS = {
+    "static": StaticEngine,
+    "temporal": TemporalEngine,
+    "refine": RefineEngine,
+    "local_counts": LocalCountsEngine,
+}
+
+
+def _protocol_functions(proto: type) -> list[str]:
+    """The functions a protocol requires, in the order it declares them."""
+    return [k for k, v in vars(proto).items() if not k.startswith("_") and callable(v)]
+
+
 _HOOK_NAMES = frozenset(name for names in OPTIONAL_HOOKS.values() for name in names)
 
 
@@ -130,8 +202,8 @@ def engine_module(kind: str, name: str) -> ModuleType:
 
     Parameters
     ----------
-    kind : {"static", "temporal"}
-        Which problem.
+    kind : {"static", "temporal", "refine", "local_counts"}
+        Which problem (or auxiliary engine).
     name : {"cpu", "cuda"}
         A resolved engine name (``"auto"`` is :func:`nx_gpumine.engines.select_engine`'s).
 
@@ -209,8 +281,9 @@ def contract_violations(module: ModuleType, kind: str) -> list[str]:
     ----------
     module : module
         The engine module to check.
-    kind : {"static", "temporal"}
-        Which protocol (:class:`StaticEngine` or :class:`TemporalEngine`).
+    kind : {"static", "temporal", "refine", "local_counts"}
+        Which protocol (:class:`StaticEngine`, :class:`TemporalEngine`, :class:`RefineEngine`
+        or :class:`LocalCountsEngine`).
 
     Returns
     -------
@@ -224,10 +297,8 @@ def contract_violations(module: ModuleType, kind: str) -> list[str]:
     problems = []
     if not isinstance(module, proto):
         problems.append(f"{module.__name__}: not a {proto.__name__}")
-    for name in _REQUIRED:
-        want_fn = getattr(proto, name, None)
-        if want_fn is None:
-            continue
+    for name in _protocol_functions(proto):
+        want_fn = getattr(proto, name)
         have_fn = getattr(module, name, None)
         if have_fn is None:
             problems.append(f"{module.__name__}.{name} is missing")

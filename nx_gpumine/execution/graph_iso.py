@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engines.contract import engine_module
 from ..errors import GpumineError
 from ..inputs.backend_graph import MULTI_DATA, MULTIPLICITY, GpumineGraph
 from ..inputs.static_graph import LabelSpec
@@ -81,11 +82,7 @@ class IsoProblem:
         self.node_match = node_match
         self.edge_match = edge_match
         self.engine_name = engine
-        if engine == "cuda":
-            from ..engines.cuda import refine as mod
-        else:
-            from ..engines.cpu import refine as mod
-        self.mod = mod
+        self.mod = engine_module("refine", "cuda" if engine == "cuda" else "cpu")
         nvocab: dict = {}
         evocab: dict = {}
         ncodes = np.zeros(2 * n, dtype=np.int64)

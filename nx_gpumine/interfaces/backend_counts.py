@@ -16,6 +16,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ..engines.contract import engine_module
 from ..inputs.backend_graph import MULTIPLICITY, GpumineGraph, as_backend_graph
 from .backend_dispatch import call_engine, log_first_use
 
@@ -35,11 +36,7 @@ __all__ = [
 # ====================================================================== local counts
 def _count_engine(engine: str | None) -> tuple[str, ModuleType]:
     name = call_engine(engine)
-    if name == "cuda":
-        from ..engines.cuda import local_counts as mod
-    else:
-        from ..engines.cpu import local_counts as mod
-    return name, mod
+    return name, engine_module("local_counts", name)
 
 
 def undirected_csr(g: GpumineGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -306,11 +303,10 @@ def _triangles_of(g: GpumineGraph, engine: str | None) -> np.ndarray:
 
 def _cliques_of(g: GpumineGraph) -> np.ndarray:
     """Maximal cliques through each node (numba on every engine: the search is sequential)."""
-    from ..engines.cpu.local_counts import maximal_clique_counts
-
+    cpu_counts = engine_module("local_counts", "cpu")  # a CPU-only extra of that engine
     ptr, idx, _ = undirected_csr(g)
     t0 = time.perf_counter()
-    out = np.asarray(maximal_clique_counts(ptr, idx))
+    out = np.asarray(cpu_counts.maximal_clique_counts(ptr, idx))
     log_first_use("maximal clique counts (cpu)", t0)
     return out
 
