@@ -222,7 +222,8 @@ _HARNESS = textwrap.dedent(
         if KIND == "exists":
             return ng.has_subgraph(big, c7, engine="cuda")
         if KIND == "motifs":
-            return ng.count_motifs(tg, "path5", delta=None, engine="cuda")
+            # path7: counting path5 can finish within the signal's 1.5 s on a fast GPU
+            return ng.count_motifs(tg, "path7", delta=None, engine="cuda")
         if KIND == "find-motifs":
             # a limit the memory budget admits (1e9 rows of 5 ids); the listing runs far longer
             return ng.find_motifs(tg, "path5", delta=None, limit=10**9, engine="cuda")
@@ -238,11 +239,14 @@ _HARNESS = textwrap.dedent(
     ng.has_subgraph(k8, c7, engine="cuda")
     kw = dict(source="source", target="target", time="time")
     g5, _, p5 = _prepare_motif(tg, "path5", None, None, kw)
-    gt.count(g5, p5, g5.m - 20, g5.m)  # the last roots: a short search, the same module
+    g7, _, p7 = _prepare_motif(tg, "path7", None, None, kw)
+    gt.count(g7, p7, g7.m - 20, g7.m)  # the last roots: a short search, the same module
     gt.enumerate_matches(g5, p5, g5.m - 20, g5.m)
     pool = cp.get_default_memory_pool()
     out = dict(kind=KIND, used=[])
-    for attempt in range(2):
+    # two interrupted calls are needed; a call that finishes before its signal (a fast GPU, or
+    # a warm cache) is retried, and its pending signal is absorbed here, not in later code
+    for attempt in range(5):
         sent = []
 
         def fire():
@@ -250,22 +254,25 @@ _HARNESS = textwrap.dedent(
             sent.append(time.monotonic())
             os.kill(os.getpid(), signal.SIGINT)
 
-        threading.Thread(target=fire, daemon=True).start()
+        fired = threading.Thread(target=fire, daemon=True)
+        fired.start()
         try:
             run()
-            out["finished"] = True
-            break
+            out.setdefault("finished", []).append(attempt)
         except ng.CapacityError as exc:  # e.g. a count past 2**63 before the signal
-            out["finished"] = repr(exc)
-            try:
-                time.sleep(2.0)  # let the pending signal land here, not in the checks below
-            except KeyboardInterrupt:
-                pass
-            break
+            out.setdefault("finished", []).append(repr(exc))
         except KeyboardInterrupt:
             out.setdefault("latency", []).append(time.monotonic() - sent[0])
-        gc.collect()
-        out["used"].append(int(pool.used_bytes()))
+            gc.collect()
+            out["used"].append(int(pool.used_bytes()))
+            if len(out["latency"]) == 2:
+                break
+            continue
+        try:
+            fired.join()
+            time.sleep(1.0)  # the signal lands in this sleep
+        except KeyboardInterrupt:
+            pass
     small = ng.from_networkx(nx.complete_graph(7))
     out["after"] = ng.count_subgraphs(small, c6, engine="cuda", count="subgraphs")
     out["after_motifs"] = ng.count_motifs(
@@ -293,8 +300,8 @@ def test_gpu_ctrl_c_within_a_second(kind: str) -> None:
     assert lines, proc.stdout[-2000:] + proc.stderr[-4000:]
     out = json.loads(lines[-1][7:])
     print(out)
-    if out.get("finished"):
-        pytest.skip(f"{kind}: the workload finished before the signal (GPU too fast)")
+    if len(out.get("latency", [])) < 2:
+        pytest.skip(f"{kind}: the workload finished before the signal (GPU too fast): {out}")
     assert len(out["latency"]) == 2 and max(out["latency"]) <= 1.0, out
     # a second interrupted call leaves no more device memory in use than the first
     assert out["used"][1] <= out["used"][0] + (64 << 20), out
