@@ -207,6 +207,24 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
     assert np.array_equal(sub, cpu.enumerate_matches(hub, plan, lo, lo + 500))
 
 
+@pytest.mark.parametrize("steal", [False, True])
+def test_tail_dump_keeps_a_warps_untaken_roots(gpu, monkeypatch, steal):
+    # a warp takes 32 roots at a time and gives them to its lanes as they go idle; when the
+    # tail signal came while some were not yet given, they were in no lane's context and were
+    # dropped from the count. Only a grid with fewer lanes than roots has such warps: forced
+    # here with two blocks (512 lanes) on 60,000 roots, and a tail signal 2 us after the first
+    # warp runs out of roots
+    g = skewed_temporal_graph(n=3000, m=60_000, seed=4)  # a fresh graph: a fresh launch shape
+    monkeypatch.setattr(gpu, "persistent_blocks", lambda *a, **k: 2)
+    for name in ("M10", "M13"):
+        plan = _plan(g, name, 3600, "input_order")
+        want = cpu.count(g, plan)
+        walk = {"expand": False, "count_last": False, "steal": steal}
+        assert gpu.count(g, plan, tail_ms=0.002, **walk) == want, name
+        assert gpu.last_run["blocks"] == 2 and gpu.last_run["tail_records"] > 0
+        assert gpu.count(g, plan, tail_ms=0.002, steal=steal) == want, name
+
+
 @pytest.mark.parametrize("name,delta", [("M4", 3600), ("M10", 3600), ("M13", 3600), ("M8", 600)])
 @pytest.mark.parametrize("split_min", [1, 3, 16])
 def test_heavy_root_splitting_equals_cpu(gpu, skewed, monkeypatch, name, delta, split_min):

@@ -462,7 +462,18 @@ __device__ __forceinline__ void add_counted(Ctx& c, const Env& v, u64 k) {
   if (v.mode == MODE_EXISTS) set_flag(v.ctl, F_FOUND);
 }
 
-// One DFS step at level I: enter it (range computed once), backtrack, or test one candidate.
+// A record: level J, the list kinds, level J's range [pos[J], end[J]) and the path below J
+// (eid[E] for E < J, -1 above). The tail dump, heavy-root splitting and the level-1 expansion
+// write them; record launches read them (start_item).
+__device__ __forceinline__ void write_record(i64* r, const Ctx& c, int J) {
+  r[0] = J;
+  r[1] = c.kinds;
+  r[2] = c.pos[J];
+  r[3] = c.end[J];
+#pragma unroll
+  for (int E = 0; E < L; E++) r[4 + E] = E < J ? (i64)c.eid[E] : -1;
+}
+
 // Heavy-root splitting (root launches): a root whose level-1 range holds at least split_min
 // candidates is not walked by its lane; its range goes out as a record (the level-1 expansion's
 // format), and the next launch takes one (root, level-1 candidate) pair per work item, so that a
@@ -471,17 +482,11 @@ __device__ __forceinline__ void add_counted(Ctx& c, const Env& v, u64 k) {
 __device__ __forceinline__ bool split_root(const Ctx& c, const Env& v) {
   const u64 slot = atomicAdd(v.ctl + C_NREC, 1ULL);
   if (slot >= (u64)v.splitcap) return false;
-  i64* r = v.split + (i64)slot * RW;
-  r[0] = 1;
-  r[1] = c.kinds;
-  r[2] = c.pos[1];
-  r[3] = c.end[1];
-  r[4] = c.eid[0];
-#pragma unroll
-  for (int E = 1; E < L; E++) r[4 + E] = -1;
+  write_record(v.split + (i64)slot * RW, c, 1);
   return true;
 }
 
+// One DFS step at level I: enter it (range computed once), backtrack, or test one candidate.
 template <int I>
 __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
   if (c.entering) {
@@ -718,13 +723,7 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
         set_flag(v.ctl, F_DUMPFULL);
         continue;
       }
-      i64* r = dump + (i64)slot * RW;
-      r[0] = J;
-      r[1] = c.kinds;
-      r[2] = c.pos[J];
-      r[3] = c.end[J];
-#pragma unroll
-      for (int E = 0; E < L; E++) r[4 + E] = E < J ? (i64)c.eid[E] : -1;
+      write_record(dump + (i64)slot * RW, c, J);
     }
   }
   c.lvl = -1;
@@ -863,7 +862,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       }
       f = __shfl_sync(FULLMASK, f, 0);
       if (f & (F_FOUND | F_OUTFULL | F_OVERFLOW | F_DUMPFULL)) break;
-      if (f & 0x80000000u) {
+      // a warp dumps once its lanes hold all its work: items it has taken but not yet given
+      // to a lane (the rest of its chunk) are in no lane's context, and would be lost
+      if ((f & 0x80000000u) && wcnt == 0) {
         dumping = true;
         break;
       }
@@ -954,14 +955,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       first = __shfl_sync(FULLMASK, first, 0);
       if (live) {
         const i64 slot = (i64)first + __popc(mask & lanemask_lt());
-        i64* r = recs + slot * RW;
-        r[0] = 1;
-        r[1] = c.kinds;
-        r[2] = c.pos[1];
-        r[3] = c.end[1];
-        r[4] = c.eid[0];
-#pragma unroll
-        for (int E = 1; E < L; E++) r[4 + E] = -1;
+        write_record(recs + slot * RW, c, 1);
         lens[slot] = c.end[1] - c.pos[1];
       }
     }
