@@ -6,7 +6,8 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 ``engines.cuda.temporal.count`` with the default switches and with each variant of
 ``--variants`` (medians of 3 kernel-event times after a warm-up; every count must equal the
 default's). A variant sets engine switches (``steal``, ``tail_ms``, ``count_last``,
-``expand``) and module settings (``EXPAND_ROOTS``, ``SPLIT_MIN``, ``ROOT_CHUNK``). Writes
+``expand``) and module settings (``EXPAND_ROOTS``, ``SPLIT_MIN``, ``ROOT_CHUNK``, and
+``PAIR_MIN``, compiled into the kernel). Writes
 OUT_DIR/temporal_probe.json.
 """
 
@@ -50,11 +51,14 @@ VARIANTS = {
     "chunk64": {"ROOT_CHUNK": 64},
     "split16": {"SPLIT_MIN": 16},
     "chunk512": {"ROOT_CHUNK": 512},
+    "pair0": {"PAIR_MIN": 0},
+    "pair8": {"PAIR_MIN": 8},
+    "pair128": {"PAIR_MIN": 128},
 }
 #: module settings a variant may change (restored after it)
-MODULE_SETTINGS = ("EXPAND_ROOTS", "SPLIT_MIN", "ROOT_CHUNK")
-#: settings compiled into the kernel: a variant with one gets a fresh plan (none at present)
-COMPILED: tuple = ()
+MODULE_SETTINGS = ("EXPAND_ROOTS", "SPLIT_MIN", "ROOT_CHUNK", "PAIR_MIN")
+#: settings compiled into the kernel: a variant with one gets a fresh plan
+COMPILED: tuple = ("PAIR_MIN",)
 
 
 def main() -> None:

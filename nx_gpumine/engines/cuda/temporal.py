@@ -100,6 +100,10 @@ EXPAND_ROOTS = memory.TEMPORAL_EXPAND_ROOTS
 #: motifs of four edges or more (with three, a level-1 candidate leads to one counted level:
 #: too little work to move).
 SPLIT_MIN = 8
+#: A both-mapped level walks the pair index's group f(src) -> f(dst) (every entry a match)
+#: instead of the shorter adjacency list when that list's window holds more than this many
+#: candidates (compiled into the kernel).
+PAIR_MIN = 32
 #: Root edges a warp takes at a time from the launch's cursor (record items: RECORD_CHUNK).
 ROOT_CHUNK = 32
 RECORD_CHUNK = 32
@@ -407,7 +411,7 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     cp = import_cupy()
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
-    defines = structure_defines(plan, graph)
+    defines = {**structure_defines(plan, graph), "PAIR_MIN": int(PAIR_MIN)}
     tdt = graph.time.dtype
     plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
     tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)

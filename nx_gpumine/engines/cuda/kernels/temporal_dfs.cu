@@ -145,7 +145,9 @@ struct Env {
 
 // A both-mapped level whose window holds more than PAIR_MIN candidates in the shorter list walks
 // the pair index's group f(src) -> f(dst) instead: every entry there is a match.
-#define PAIR_MIN 32
+#ifndef PAIR_MIN
+#define PAIR_MIN 32  // engines/cuda/temporal.py PAIR_MIN
+#endif
 #define PAIR_BIT 16
 
 // Invariants of a busy lane (lvl >= 1):
