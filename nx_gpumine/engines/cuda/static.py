@@ -48,7 +48,7 @@ from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
-from ..checks import checked_range, checked_total, overflow_error
+from ..checks import checked_limit, checked_range, checked_total, overflow_error
 from . import hostmem, memory, shapes
 from ._runtime import (
     current_device,
@@ -1327,13 +1327,12 @@ def enumerate_matches(
     CapacityError
         The rows found do not fit the free host memory (pass ``limit``).
     """
-    cp = import_cupy()
     k = int(plan.k)
     lo, hi = checked_range(lo, hi, len(graph.indices))
-    if limit is not None and limit < 0:
-        raise ValueError("limit must be >= 0")
+    limit = checked_limit(limit)
     if buffer_rows < 1 or max_buffer_rows < buffer_rows:
         raise ValueError("need 1 <= buffer_rows <= max_buffer_rows")
+    cp = import_cupy()
     order = np.asarray(plan.order, dtype=np.int64)
     empty = np.zeros((0, k), dtype=np.int64)
     if plan.impossible or hi <= lo or limit == 0:
