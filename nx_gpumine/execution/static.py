@@ -1,7 +1,8 @@
 """Run a static plan: pick the engine, split root ranges into tasks, merge, report progress.
 
 The routing, task loop and merge shared with temporal motifs are in :mod:`.runner`; this module
-supplies the static parts (one-node patterns, root-range splits, lazy blocks).
+supplies the static parts (one-node patterns, the count of mappings through the plan layer's
+distinct sibling, :func:`count_mappings`, root-range splits, lazy blocks).
 """
 
 from __future__ import annotations
@@ -12,15 +13,23 @@ from typing import Any
 import numpy as np
 
 from ..engines import is_cuda_engine, select_engine
+from ..engines.checks import checked_total
 from ..engines.contract import optional_hook
 from ..inputs.static_graph import StaticGraph
 from ..limits import memory_budget, result_bytes
-from ..plan.static_plan import StaticPlan, node_mask
+from ..plan.static_plan import StaticPlan, distinct_sibling, node_mask
 from .multigpu import run_static_devices
 from .runner import MODES, check_query, dispatch, run_local
 from .tasks import split_root_range
 
-__all__ = ["run_static", "run_static_local", "single_node_result", "iter_static_blocks", "MODES"]
+__all__ = [
+    "run_static",
+    "run_static_local",
+    "count_mappings",
+    "single_node_result",
+    "iter_static_blocks",
+    "MODES",
+]
 
 #: Largest result (bytes, see ``limits.result_bytes``) of one task an iterator lists at once.
 LAZY_BYTES = 64 << 20
@@ -87,8 +96,19 @@ def run_static(
     ------
     CapacityError
         If a count overflows 64 bits.
+
+    Notes
+    -----
+    What execution decides before any engine runs, on every route: a count of a mapping plan
+    with a :func:`~nx_gpumine.plan.static_plan.distinct_sibling` counts the sibling and
+    multiplies by ``|Aut(P)|`` (:func:`count_mappings`).
     """
     check_query(mode, limit)
+    sibling = distinct_sibling(plan, graph) if mode == "count" else None
+    if sibling is not None:  # the mappings of plan = the sibling's count x |Aut(P)|
+        return count_mappings(
+            graph, sibling, engine=engine, progress=progress, client=client, devices=devices
+        )
 
     def on_dask() -> int | bool | np.ndarray:
         from .distributed import run_static_dask
@@ -107,6 +127,51 @@ def run_static(
         ),
         on_local=lambda: run_static_local(graph, plan, mode, engine, limit, progress),
         use_devices=lambda: plan.k > 1 and is_cuda_engine(select_engine(engine, "static", plan)),
+    )
+
+
+def count_mappings(
+    graph: StaticGraph,
+    plan: StaticPlan,
+    *,
+    engine: str = "auto",
+    progress: bool = False,
+    client: Any = None,
+    devices: Any = None,
+) -> int:
+    """The number of mappings of ``plan``'s pattern in ``graph`` (NetworkX's number).
+
+    ``plan`` is the pattern's mapping plan or its distinct plan (``distinct=True``, the plan
+    ``count_subgraphs`` builds for both kinds). A distinct plan's count, or that of the mapping
+    plan's :func:`~nx_gpumine.plan.static_plan.distinct_sibling` where the plan layer gives one,
+    is multiplied by ``|Aut(P)|`` (exact: ``Aut(P)`` acts freely on the mappings), under the
+    64-bit rule of :mod:`nx_gpumine.engines.checks`; a mapping plan without a sibling is counted
+    as it is. The only place execution turns distinct counts into mappings.
+
+    Parameters
+    ----------
+    graph, plan
+        The data graph and a plan built for it.
+    engine, progress, client, devices
+        As in :func:`run_static`.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    CapacityError
+        The mapping count exceeds ``2**63 - 1``.
+    """
+    counted = plan if plan.distinct else distinct_sibling(plan, graph)
+    run = dict(engine=engine, progress=progress, client=client, devices=devices)
+    if counted is None:
+        return int(run_static(graph, plan, "count", **run))
+    distinct = int(run_static(graph, counted, "count", **run))
+    aut = int(counted.num_automorphisms)
+    return checked_total(
+        distinct * aut, f"mapping count ({distinct} subgraphs x {aut} automorphisms)"
     )
 
 

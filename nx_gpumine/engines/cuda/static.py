@@ -793,17 +793,6 @@ def _count_trie(
     return int(found) if mode == 1 else total
 
 
-def _symmetric_plan(graph: StaticGraph, plan: Any) -> Any:
-    """The distinct-occurrence plan of a mapping plan's pattern (cached with the graph), or None."""
-    if getattr(plan, "distinct", True) or int(getattr(plan, "num_automorphisms", 1)) <= 1:
-        return None
-    if len(plan.sym_level) or getattr(plan, "pattern", None) is None or plan.k < 3:
-        return None
-    from ...plan.static_plan import static_plan
-
-    return static_plan(plan.pattern, graph, induced=plan.induced, distinct=True)
-
-
 def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
     """Why the shape kernels cannot count ``plan`` on ``graph`` (None when they can)."""
     shape = getattr(plan, "shape", None)
@@ -865,8 +854,7 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
         return False
     if _residency(graph, plan, None, "managed", "count", shape=True) is not None:
         return False
-    sym = _symmetric_plan(graph, plan)
-    return _shape_reason(graph, sym if sym is not None else plan) is None
+    return _shape_reason(graph, plan) is None
 
 
 def _auto_trie(plan: Any, tail: bool) -> bool:
@@ -1067,7 +1055,6 @@ def count(
     page_log: int = LOGP,
     pool_pages: int | None = None,
     dump_capacity: int = 1 << 21,
-    symmetry: bool | None = None,
     tail: bool = True,
     max_device_bytes: int | None = None,
     placement: str = "pinned",
@@ -1079,7 +1066,10 @@ def count(
     graph : StaticGraph
         Data graph (its arrays are uploaded once and kept with it).
     plan : StaticPlan
-        Matching plan (mappings or, with symmetry restrictions, distinct subgraphs).
+        Matching plan (mappings or, with symmetry restrictions, distinct subgraphs), walked as
+        it is: counting a mapping plan as distinct occurrences times ``|Aut(P)|`` is
+        execution's choice (``plan.static_plan.distinct_sibling``); a shape kernel counts a
+        mapping plan's distinct occurrences times ``|Aut(P)|`` itself.
     lo, hi : int
         Root task range of union-CSR entries (default: all).
     strategy : {"auto", "dfs", "trie", "shape"}
@@ -1098,12 +1088,6 @@ def count(
         Deepest trie level (2 or 3); default 3 when it fits and k >= 5.
     page_log, pool_pages, dump_capacity : int
         Tuning, see the module notes.
-    symmetry : bool, optional
-        For a mapping plan (no symmetry restrictions) over the whole root range, count the
-        distinct occurrences with automorphism-based symmetry breaking and multiply by
-        ``|Aut(P)|`` (exact: every occurrence is the image of exactly ``|Aut(P)|`` mappings).
-        ``None`` (default) does so whenever ``|Aut(P)| > 1``; ``False`` walks every mapping.
-        Sub-ranges are always counted directly (their per-range counts differ).
     tail : bool
         Finish matches with the plan's count tail (default); ``False`` walks every level.
     max_device_bytes : int, optional
@@ -1132,27 +1116,6 @@ def count(
         last_run.clear()
         return _small_k_count(graph, plan, lo, hi)
     full = lo == 0 and hi == len(graph.indices)
-    if full and symmetry is not False:
-        sym_plan = _symmetric_plan(graph, plan)
-        if sym_plan is not None:
-            res = count(
-                graph,
-                sym_plan,
-                strategy=strategy,
-                timeout_ms=timeout_ms,
-                trie_budget=trie_budget,
-                trie_depth=trie_depth,
-                page_log=page_log,
-                pool_pages=pool_pages,
-                dump_capacity=dump_capacity,
-                tail=tail,
-                max_device_bytes=max_device_bytes,
-                placement=placement,
-            )
-            aut = int(plan.num_automorphisms)
-            checked_total(res * aut)
-            last_run["symmetry"] = aut
-            return res * aut
     ooc = _residency(
         graph,
         plan,
@@ -1174,7 +1137,7 @@ def count(
             graph, plan, ooc, lo, hi, strategy, tail, timeout_ms, trie_depth, page_log,
             pool_pages, dump_capacity,
         )  # fmt: skip
-    if strategy in ("auto", "shape") and full and (plan.distinct or symmetry is not False):
+    if strategy in ("auto", "shape") and full:
         reason = _shape_reason(graph, plan)
         if reason is None:
             return _count_shape(graph, plan)
