@@ -192,6 +192,21 @@ def test_distinct_sibling_exact(gpu, rand_graph):
             assert gpu.count(rand_graph, plan) == want  # shape kernel where there is one
 
 
+def test_small_plans_answered_by_execution(gpu, rand_graph):
+    # 1- and 2-node plans never reach the engine; called directly it refuses them
+    for pattern in (nx.Graph([(0, 1)]), nx.path_graph(1)):
+        for distinct in (False, True):
+            plan = build_static_plan(
+                as_pattern(pattern), rand_graph, induced=False, distinct=distinct
+            )
+            for mode in ("count", "exists", "enumerate"):
+                want = run_static(rand_graph, plan, mode, engine="cpu")
+                got = run_static(rand_graph, plan, mode, engine="cuda")
+                assert np.array_equal(got, want) if mode == "enumerate" else got == want
+            with pytest.raises(ValueError, match="at least 3 nodes"):
+                gpu.count(rand_graph, plan)
+
+
 def test_directed_and_labelled_equal_cpu(gpu):
     rng = np.random.default_rng(3)
     s = rng.integers(0, 120, 1500)

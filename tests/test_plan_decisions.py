@@ -4,8 +4,11 @@
   function, ``plan.static_plan.distinct_sibling`` (cached with the graph), and applied by
   execution (``execution.static.count_mappings``) whichever engine runs: here the CPU engine,
   which receives the distinct plan, against NetworkX.
-- Every engine validates ``limit`` with ``engines.checks.checked_limit`` (one message; the CUDA
-  engines check it before touching CuPy, so this runs without a GPU).
+- 1- and 2-node plans are answered by execution (``execution.static.small_plan_result``) on
+  every route; engines get plans of ``STATIC_MIN_K`` (3) or more nodes. Called directly with a
+  smaller plan, the CUDA engine raises ValueError (before touching CuPy, so this runs without
+  a GPU), the CPU engine raises for k = 1 and walks k = 2 (equal to execution's answer).
+- Every engine validates ``limit`` with ``engines.checks.checked_limit`` (one message).
 """
 
 from __future__ import annotations
@@ -19,11 +22,18 @@ import pytest
 
 import nx_gpumine as ng
 from nx_gpumine.engines import contract, select_engine
+from nx_gpumine.engines.contract import STATIC_MIN_K
 from nx_gpumine.errors import CapacityError
-from nx_gpumine.execution.static import count_mappings, run_static
+from nx_gpumine.execution import multigpu as mg
+from nx_gpumine.execution.static import (
+    count_mappings,
+    iter_static_blocks,
+    run_static,
+    small_plan_result,
+)
 from nx_gpumine.inputs.motifs import TemporalMotif
 from nx_gpumine.inputs.patterns import Pattern, as_pattern
-from nx_gpumine.inputs.static_graph import from_networkx
+from nx_gpumine.inputs.static_graph import from_arrays, from_networkx
 from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
 from nx_gpumine.plan import static_plan as sp
 from nx_gpumine.plan.static_plan import build_static_plan, distinct_sibling, static_plan
@@ -154,6 +164,102 @@ def test_mapping_count_overflow_follows_the_64_bit_rule():
         run_static(g, plan, "count", engine="cpu")  # C(45, 40) x 40! > 2**63 - 1
     with pytest.raises(CapacityError, match="64-bit"):
         count_mappings(g, static_plan(pat, g, induced=False, distinct=True), engine="cpu")
+
+
+# ====================================================================== 1- and 2-node plans
+def _small_graphs():
+    rng = np.random.default_rng(7)
+    s, d = rng.integers(0, 60, 400), rng.integers(0, 60, 400)
+    lab = dict(node_labels=rng.integers(0, 2, 60), edge_labels=rng.integers(0, 2, 400))
+    u = nx.gnm_random_graph(60, 200, seed=2)
+    u.add_edges_from([(3, 3), (5, 5)])
+    return [
+        ("undirected", from_networkx(u), nx.Graph([(0, 1)])),
+        ("loop", from_networkx(u), nx.Graph([(0, 1), (1, 1)])),
+        (
+            "directed",
+            from_arrays(s, d, directed=True, num_nodes=60, duplicates="drop"),
+            nx.DiGraph([(0, 1), (1, 0)]),
+        ),  # fmt: skip
+        (
+            "labelled",
+            from_arrays(s, d, directed=True, num_nodes=60, duplicates="drop", **lab),
+            None,
+        ),  # fmt: skip
+    ]
+
+
+def _labelled_pattern():
+    P = nx.DiGraph([(0, 1)])
+    nx.set_node_attributes(P, {0: 1, 1: 0}, "label")
+    P.edges[0, 1]["label"] = 1
+    return as_pattern(P, node_label="label", edge_label="label")
+
+
+@pytest.mark.parametrize("case", range(4), ids=["undirected", "loop", "directed", "labelled"])
+@pytest.mark.parametrize("induced", [False, True])
+@pytest.mark.parametrize("distinct", [False, True])
+def test_two_node_answers_equal_the_cpu_walk(case, induced, distinct):
+    _, g, P = _small_graphs()[case]
+    pat = _labelled_pattern() if P is None else as_pattern(P)
+    plan = build_static_plan(pat, g, induced=induced, distinct=distinct)
+    assert plan.k == 2
+    m = len(g.indices)
+    for lo, hi in ((0, m), (m // 3, 2 * m // 3), (5, 5)):
+        want = CPU.count(g, plan, lo, hi)
+        assert small_plan_result(g, plan, "count", None, lo, hi) == want
+        assert small_plan_result(g, plan, "exists", None, lo, hi) == CPU.exists(g, plan, lo, hi)
+        rows = CPU.enumerate_matches(g, plan, lo, hi)
+        assert np.array_equal(small_plan_result(g, plan, "enumerate", None, lo, hi), rows)
+        lim = small_plan_result(g, plan, "enumerate", 3, lo, hi)
+        assert np.array_equal(lim, CPU.enumerate_matches(g, plan, lo, hi, limit=3))
+    with pytest.raises(ValueError, match="root range"):
+        small_plan_result(g, plan, "count", None, 0, m + 1)
+
+
+def test_small_plans_never_reach_an_engine(recorded):
+    g = from_networkx(nx.gnm_random_graph(300, 3000, seed=8))
+    for P in (nx.Graph([(0, 1)]), nx.empty_graph(1)):
+        for distinct in (False, True):
+            plan = build_static_plan(as_pattern(P), g, induced=False, distinct=distinct)
+            want = small_plan_result(g, plan, "enumerate")
+            assert np.array_equal(run_static(g, plan, "enumerate", engine="cpu"), want)
+            assert np.array_equal(
+                run_static(g, plan, "enumerate", engine="cpu", progress=True), want
+            )
+            assert run_static(g, plan, "count", engine="cpu") == len(want)
+            assert run_static(g, plan, "exists", engine="cpu") is (len(want) > 0)
+            blocks = list(iter_static_blocks(g, plan, engine="cpu", ntasks=7))
+            assert np.array_equal(np.concatenate(blocks), want)
+            got = mg.run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu", limit=9)
+            assert np.array_equal(got, want[:9])
+            assert mg.run_static_devices(g, plan, "count", [0, 0], engine="cpu") == len(want)
+    assert recorded == []  # no engine call at all
+    # and the public functions agree with NetworkX
+    G = nx.gnm_random_graph(40, 90, seed=3)
+    assert ng.count_subgraphs(G, nx.Graph([(0, 1)]), engine="cpu") == 2 * 90
+    assert ng.count_subgraphs(G, nx.Graph([(0, 1)]), engine="cpu", count="subgraphs") == 90
+    assert len(ng.find_subgraphs(G, nx.Graph([(0, 1)]), engine="cpu")) == 180
+
+
+def test_engines_called_directly_with_small_plans():
+    cuda = contract.engine_module("static", "cuda")  # imports without CuPy
+    g = from_networkx(nx.gnm_random_graph(50, 200, seed=1))
+    for P in (nx.Graph([(0, 1)]), nx.empty_graph(1)):
+        plan = build_static_plan(as_pattern(P), g, induced=False, distinct=False)
+        assert plan.k < STATIC_MIN_K
+        for call in (cuda.count, cuda.exists, cuda.enumerate_matches):
+            with pytest.raises(ValueError, match=f"at least {STATIC_MIN_K} nodes"):
+                call(g, plan)
+        if plan.k == 1:
+            with pytest.raises(ValueError, match="k >= 2"):
+                CPU.count(g, plan)
+        else:  # the CPU engine's DFS walks a 2-node plan: execution's answer
+            assert CPU.count(g, plan) == small_plan_result(g, plan, "count") == 400
+    assert not cuda.whole_range_count(g, plan)  # no whole-range kernel for a small plan
+    three = build_static_plan(as_pattern("triangle"), g, induced=False, distinct=False)
+    with pytest.raises(ValueError, match="1 or 2 nodes"):
+        small_plan_result(g, three, "count")
 
 
 # ====================================================================== limits

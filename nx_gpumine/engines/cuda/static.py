@@ -6,8 +6,10 @@ Interface (``docs/architecture.md``)::
     enumerate_matches(graph, plan, lo=0, hi=None, limit=None) -> np.ndarray  # (n, k) int64
     exists(graph, plan, lo=0, hi=None) -> bool
 
-How it walks the plan (kernels in ``kernels/static_dfs.cu`` and ``kernels/static_count.cu``,
-design and measurements in ``docs/cuda_static.md``):
+It walks the plan it is given, of 3+ nodes (``engines.contract.STATIC_MIN_K``; a smaller plan
+raises ValueError: execution answers 1- and 2-node plans, and chooses to count a mapping plan
+through its distinct sibling). How it walks the plan (kernels in ``kernels/static_dfs.cu`` and
+``kernels/static_count.cu``, design and measurements in ``docs/cuda_static.md``):
 
 * **Shapes** (``plan.shape``; counting over the whole root range): k-cliques by the degree-
   ordered DAG and bitmaps, books (the diamond is the book of 2) by triangle edge support,
@@ -49,6 +51,7 @@ from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
 from ..checks import checked_limit, checked_range, checked_total, overflow_error
+from ..contract import STATIC_MIN_K
 from . import hostmem, memory, shapes
 from ._runtime import (
     current_device,
@@ -585,12 +588,14 @@ def _drop_work(graph: StaticGraph, plan: Any, *args: Any, **kw: Any) -> None:
         d["tasks"].clear()
 
 
-def _small_k_count(graph: StaticGraph, plan: Any, lo: int, hi: int) -> int:
-    if plan.k == 1:
-        from ...plan.static_plan import node_mask
-
-        return int(node_mask(graph, plan, 0).sum())
-    return int(np.asarray(plan.root_ok[lo:hi], dtype=np.int64).sum())
+def _check_k(plan: Any) -> None:
+    """Refuse a 1- or 2-node plan: execution answers those from the plan's masks."""
+    if int(plan.k) < STATIC_MIN_K:
+        raise ValueError(
+            f"the CUDA static engine walks plans of at least {STATIC_MIN_K} nodes (got k ="
+            f" {plan.k}); 1- and 2-node plans are answered by execution"
+            " (nx_gpumine.execution.static.small_plan_result, through run_static)"
+        )
 
 
 def _finish_stats(prep: _Prep | None, **kw: Any) -> None:
@@ -850,7 +855,7 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
     False when the count would run out of core under the device budget in force (shape
     kernels need the graph in device memory); decided as :func:`count` decides it.
     """
-    if plan.impossible or int(plan.k) <= 2 or unsupported(plan):
+    if plan.impossible or int(plan.k) < STATIC_MIN_K or unsupported(plan):
         return False
     if _residency(graph, plan, None, "managed", "count", shape=True) is not None:
         return False
@@ -1066,10 +1071,10 @@ def count(
     graph : StaticGraph
         Data graph (its arrays are uploaded once and kept with it).
     plan : StaticPlan
-        Matching plan (mappings or, with symmetry restrictions, distinct subgraphs), walked as
-        it is: counting a mapping plan as distinct occurrences times ``|Aut(P)|`` is
-        execution's choice (``plan.static_plan.distinct_sibling``); a shape kernel counts a
-        mapping plan's distinct occurrences times ``|Aut(P)|`` itself.
+        Matching plan of 3+ nodes (mappings or, with symmetry restrictions, distinct
+        subgraphs), walked as it is: counting a mapping plan as distinct occurrences times
+        ``|Aut(P)|`` is execution's choice (``plan.static_plan.distinct_sibling``); a shape
+        kernel counts a mapping plan's distinct occurrences times ``|Aut(P)|`` itself.
     lo, hi : int
         Root task range of union-CSR entries (default: all).
     strategy : {"auto", "dfs", "trie", "shape"}
@@ -1105,16 +1110,19 @@ def count(
     -------
     int
         Number of matches (overflow past 2**63 - 1 raises :class:`CapacityError`).
+
+    Raises
+    ------
+    ValueError
+        A plan of fewer than 3 nodes (execution answers those), a bad strategy or range.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    _check_k(plan)
     lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         last_run.clear()
         return 0
-    if plan.k <= 2:
-        last_run.clear()
-        return _small_k_count(graph, plan, lo, hi)
     full = lo == 0 and hi == len(graph.indices)
     ooc = _residency(
         graph,
@@ -1213,13 +1221,11 @@ def exists(
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    _check_k(plan)
     lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         last_run.clear()
         return False
-    if plan.k <= 2:
-        last_run.clear()
-        return _small_k_count(graph, plan, lo, hi) > 0
     ooc = _residency(
         graph, plan, max_device_bytes, placement, "exists", page_log=page_log,
         trie_budget=trie_budget,
@@ -1289,7 +1295,11 @@ def enumerate_matches(
     ------
     CapacityError
         The rows found do not fit the free host memory (pass ``limit``).
+    ValueError
+        A plan of fewer than 3 nodes (execution answers those), a negative ``limit``, a bad
+        range or buffer size.
     """
+    _check_k(plan)
     k = int(plan.k)
     lo, hi = checked_range(lo, hi, len(graph.indices))
     limit = checked_limit(limit)
@@ -1300,20 +1310,6 @@ def enumerate_matches(
     empty = np.zeros((0, k), dtype=np.int64)
     if plan.impossible or hi <= lo or limit == 0:
         return empty
-    if k <= 2:
-        if k == 1:
-            from ...plan.static_plan import node_mask
-
-            rows = np.flatnonzero(node_mask(graph, plan, 0)).reshape(-1, 1)
-        else:
-            e = lo + np.flatnonzero(np.asarray(plan.root_ok[lo:hi]))
-            owner = np.searchsorted(graph.indptr, e, side="right") - 1
-            rows = np.stack([owner, graph.indices[e].astype(np.int64)], axis=1)
-        if limit is not None:
-            rows = rows[:limit]
-        out = np.empty((len(rows), k), dtype=np.int64)
-        out[:, order] = rows
-        return out
     ooc = _residency(graph, plan, max_device_bytes, placement, "enumeration", page_log=page_log)
     prep = _prepare(graph, plan, page_log, ooc=ooc)
     if ooc is not None:
