@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from nx_gpumine.engines.cpu import static as cpu
+from nx_gpumine.execution.static import run_static
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_arrays, from_networkx
-from nx_gpumine.plan.static_plan import build_static_plan
+from nx_gpumine.plan.static_plan import build_static_plan, distinct_sibling
 
 pytestmark = pytest.mark.gpu
 
@@ -75,8 +76,8 @@ def test_counts_all_paths_equal_cpu(gpu, rand_graph, name, induced, distinct):
     assert gpu.count(rand_graph, plan) == want
     assert gpu.count(rand_graph, plan, strategy="dfs") == want
     assert gpu.count(rand_graph, plan, strategy="dfs", tail=False) == want
-    assert gpu.count(rand_graph, plan, strategy="dfs", symmetry=False) == want
-    assert gpu.count(rand_graph, plan, strategy="trie", symmetry=False) == want
+    # execution's route: a mapping plan counted through its distinct sibling x |Aut(P)|
+    assert run_static(rand_graph, plan, "count", engine="cuda") == want
     assert gpu.count(rand_graph, plan, strategy="trie") == want
     assert gpu.count(rand_graph, plan, strategy="trie", trie_depth=2, trie_budget=2000) == want
     assert gpu.exists(rand_graph, plan) == (want > 0)
@@ -147,7 +148,7 @@ def test_straggler_records_and_full_dump_buffer(gpu, hub_graph, rand_graph):
         plan = _plan(graph, name)
         want = cpu.count(graph, plan)
         kw = {"strategy": "dfs", "timeout_ms": 1e-4, "tail": False}
-        assert gpu.count(graph, plan, symmetry=False, **kw) == want, name
+        assert gpu.count(graph, plan, **kw) == want, name
         if graph is hub_graph:  # tasks poll the clock every 16 steps: only long ones split
             assert gpu.last_run["records"] > 0 and gpu.last_run["rounds"] > 1
         # a buffer of 3 records: most dumps fail and warps keep the work; nothing is dropped
@@ -163,8 +164,8 @@ def test_count_tail_equals_full_walk(gpu, rand_graph, hub_graph, name):
         for distinct in (False, True):
             plan = build_static_plan(pat, graph, induced=False, distinct=distinct)
             want = cpu.count(graph, plan)
-            assert gpu.count(graph, plan, strategy="dfs", symmetry=False) == want
-            assert gpu.count(graph, plan, strategy="dfs", symmetry=False, tail=False) == want
+            assert gpu.count(graph, plan, strategy="dfs") == want
+            assert gpu.count(graph, plan, strategy="dfs", tail=False) == want
             assert gpu.count(graph, plan, strategy="dfs", timeout_ms=1e-4) == want
 
 
@@ -176,16 +177,34 @@ def test_star_tail_is_fast(gpu):
     assert gpu.count(G, plan) == math.comb(40, 30)  # 31 nodes: within the kernels' 32
 
 
-def test_symmetry_shortcut_exact(gpu, rand_graph):
-    # mappings = |Aut(P)| x distinct occurrences; both walks must agree with the CPU engine
+def test_distinct_sibling_exact(gpu, rand_graph):
+    # mappings = |Aut(P)| x distinct occurrences (execution's route, the plan layer's sibling);
+    # the engine walks the plan it is given: the mapping plan, every mapping
     for name in ["4-cycle", "5-clique", "house"]:
         for induced in (False, True):
             plan = _plan(rand_graph, name, induced=induced)
+            sibling = distinct_sibling(plan, rand_graph)
+            assert sibling is not None and sibling.distinct
             want = cpu.count(rand_graph, plan)
-            assert gpu.count(rand_graph, plan) == want
-            assert gpu.last_run["symmetry"] == plan.num_automorphisms > 1
-            assert gpu.count(rand_graph, plan, symmetry=False) == want
-            assert "symmetry" not in gpu.last_run
+            assert gpu.count(rand_graph, sibling) * plan.num_automorphisms == want
+            assert run_static(rand_graph, plan, "count", engine="cuda") == want
+            assert gpu.count(rand_graph, plan, strategy="dfs") == want
+            assert gpu.count(rand_graph, plan) == want  # shape kernel where there is one
+
+
+def test_small_plans_answered_by_execution(gpu, rand_graph):
+    # 1- and 2-node plans never reach the engine; called directly it refuses them
+    for pattern in (nx.Graph([(0, 1)]), nx.path_graph(1)):
+        for distinct in (False, True):
+            plan = build_static_plan(
+                as_pattern(pattern), rand_graph, induced=False, distinct=distinct
+            )
+            for mode in ("count", "exists", "enumerate"):
+                want = run_static(rand_graph, plan, mode, engine="cpu")
+                got = run_static(rand_graph, plan, mode, engine="cuda")
+                assert np.array_equal(got, want) if mode == "enumerate" else got == want
+            with pytest.raises(ValueError, match="at least 3 nodes"):
+                gpu.count(rand_graph, plan)
 
 
 def test_directed_and_labelled_equal_cpu(gpu):

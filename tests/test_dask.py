@@ -199,6 +199,31 @@ def test_string_keys_and_labels(client):
     assert single == K.number_of_nodes()
 
 
+def test_small_plans_and_mapping_counts(client):
+    """Issue 16: a 2-node plan's tasks are answered on the workers without an engine, and a
+    mapping plan is counted through its distinct sibling on Dask too (NetworkX's number)."""
+    G = nx.barabasi_albert_graph(300, 3, seed=2)
+    g = ng.from_networkx(G)
+    edge = ng.Pattern.from_networkx(nx.Graph([(0, 1)]))
+    for distinct in (False, True):
+        plan = build_static_plan(edge, g, induced=False, distinct=distinct)
+        for mode, limit in (("count", None), ("exists", None), ("enumerate", None),
+                            ("enumerate", 11)):  # fmt: skip
+            want = run_static(g, plan, mode, engine="cpu", limit=limit)
+            got = dist.run_static_dask(g, plan, mode, client=client, limit=limit, ntasks=5)
+            np.testing.assert_array_equal(got, want)
+        blocks = list(dist.iter_static_blocks_dask(g, plan, client=client, ntasks=5))
+        np.testing.assert_array_equal(np.concatenate(blocks), run_static(g, plan, "enumerate"))
+    frame = ng.find_subgraphs(G, nx.Graph([(0, 1)]), client=client, as_frame="dask")
+    assert frame.npartitions > 1
+    local = ng.find_subgraphs(G, nx.Graph([(0, 1)]), engine="cpu", as_frame="pandas")
+    assert client.compute(frame).result().reset_index(drop=True).equals(local)
+    plan = build_static_plan(ng.Pattern.named("4-cycle"), g, induced=False, distinct=False)
+    gm = nx.algorithms.isomorphism.GraphMatcher(G, nx.cycle_graph(4))
+    want = sum(1 for _ in gm.subgraph_monomorphisms_iter())
+    assert run_static(g, plan, "count", client=client) == want
+
+
 # ====================================================================== temporal: bundled data
 MOTIFS = {
     "triangle-3600": named_motif("triangle", 3600),

@@ -25,6 +25,7 @@ import numpy as np
 
 __all__ = [
     "ENGINE_MODULES",
+    "STATIC_MIN_K",
     "StaticEngine",
     "TemporalEngine",
     "RefineEngine",
@@ -51,9 +52,17 @@ ENGINE_MODULES: dict[tuple[str, str], str] = {
 }
 
 
+#: Smallest static plan (pattern nodes) execution hands to an engine. Execution answers 1- and
+#: 2-node plans from the plan's masks (``execution.static.small_plan_result``), on every route;
+#: called directly with a smaller plan, an engine either walks it or raises ValueError (the
+#: CUDA engine raises for k <= 2, the CPU engine for k = 1 and walks k = 2).
+STATIC_MIN_K = 3
+
+
 @runtime_checkable
 class StaticEngine(Protocol):
-    """Subgraph matching over root (union-CSR) entries ``[lo, hi)`` of a static plan."""
+    """Subgraph matching over root (union-CSR) entries ``[lo, hi)`` of a static plan (execution
+    passes plans of :data:`STATIC_MIN_K` or more nodes)."""
 
     def count(self, graph: Any, plan: Any, lo: int = 0, hi: int | None = None) -> int:
         """Number of mappings rooted in ``[lo, hi)`` (64-bit; ``CapacityError`` beyond)."""

@@ -53,6 +53,7 @@ import numpy as np
 
 from ..engines import ENGINE_NAMES, select_engine
 from ..engines.checks import checked_total
+from ..engines.contract import STATIC_MIN_K
 from ..errors import EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif
 from ..inputs.static_graph import StaticGraph
@@ -67,7 +68,7 @@ from ..plan.temporal_plan import (
 from ..results.static import matches_to_frame
 from ..results.temporal import match_columns
 from .runner import check_query, no_matches
-from .static import single_node_result
+from .static import small_plan_result
 from .tasks import split_root_range
 from .temporal import census_function
 
@@ -452,6 +453,8 @@ def _static_unit(
     limit: int | None,
 ) -> Any:
     eng = select_engine(engine, "static", plan)
+    if plan.k < STATIC_MIN_K:  # a 2-node plan's range: no engine
+        return small_plan_result(graph, plan, mode, limit, lo, hi)
     with _ENGINE_LOCK:
         if mode == "count":
             return int(eng.count(graph, plan, lo, hi))
@@ -579,7 +582,7 @@ def run_static_dask(
     client = get_client(client)
     name = worker_engine(engine)
     if plan.k == 1:
-        return single_node_result(graph, plan, mode, limit)
+        return small_plan_result(graph, plan, mode, limit)
     if plan.impossible or (mode == "enumerate" and limit == 0):
         return no_matches(mode, plan.k)
     tasks = _static_tasks(graph, plan, client, ntasks)
@@ -613,7 +616,7 @@ def iter_static_blocks_dask(
     client = get_client(client)
     name = worker_engine(engine)
     if plan.k == 1:
-        yield single_node_result(graph, plan, "enumerate", None)
+        yield small_plan_result(graph, plan, "enumerate")
         return
     if plan.impossible:
         return

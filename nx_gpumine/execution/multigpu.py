@@ -70,7 +70,7 @@ import numpy as np
 
 from ..engines import ENGINE_NAMES, cuda_available, is_cuda_engine, select_engine
 from ..engines.checks import checked_total
-from ..engines.contract import optional_hook
+from ..engines.contract import STATIC_MIN_K, optional_hook
 from ..engines.cuda import memory
 from ..errors import EngineUnavailableError, QueryError
 from ..inputs.motifs import TemporalMotif
@@ -513,12 +513,12 @@ def run_static_devices(
     int, bool or numpy.ndarray
         Exactly what ``run_static`` returns on one device (rows in root-task order).
     """
-    from .static import run_static_local, single_node_result
+    from .static import run_static_local, small_plan_result
 
     check_query(mode, limit)
     slots = list(devices)
-    if plan.k == 1:
-        return single_node_result(graph, plan, mode, limit)
+    if plan.k < STATIC_MIN_K:  # 1- and 2-node plans: no engine, no devices
+        return small_plan_result(graph, plan, mode, limit)
     if plan.impossible or (mode == "enumerate" and limit == 0):
         return no_matches(mode, plan.k)
     eng = select_engine(engine, "static", plan)

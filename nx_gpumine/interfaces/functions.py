@@ -18,10 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engines.checks import INT64_MAX as _INT64_MAX
 from ..engines.cuda.memory import device_budget
-from ..errors import CapacityError, QueryError
-from ..execution.static import iter_static_blocks, run_static
+from ..errors import QueryError
+from ..execution.static import count_mappings, iter_static_blocks, run_static
 from ..inputs.options import as_flag, as_limit
 from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import NO_DEFAULT, StaticGraph, as_static_graph
@@ -149,9 +148,8 @@ def count_subgraphs(
     if not isinstance(count, str) or count not in _COUNT_KINDS:
         raise QueryError(f"count must be one of {_COUNT_KINDS}, got {count!r}")
     progress = as_flag(progress, "progress")
-    # Both kinds walk the symmetry-broken search (one match per occurrence); mappings are then
-    # exactly distinct * |Aut(P)|, since Aut(P) acts freely on the mappings and the
-    # restrictions keep exactly one mapping per orbit.
+    # One plan for both kinds: the symmetry-broken search (one match per occurrence); its
+    # mappings are execution's count_mappings (distinct x |Aut(P)|), so no mapping plan is built.
     graph, _, plan = _prepare(
         G,
         pattern,
@@ -162,27 +160,11 @@ def count_subgraphs(
         node_label_default=node_label_default,
         edge_label_default=edge_label_default,
     )
+    run = dict(engine=engine, progress=progress, client=client, devices=devices)
     with device_budget(max_device_bytes):
-        distinct = int(
-            run_static(
-                graph,
-                plan,
-                "count",
-                engine=engine,
-                progress=progress,
-                client=client,
-                devices=devices,
-            )
-        )
-    if count == "subgraphs":
-        return distinct
-    total = distinct * plan.num_automorphisms
-    if total > _INT64_MAX:
-        raise CapacityError(
-            f"mapping count {total} ({distinct} subgraphs x {plan.num_automorphisms} "
-            "automorphisms) overflows a 64-bit integer"
-        )
-    return total
+        if count == "subgraphs":
+            return int(run_static(graph, plan, "count", **run))
+        return count_mappings(graph, plan, **run)
 
 
 def find_subgraphs(

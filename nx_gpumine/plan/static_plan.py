@@ -29,6 +29,7 @@ __all__ = [
     "StaticPlan",
     "build_static_plan",
     "static_plan",
+    "distinct_sibling",
     "symmetry_conditions",
     "twin_classes",
     "pattern_shape",
@@ -652,6 +653,39 @@ def static_plan(
     return graph.derived(
         key, lambda: build_static_plan(pattern, graph, induced=induced, distinct=distinct)
     )
+
+
+def distinct_sibling(plan: StaticPlan, graph: StaticGraph) -> StaticPlan | None:
+    """The plan to count instead of ``plan`` (times ``|Aut(P)|``), or None: count ``plan`` itself.
+
+    The one place that decides to count mappings as distinct occurrences times ``|Aut(P)|``
+    (execution applies it, whichever engine runs; ``docs/architecture.md``). For a mapping plan
+    (``distinct=False``, no symmetry restrictions) of ``k >= 3`` nodes whose pattern has
+    automorphisms, it is the pattern's ``distinct=True`` plan with the same options: its count
+    over every root, times ``|Aut(P)|``, equals ``plan``'s (exact: ``Aut(P)`` acts freely on the
+    mappings and the restrictions keep one mapping per orbit), and the symmetry-broken search
+    walks about ``|Aut(P)|`` times fewer branches. Per-range counts differ between the two
+    plans, so only a count over every root may use it. Other plans (distinct ones, 1- and
+    2-node plans, which execution answers from the plan's masks, and patterns without
+    automorphisms) give None.
+
+    Built once by :func:`static_plan` and kept with the graph (``graph.derived``), so a repeated
+    count pays only a dictionary look-up.
+
+    Parameters
+    ----------
+    plan : StaticPlan
+        A plan built for ``graph``.
+    graph : StaticGraph
+        The data graph.
+
+    Returns
+    -------
+    StaticPlan or None
+    """
+    if plan.distinct or plan.k < 3 or plan.num_automorphisms <= 1 or len(plan.sym_level):
+        return None
+    return static_plan(plan.pattern, graph, induced=plan.induced, distinct=True)
 
 
 def node_mask(graph: StaticGraph, p: StaticPlan, level: int) -> np.ndarray:

@@ -6,8 +6,10 @@ Interface (``docs/architecture.md``)::
     enumerate_matches(graph, plan, lo=0, hi=None, limit=None) -> np.ndarray  # (n, k) int64
     exists(graph, plan, lo=0, hi=None) -> bool
 
-How it walks the plan (kernels in ``kernels/static_dfs.cu`` and ``kernels/static_count.cu``,
-design and measurements in ``docs/cuda_static.md``):
+It walks the plan it is given, of 3+ nodes (``engines.contract.STATIC_MIN_K``; a smaller plan
+raises ValueError: execution answers 1- and 2-node plans, and chooses to count a mapping plan
+through its distinct sibling). How it walks the plan (kernels in ``kernels/static_dfs.cu`` and
+``kernels/static_count.cu``, design and measurements in ``docs/cuda_static.md``):
 
 * **Shapes** (``plan.shape``; counting over the whole root range): k-cliques by the degree-
   ordered DAG and bitmaps, books (the diamond is the book of 2) by triangle edge support,
@@ -48,7 +50,8 @@ from ...errors import CapacityError, EngineUnavailableError
 from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
-from ..checks import checked_range, checked_total, overflow_error
+from ..checks import checked_limit, checked_range, checked_total, overflow_error
+from ..contract import STATIC_MIN_K
 from . import hostmem, memory, shapes
 from ._runtime import (
     current_device,
@@ -585,12 +588,14 @@ def _drop_work(graph: StaticGraph, plan: Any, *args: Any, **kw: Any) -> None:
         d["tasks"].clear()
 
 
-def _small_k_count(graph: StaticGraph, plan: Any, lo: int, hi: int) -> int:
-    if plan.k == 1:
-        from ...plan.static_plan import node_mask
-
-        return int(node_mask(graph, plan, 0).sum())
-    return int(np.asarray(plan.root_ok[lo:hi], dtype=np.int64).sum())
+def _check_k(plan: Any) -> None:
+    """Refuse a 1- or 2-node plan: execution answers those from the plan's masks."""
+    if int(plan.k) < STATIC_MIN_K:
+        raise ValueError(
+            f"the CUDA static engine walks plans of at least {STATIC_MIN_K} nodes (got k ="
+            f" {plan.k}); 1- and 2-node plans are answered by execution"
+            " (nx_gpumine.execution.static.small_plan_result, through run_static)"
+        )
 
 
 def _finish_stats(prep: _Prep | None, **kw: Any) -> None:
@@ -793,17 +798,6 @@ def _count_trie(
     return int(found) if mode == 1 else total
 
 
-def _symmetric_plan(graph: StaticGraph, plan: Any) -> Any:
-    """The distinct-occurrence plan of a mapping plan's pattern (cached with the graph), or None."""
-    if getattr(plan, "distinct", True) or int(getattr(plan, "num_automorphisms", 1)) <= 1:
-        return None
-    if len(plan.sym_level) or getattr(plan, "pattern", None) is None or plan.k < 3:
-        return None
-    from ...plan.static_plan import static_plan
-
-    return static_plan(plan.pattern, graph, induced=plan.induced, distinct=True)
-
-
 def _shape_reason(graph: StaticGraph, plan: Any) -> str | None:
     """Why the shape kernels cannot count ``plan`` on ``graph`` (None when they can)."""
     shape = getattr(plan, "shape", None)
@@ -861,12 +855,11 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
     False when the count would run out of core under the device budget in force (shape
     kernels need the graph in device memory); decided as :func:`count` decides it.
     """
-    if plan.impossible or int(plan.k) <= 2 or unsupported(plan):
+    if plan.impossible or int(plan.k) < STATIC_MIN_K or unsupported(plan):
         return False
     if _residency(graph, plan, None, "managed", "count", shape=True) is not None:
         return False
-    sym = _symmetric_plan(graph, plan)
-    return _shape_reason(graph, sym if sym is not None else plan) is None
+    return _shape_reason(graph, plan) is None
 
 
 def _auto_trie(plan: Any, tail: bool) -> bool:
@@ -1067,7 +1060,6 @@ def count(
     page_log: int = LOGP,
     pool_pages: int | None = None,
     dump_capacity: int = 1 << 21,
-    symmetry: bool | None = None,
     tail: bool = True,
     max_device_bytes: int | None = None,
     placement: str = "pinned",
@@ -1079,7 +1071,10 @@ def count(
     graph : StaticGraph
         Data graph (its arrays are uploaded once and kept with it).
     plan : StaticPlan
-        Matching plan (mappings or, with symmetry restrictions, distinct subgraphs).
+        Matching plan of 3+ nodes (mappings or, with symmetry restrictions, distinct
+        subgraphs), walked as it is: counting a mapping plan as distinct occurrences times
+        ``|Aut(P)|`` is execution's choice (``plan.static_plan.distinct_sibling``); a shape
+        kernel counts a mapping plan's distinct occurrences times ``|Aut(P)|`` itself.
     lo, hi : int
         Root task range of union-CSR entries (default: all).
     strategy : {"auto", "dfs", "trie", "shape"}
@@ -1098,12 +1093,6 @@ def count(
         Deepest trie level (2 or 3); default 3 when it fits and k >= 5.
     page_log, pool_pages, dump_capacity : int
         Tuning, see the module notes.
-    symmetry : bool, optional
-        For a mapping plan (no symmetry restrictions) over the whole root range, count the
-        distinct occurrences with automorphism-based symmetry breaking and multiply by
-        ``|Aut(P)|`` (exact: every occurrence is the image of exactly ``|Aut(P)|`` mappings).
-        ``None`` (default) does so whenever ``|Aut(P)| > 1``; ``False`` walks every mapping.
-        Sub-ranges are always counted directly (their per-range counts differ).
     tail : bool
         Finish matches with the plan's count tail (default); ``False`` walks every level.
     max_device_bytes : int, optional
@@ -1121,38 +1110,20 @@ def count(
     -------
     int
         Number of matches (overflow past 2**63 - 1 raises :class:`CapacityError`).
+
+    Raises
+    ------
+    ValueError
+        A plan of fewer than 3 nodes (execution answers those), a bad strategy or range.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    _check_k(plan)
     lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         last_run.clear()
         return 0
-    if plan.k <= 2:
-        last_run.clear()
-        return _small_k_count(graph, plan, lo, hi)
     full = lo == 0 and hi == len(graph.indices)
-    if full and symmetry is not False:
-        sym_plan = _symmetric_plan(graph, plan)
-        if sym_plan is not None:
-            res = count(
-                graph,
-                sym_plan,
-                strategy=strategy,
-                timeout_ms=timeout_ms,
-                trie_budget=trie_budget,
-                trie_depth=trie_depth,
-                page_log=page_log,
-                pool_pages=pool_pages,
-                dump_capacity=dump_capacity,
-                tail=tail,
-                max_device_bytes=max_device_bytes,
-                placement=placement,
-            )
-            aut = int(plan.num_automorphisms)
-            checked_total(res * aut)
-            last_run["symmetry"] = aut
-            return res * aut
     ooc = _residency(
         graph,
         plan,
@@ -1174,7 +1145,7 @@ def count(
             graph, plan, ooc, lo, hi, strategy, tail, timeout_ms, trie_depth, page_log,
             pool_pages, dump_capacity,
         )  # fmt: skip
-    if strategy in ("auto", "shape") and full and (plan.distinct or symmetry is not False):
+    if strategy in ("auto", "shape") and full:
         reason = _shape_reason(graph, plan)
         if reason is None:
             return _count_shape(graph, plan)
@@ -1250,13 +1221,11 @@ def exists(
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+    _check_k(plan)
     lo, hi = checked_range(lo, hi, len(graph.indices))
     if plan.impossible or hi <= lo:
         last_run.clear()
         return False
-    if plan.k <= 2:
-        last_run.clear()
-        return _small_k_count(graph, plan, lo, hi) > 0
     ooc = _residency(
         graph, plan, max_device_bytes, placement, "exists", page_log=page_log,
         trie_budget=trie_budget,
@@ -1326,32 +1295,21 @@ def enumerate_matches(
     ------
     CapacityError
         The rows found do not fit the free host memory (pass ``limit``).
+    ValueError
+        A plan of fewer than 3 nodes (execution answers those), a negative ``limit``, a bad
+        range or buffer size.
     """
-    cp = import_cupy()
+    _check_k(plan)
     k = int(plan.k)
     lo, hi = checked_range(lo, hi, len(graph.indices))
-    if limit is not None and limit < 0:
-        raise ValueError("limit must be >= 0")
+    limit = checked_limit(limit)
     if buffer_rows < 1 or max_buffer_rows < buffer_rows:
         raise ValueError("need 1 <= buffer_rows <= max_buffer_rows")
+    cp = import_cupy()
     order = np.asarray(plan.order, dtype=np.int64)
     empty = np.zeros((0, k), dtype=np.int64)
     if plan.impossible or hi <= lo or limit == 0:
         return empty
-    if k <= 2:
-        if k == 1:
-            from ...plan.static_plan import node_mask
-
-            rows = np.flatnonzero(node_mask(graph, plan, 0)).reshape(-1, 1)
-        else:
-            e = lo + np.flatnonzero(np.asarray(plan.root_ok[lo:hi]))
-            owner = np.searchsorted(graph.indptr, e, side="right") - 1
-            rows = np.stack([owner, graph.indices[e].astype(np.int64)], axis=1)
-        if limit is not None:
-            rows = rows[:limit]
-        out = np.empty((len(rows), k), dtype=np.int64)
-        out[:, order] = rows
-        return out
     ooc = _residency(graph, plan, max_device_bytes, placement, "enumeration", page_log=page_log)
     prep = _prepare(graph, plan, page_log, ooc=ooc)
     if ooc is not None:

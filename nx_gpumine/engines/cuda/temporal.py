@@ -54,7 +54,7 @@ from ...plan.temporal_plan import (
     time_reach,
     time_span,
 )
-from ..checks import checked_range, checked_total, overflow_error
+from ..checks import checked_limit, checked_range, checked_total, overflow_error
 from . import memory
 from ._runtime import (
     current_device,
@@ -793,10 +793,7 @@ def enumerate_matches(
     """
     lo, hi = checked_range(lo, hi, graph.m)
     ncol = int(plan.l)
-    if limit is not None:
-        limit = int(limit)
-        if limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
+    limit = checked_limit(limit)
     if max_buffer_rows < 1:
         raise ValueError("max_buffer_rows must be >= 1")
     empty = np.empty((0, ncol), dtype=np.int64)
