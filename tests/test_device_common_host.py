@@ -223,3 +223,54 @@ def test_host_mirrors_the_static_flag_bits():
     assert shapes.F_OVERFLOW == cuda_static.F_OVERFLOW == defs["F_OVERFLOW"]
     assert shapes.C_FLAGS == defs["C_FLAGS"] and shapes.C_COUNT == defs["C_COUNT"]
     assert shapes.C_TRIECUR == defs["C_TRIECUR"]
+
+
+GPU_KERNELS = r"""
+extern "C" __global__ void warp_cases(const u64* v, u64* ctl) {
+  const int lane = threadIdx.x & 31;  // one warp per case (block)
+  bool ovf = false;
+  const u64 s = warp_sum_checked(v[blockIdx.x * 32 + lane], &ovf);
+  u64* c = ctl + blockIdx.x * C_WORDS;
+  if (ovf) set_flag(c, F_OVERFLOW);
+  if (lane == 0) add_count(c, s);
+}
+
+extern "C" __global__ void formulas(const u64* n, const int* t, int falling, u64* val, int* ovf,
+                                    int m) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) {
+    bool o = false;
+    val[i] = falling ? falling_checked(n[i], t[i], &o) : binom_checked(n[i], t[i], &o);
+    ovf[i] = o;
+  }
+}
+"""
+
+
+@pytest.mark.gpu
+def test_checked_arithmetic_on_the_gpu():
+    """The same cases on the device, the header compiled by NVRTC as the engines compile it."""
+    import cupy as cp
+
+    head = "#define F_OVERFLOW 2u\n" + (KERNEL_DIR / "device_common.cuh").read_text()
+    mod = cp.RawModule(code=head.replace("#pragma once", "") + GPU_KERNELS, options=("-std=c++17",))
+    cases = _warp_cases()
+    v = cp.asarray(np.array(cases, dtype=np.uint64).ravel())
+    ctl = cp.zeros(len(cases) * 16, dtype=cp.uint64)
+    mod.get_function("warp_cases")((len(cases),), (32,), (v, ctl))
+    got = ctl.get().reshape(len(cases), 16)
+    for vals, row in zip(cases, got, strict=True):
+        total = sum(vals)
+        assert int(row[shapes.C_COUNT]) == total % U64, vals
+        assert int(row[shapes.C_FLAGS]) == (shapes.F_OVERFLOW if total >= U64 else 0), vals
+    pairs = _cases()
+    n = cp.asarray(np.array([p[0] for p in pairs], dtype=np.uint64))
+    t = cp.asarray(np.array([p[1] for p in pairs], dtype=np.int32))
+    for falling, f in ((0, math.comb), (1, math.perm)):
+        val = cp.zeros(len(pairs), dtype=cp.uint64)
+        ovf = cp.zeros(len(pairs), dtype=cp.int32)
+        args = (n, t, np.int32(falling), val, ovf, np.int32(len(pairs)))
+        mod.get_function("formulas")((-(-len(pairs) // 128),), (128,), args)
+        for (nn, tt), a, o in zip(pairs, val.get().tolist(), ovf.get().tolist(), strict=True):
+            want = f(nn, tt) if tt <= nn else 0
+            assert (a, o) == ((0, 1) if want >= U64 else (want, 0)), (falling, nn, tt)
