@@ -88,7 +88,7 @@ def free_device(graph, plan=None) -> None:
     if hasattr(graph, "forget_derived"):
         for prefix in ("cuda_static_graph", "cuda_static_graph_ooc", "cuda_rank_graph"):
             graph.forget_derived(prefix)
-    graph._device_cache.clear()
+    graph.forget_device_data()
     gc.collect()
     cp.get_default_memory_pool().free_all_blocks()
 

@@ -83,7 +83,7 @@ VARIANTS = [
             [
                 {"KC": 3, "W": 1, "CWPB": 8, "TBOOK": 2, "PACK16": 1, "TPAIR": 3, "TRB": 8},
                 {"KC": 5, "W": 4, "CWPB": 8, "TBOOK": 3, "PACK16": 0, "TPAIR": 5},
-                {"KC": 10, "W": 16, "CWPB": 1, "TBOOK": 7, "PACK16": 1},
+                {"KC": 10, "W": 16, "CWPB": 1, "TBOOK": 7, "PACK16": 1, "TPAIR": 12},
             ]
         )
     ],
@@ -154,6 +154,21 @@ def test_temporal_dfs_registers_allow_five_blocks_per_sm(tmp_path):
         )
         assert found, report
         assert int(found.group(1)) <= 57, (name, found.group(1))
+
+
+def test_static_kernels_share_the_checked_arithmetic():
+    """One checked binomial / falling factorial and one checked warp sum (device_common.cuh):
+    the static sources hold no copy of their own, and no unchecked or hand-rolled warp sum."""
+    common = (KERNEL_DIR / "device_common.cuh").read_text()
+    for name in ("binom_checked", "falling_checked", "warp_sum_checked"):
+        assert f"u64 {name}(" in common, name
+    for source in ("static_count.cu", "static_dfs.cu", "static_common.cuh"):
+        text = (KERNEL_DIR / source).read_text()
+        assert "__umul64hi" not in text, source  # the 128-bit product steps live in one place
+        assert re.search(r"\bwarp_sum\(", text) is None, source
+        assert "__shfl_down_sync" not in text and "__shfl_xor_sync" not in text, source
+    count = (KERNEL_DIR / "static_count.cu").read_text()
+    assert count.count("warp_sum_checked(") == 5  # clique, book, c4 light / heavy, pair-edge
 
 
 def test_sources_found_and_includes_inlined():

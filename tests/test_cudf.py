@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 
 import nx_gpumine as ng
-from nx_gpumine.inputs.device import DEVICE_BUILT
 
 pytestmark = pytest.mark.gpu
 
@@ -99,7 +98,7 @@ def _temporal_answers(G, engine="auto"):
 def test_cupy_mapping_static_equals_pandas(cp):
     df = _edges()
     g, got = _static_answers(_device_mapping(cp, df))
-    assert g._device_cache.get(DEVICE_BUILT)
+    assert g.built_on_device
     _, want = _static_answers(df, engine="cpu")
     assert got == want
     assert got["ffl"] > 0
@@ -132,7 +131,7 @@ def test_device_columns_never_reach_the_host(cp):
         engine="cpu",
     )
     T = ng.TemporalGraph.from_edgelist(cols, "src", "dst", "t")
-    assert T._device_cache.get(DEVICE_BUILT)
+    assert T.built_on_device
     assert ng.count_motifs(T, "triangle", delta=5000) == ng.count_motifs(
         df, "triangle", delta=5000, source="src", target="dst", time="t", engine="cpu"
     )
@@ -165,7 +164,7 @@ def test_engines_use_the_device_built_arrays(cp, monkeypatch):
     for name in ("indptr", "indices", "dircode", "loop"):
         assert gd[name] is dev[name]
     td = ctemporal._graph_device(T)
-    tdev = T._device_cache["arrays"]
+    tdev = T.device_data("arrays")
     assert td["src"] is tdev["src"] and td["time"] is tdev["time"]
 
 
@@ -175,7 +174,7 @@ def test_labels_take_the_host_path(cp):
     df["lab"] = (df["src"] % 2).astype(np.int64)
     cols = _device_mapping(cp, df)
     g = ng.from_edgelist(cols, source="src", target="dst", directed=True, edge_label="lab")
-    assert not g._device_cache.get(DEVICE_BUILT)
+    assert not g.built_on_device
     want = ng.from_edgelist(df, source="src", target="dst", directed=True, edge_label="lab")
     assert np.array_equal(g.out_label, want.out_label)
 
@@ -189,7 +188,7 @@ def cudf():
 def test_cudf_static_equals_pandas(cudf):
     df = _edges()
     g, got = _static_answers(cudf.from_pandas(df))
-    assert g._device_cache.get(DEVICE_BUILT)
+    assert g.built_on_device
     _, want = _static_answers(df, engine="cpu")
     assert got == want
 

@@ -7,7 +7,14 @@
   ``from <module> import _name`` (relative or absolute) where ``<module>`` lies in another
   package (a private submodule, ``from ..engines.cuda import _runtime``, counts too),
   ``import nx_gpumine.<...>._name``, and ``name._private`` where ``name`` was imported from
-  another package (a module's or a class's private attribute used from outside). What other
+  another package (a module's or a class's private attribute used from outside). The same goes
+  for objects that reach a module as values (a function's parameter, an attribute, a call's
+  result): ``obj._name``, ``getattr(obj, "_name")`` or ``state["_name"]`` anywhere outside
+  the package whose classes define ``_name`` (in a class body, or set on ``self`` / ``cls``)
+  is flagged, e.g. ``graph._device_cache`` in ``engines/`` (``StaticGraph``'s field, an
+  ``inputs/`` name). Types are not inferred: a name is taken for the attribute of the package
+  that defines it, and a name some class of the reading package defines too is not flagged.
+  Justified exceptions are listed in ``ATTRIBUTE_EXCEPTIONS`` with their reason. What other
   packages need gets a public, documented name in its defining module (or moves to the layer
   that owns it). Tests and benchmarks may look inside the module they test.
 - The CUDA engines import no numba (tables both engines read live in ``plan/``).
@@ -200,6 +207,186 @@ def test_no_private_name_crosses_packages():
     assert not bad, "private names used from another package:\n" + "\n".join(
         f"  {f}:{line}: {name} ({what})" for f, name, line, what in bad
     )
+
+
+# ====================================================================== private attributes
+#: ``(file, attribute) -> reason`` for each private attribute another package may still read
+#: (none today: the graph's caches are reached through GraphBase's public methods).
+ATTRIBUTE_EXCEPTIONS: dict[tuple[str, str], str] = {}
+
+_SELF = ("self", "cls")
+
+
+def _class_attribute_names(tree: ast.Module) -> set[str]:
+    """Private attribute names a module's classes define: the names bound in a class body
+    (fields, class attributes, methods, nested classes) and the attributes set on ``self`` /
+    ``cls`` (``self._x = ...``, ``object.__setattr__(self, "_x", v)``,
+    ``self.__dict__["_x"] = v``)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    out.add(item.name)
+                elif isinstance(item, ast.Assign):
+                    out.update(t.id for t in item.targets if isinstance(t, ast.Name))
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    out.add(item.target.id)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Attribute) and _on_self(sub.value):
+                        out.add(sub.attr)
+                    elif isinstance(sub, ast.Subscript) and _is_self_dict(sub.value):
+                        out.update(_str_const(sub.slice))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("__setattr__", "__setitem__") and len(node.args) >= 2:
+                obj = node.func.value
+                holder = node.args[0] if node.func.attr == "__setattr__" else obj
+                if _on_self(holder) or _is_self_dict(holder):
+                    out.update(_str_const(node.args[1 if node.func.attr == "__setattr__" else 0]))
+    return {n for n in out if _private(n)}
+
+
+def _on_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id in _SELF
+
+
+def _is_self_dict(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "__dict__" and _on_self(node.value)
+
+
+def _str_const(node: ast.expr) -> list[str]:
+    return [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else []
+
+
+def attribute_owners(root: Path | None = None) -> dict[str, set[str]]:
+    """Package -> the private attribute names its classes define (every module under
+    ``root``, by default the library)."""
+    owners: dict[str, set[str]] = {}
+    for path in sorted((root or PKG).rglob("*.py")):
+        package = _package_of_module(_module_name(path))
+        tree = ast.parse(path.read_text())
+        owners.setdefault(package, set()).update(_class_attribute_names(tree))
+    return owners
+
+
+def attribute_violations(
+    path: Path, owners: dict[str, set[str]]
+) -> list[tuple[str, str, int, str]]:
+    """``(file, private name, line, what)`` for each private attribute of another package's
+    classes that ``path`` reads or writes on an object (``obj._name``) or names as a string
+    (``getattr(obj, "_name")``, ``state["_name"]``). Chains starting at an imported name are
+    :func:`violations`' (not repeated here); f-string pieces are not names."""
+    rel = path.relative_to(ROOT).as_posix()
+    package = _package_of_module(_module_name(path))
+    mine = owners.get(package, set())
+    foreign = {
+        name: owner
+        for owner, names in owners.items()
+        if owner != package
+        for name in names
+        if name not in mine
+    }
+    tree = ast.parse(path.read_text(), filename=rel)
+    imported = set()
+    in_fstring = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            imported.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.JoinedStr):
+            in_fstring.update(id(v) for v in node.values)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in foreign:
+            chain = _dotted(node.value)
+            if chain is not None and chain[0] in imported:
+                continue
+            what = f"attribute of {ast.unparse(node.value)} ({foreign[node.attr]})"
+            found.append((rel, node.attr, node.lineno, what))
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value in foreign
+            and id(node) not in in_fstring
+        ):
+            found.append((rel, node.value, node.lineno, f"string ({foreign[node.value]})"))
+    return sorted(found, key=lambda v: v[2])
+
+
+def test_attribute_checker_sees_each_form(tmp_path, monkeypatch):
+    """Private attributes of another package's classes, read on parameters and other values."""
+    fake = tmp_path / "nx_gpumine"
+    for pkg in ("", "inputs", "engines", "engines/cuda"):
+        (fake / pkg).mkdir(parents=True, exist_ok=True)
+        (fake / pkg / "__init__.py").write_text("")
+    (fake / "inputs" / "graph.py").write_text(
+        "class Graph:\n"
+        "    _cache: dict\n"
+        "    def _helper(self):\n"
+        "        self._seen = 1\n"
+        "        object.__setattr__(self, '_frozen', 2)\n"
+        "        return self._cache\n"  # its own package: fine
+        "def build(g):\n"
+        "    return g._seen\n"  # same package, another object: fine
+    )
+    (fake / "engines" / "cuda" / "temporal.py").write_text(
+        "from ...inputs.graph import Graph\n"
+        "class Mine:\n"
+        "    def __init__(self):\n"
+        "        self._own = 0\n"
+        "def run(graph, mine):\n"
+        "    a = graph._cache\n"
+        "    b = getattr(graph, '_frozen')\n"
+        "    graph.__dict__['_seen'] = mine._own\n"  # _own: this package's attribute
+        "    c = f'{a}_cache'\n"  # an f-string piece is not a name
+        "    d = Graph._helper\n"  # an imported name: the import rule's
+        "    return graph.peek()._cache, c, d\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    owners = attribute_owners(fake)
+    assert owners["nx_gpumine.inputs"] == {"_cache", "_helper", "_seen", "_frozen"}
+    assert owners["nx_gpumine.engines.cuda"] == {"_own"}
+    got = attribute_violations(fake / "engines" / "cuda" / "temporal.py", owners)
+    assert [(name, line) for _, name, line, _ in got] == [
+        ("_cache", 6),
+        ("_frozen", 7),
+        ("_seen", 8),
+        ("_cache", 11),
+    ]
+    assert attribute_violations(fake / "inputs" / "graph.py", owners) == []
+    assert [g[1] for g in violations(fake / "engines" / "cuda" / "temporal.py")] == ["_helper"]
+
+
+def test_no_private_attribute_read_across_packages():
+    owners = attribute_owners()
+    found = [v for p in sorted(PKG.rglob("*.py")) for v in attribute_violations(p, owners)]
+    bad = [v for v in found if (v[0], v[1]) not in ATTRIBUTE_EXCEPTIONS]
+    assert not bad, "private attributes of another package's classes:\n" + "\n".join(
+        f"  {f}:{line}: {name} ({what})" for f, name, line, what in bad
+    )
+    stale = set(ATTRIBUTE_EXCEPTIONS) - {(v[0], v[1]) for v in found}
+    assert not stale, f"exceptions no longer needed: {sorted(stale)}"
+
+
+def test_graph_caches_stay_in_inputs():
+    """The graph's private caches are read and written by inputs/ only (GraphBase's methods)."""
+    fields = ("_device_cache", "_derived", "_key_to_id")
+    bad = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.parent.name == "inputs":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute):
+                name = node.attr
+            elif isinstance(node, ast.Constant):
+                name = node.value
+            else:
+                continue
+            if name in fields:
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert not bad, "\n".join(bad)
 
 
 def test_cuda_engines_import_no_numba():

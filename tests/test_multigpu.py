@@ -558,8 +558,8 @@ def test_gpu_distinct_devices_static(cupy, monkeypatch):
                 assert np.array_equal(key(got), key(rows))
                 assert run_static(g, plan, "exists", engine="cuda", devices=devs) == (want > 0)
         # uploaded once per device, each copy on its own device
-        arrays = {k[1]: v for k, v in g._device_cache.items() if k[0] == "arrays"}
-        assert set(arrays) == set(range(n))
+        arrays = {d: g.device_data(("arrays", d)) for d in range(n)}
+        assert None not in arrays.values()
         for dev, arrs in arrays.items():
             assert arrs["indices"].device.id == dev
 
@@ -588,5 +588,5 @@ def test_gpu_device_one_gets_its_own_arrays(cupy):
     want = ng.count_subgraphs(g, "4-cycle", engine="cuda")
     with cupy.cuda.Device(1):
         assert ng.count_subgraphs(g, "4-cycle", engine="cuda") == want
-    assert g._device_cache[("arrays", 1)]["indptr"].device.id == 1
-    assert g._device_cache[("arrays", 0)]["indptr"].device.id == 0
+    assert g.device_data(("arrays", 1))["indptr"].device.id == 1
+    assert g.device_data(("arrays", 0))["indptr"].device.id == 0

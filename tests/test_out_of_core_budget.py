@@ -248,7 +248,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
     def host(g):
         """The partition as the CPU engine reads it: the arrays built "on the device" (NumPy
         here), checked against the host build of the same edge slice (``edge_slice``)."""
-        d = g._device_cache[("cuda_temporal", 0)]["g"]  # keyed by device id
+        d = g.device_data(("cuda_temporal", 0))["g"]  # keyed by device id
         ref = _build(g.src.astype(np.int64), g.dst.astype(np.int64), g.time, g.rows, g.keys)
         full = {k: np.asarray(d[k]) for k in gt._SLOT_ARRAYS + LISTS}
         for k, v in full.items():

@@ -55,6 +55,7 @@ from ..engines import ENGINE_NAMES, select_engine
 from ..engines.checks import checked_total
 from ..engines.contract import STATIC_MIN_K
 from ..errors import EngineUnavailableError, QueryError
+from ..inputs.graph_base import GraphBase
 from ..inputs.motifs import TemporalMotif
 from ..inputs.static_graph import StaticGraph
 from ..inputs.temporal_graph import TemporalGraph
@@ -176,18 +177,12 @@ def _forget(graph_id: int) -> None:
 
 
 def _shippable(obj: Any) -> Any:
-    """A shallow copy without the process-local caches (device arrays, key maps, derived
-    values such as the CPU walk index: a worker builds what it needs, once, instead of every
-    worker receiving every index the client happened to build)."""
-    out = copy.copy(obj)
-    state = out.__dict__
-    for cache in ("_device_cache", "_derived"):
-        if cache in state:
-            state[cache] = {}
-    if "_key_to_id" in state:
-        state["_key_to_id"] = None
-    state.pop("_cuda_cache", None)
-    return out
+    """A shallow copy; of a graph, without the process-local caches (device arrays, key maps,
+    derived values such as the CPU walk index: a worker builds what it needs, once, instead of
+    every worker receiving every index the client happened to build)."""
+    if isinstance(obj, GraphBase):
+        return obj.without_local_caches()
+    return copy.copy(obj)
 
 
 def _shipped_graph(client: Any, graph: Any, refresh: bool = False) -> _Shipped:

@@ -561,9 +561,10 @@ def _slice_table(graph: TemporalGraph, parts: Sequence[TimePartition]) -> dict:
     the others are cut by the workers on first use)."""
     keys = {(p.edge_lo, p.edge_hi) for p in parts}
     with _SLICE_LOCK:
-        old = graph._derived.get(_SLICE_KEY, {})
+        old = graph.derived(_SLICE_KEY, dict)
         table = {k: v for k, v in old.items() if k in keys}
-        graph._derived[_SLICE_KEY] = table
+        graph.forget_derived(*_SLICE_KEY)  # replaced, not emptied: earlier runs keep theirs
+        graph.derived(_SLICE_KEY, lambda: table)
     return table
 
 

@@ -26,7 +26,6 @@ import numpy as np
 from ..errors import InputError, UnsupportedGraphError
 
 __all__ = [
-    "DEVICE_BUILT",
     "device_columns",
     "host_fallback",
     "is_device_array",
@@ -36,9 +35,6 @@ __all__ = [
     "temporal_arrays",
     "temporal_from_device",
 ]
-
-#: Key in a graph's ``_device_cache`` marking a graph built on the device (value: True).
-DEVICE_BUILT = "built_on_device"
 
 
 def is_device_array(obj: Any) -> bool:
@@ -268,8 +264,7 @@ def static_from_device(
     g = StaticGraph(directed=directed, keys=cp.asnumpy(arrs["keys"]).tolist(), **host)
     # under the key graph.device_arrays() reads: per device id (other GPUs upload the mirror)
     key = ("arrays", cp.cuda.runtime.getDevice())
-    g._device_cache[key] = {k: arrs[k] for k in ("indptr", "indices", "dircode", "loop")}
-    g._device_cache[DEVICE_BUILT] = True
+    g.keep_built_arrays(key, {k: arrs[k] for k in ("indptr", "indices", "dircode", "loop")})
     return g
 
 
@@ -354,8 +349,7 @@ def temporal_from_device(frame: Any, source: str, target: str, time: str) -> Any
     g = TemporalGraph(keys=cp.asnumpy(arrs["keys"]).tolist(), **host)
     dev = {k: arrs[k] for k in names if k != "rows"}
     dev["node_label"] = dev["edge_label"] = None
-    g._device_cache["arrays"] = dev
-    g._device_cache[DEVICE_BUILT] = True
+    g.keep_built_arrays("arrays", dev)  # what the CUDA temporal engine reads (any device id)
     return g
 
 

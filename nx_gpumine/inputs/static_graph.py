@@ -119,8 +119,10 @@ class LabelSpec:
 class StaticGraph(GraphBase):
     """A simple graph (directed or not) in CSR form with label codes.
 
-    The key map, label encoding and the cache of derived values (``derived``, ``has_derived``,
-    ``forget_derived``) come from :class:`~nx_gpumine.inputs.graph_base.GraphBase`.
+    The key map, label encoding, the cache of derived values (``derived``, ``has_derived``,
+    ``forget_derived``) and the store of device data (``device_data``, ``has_device_data``,
+    ``forget_device_data``, ``built_on_device``) come from
+    :class:`~nx_gpumine.inputs.graph_base.GraphBase`.
 
     Attributes
     ----------
@@ -216,8 +218,7 @@ class StaticGraph(GraphBase):
         device and cached on the graph (keyed by device id)."""
         import cupy as cp
 
-        key = ("arrays", cp.cuda.runtime.getDevice())
-        if key not in self._device_cache:
+        def upload() -> dict:
             arrs = {
                 "indptr": cp.asarray(self.indptr),
                 "indices": cp.asarray(self.indices),
@@ -228,8 +229,9 @@ class StaticGraph(GraphBase):
                 a = getattr(self, name)
                 if a is not None:
                     arrs[name] = cp.asarray(a)
-            self._device_cache[key] = arrs
-        return self._device_cache[key]
+            return arrs
+
+        return self.device_data(("arrays", cp.cuda.runtime.getDevice()), upload)
 
     # ------------------------------------------------------------------ export
     def edges(self) -> tuple[np.ndarray, np.ndarray]:

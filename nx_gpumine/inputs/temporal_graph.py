@@ -48,8 +48,10 @@ _DATA = Path(__file__).resolve().parent.parent / "data"
 class TemporalGraph(GraphBase):
     """Directed temporal multigraph with edges sorted by time.
 
-    The key map, label encoding and the cache of derived values (``derived``, ``has_derived``,
-    ``forget_derived``) come from :class:`~nx_gpumine.inputs.graph_base.GraphBase`.
+    The key map, label encoding, the cache of derived values (``derived``, ``has_derived``,
+    ``forget_derived``) and the store of device data (``device_data``, ``has_device_data``,
+    ``forget_device_data``, ``built_on_device``) come from
+    :class:`~nx_gpumine.inputs.graph_base.GraphBase`.
 
     Attributes
     ----------
@@ -229,7 +231,7 @@ class TemporalGraph(GraphBase):
         g.node_label, g.node_values = self.node_label, self.node_values
         g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
         g.time_spec = self.time_spec
-        g._key_to_id = self._key_to_id
+        g.share_key_map(self)
         return g
 
     def device_arrays(self) -> dict:
@@ -237,15 +239,15 @@ class TemporalGraph(GraphBase):
         cached on the graph (keyed by device id)."""
         import cupy as cp
 
-        key = ("arrays", cp.cuda.runtime.getDevice())
-        if key not in self._device_cache:
+        def upload() -> dict:
             names = ["src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges"]
             arrs = {k: cp.asarray(getattr(self, k)) for k in names}
             for k in ("node_label", "edge_label"):
                 v = getattr(self, k)
                 arrs[k] = None if v is None else cp.asarray(v)
-            self._device_cache[key] = arrs
-        return self._device_cache[key]
+            return arrs
+
+        return self.device_data(("arrays", cp.cuda.runtime.getDevice()), upload)
 
 
 # ====================================================================== building

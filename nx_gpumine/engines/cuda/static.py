@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
-from ...inputs.device import DEVICE_BUILT
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
 from ..checks import checked_limit, checked_range, checked_total, overflow_error
@@ -227,12 +226,7 @@ def _graph_device(graph: StaticGraph, ooc: _Ooc | None = None) -> dict:
 
 def _forget_ooc(graph: StaticGraph, dev: int) -> None:
     """Drop device ``dev``'s out-of-core graph copies (other devices' copies stay)."""
-    for key in [
-        k
-        for k in list(graph._derived)
-        if isinstance(k, tuple) and len(k) > 1 and k[0] == "cuda_static_graph_ooc" and k[1] == dev
-    ]:
-        graph._derived.pop(key, None)
+    graph.forget_derived("cuda_static_graph_ooc", dev)
 
 
 @dataclass(frozen=True)
@@ -988,7 +982,7 @@ def _resident(graph: StaticGraph) -> bool:
     dev = current_device()
     if graph.has_derived(("cuda_static_graph", dev)):
         return True
-    return bool(graph._device_cache.get(DEVICE_BUILT)) and ("arrays", dev) in graph._device_cache
+    return graph.built_on_device and graph.has_device_data(("arrays", dev))
 
 
 def device_need(

@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
-from ...inputs.device import DEVICE_BUILT
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_host_room, check_result_rows
 from ...plan.temporal_plan import (
@@ -197,7 +196,7 @@ def _wide_ids(graph: TemporalGraph) -> bool:
 # ====================================================================== device data
 def _device_cache(graph: TemporalGraph) -> dict:
     """The graph's cache of device data for the current device (keyed by device id)."""
-    return graph._device_cache.setdefault(("cuda_temporal", current_device()), {})
+    return graph.device_data(("cuda_temporal", current_device()), dict)
 
 
 def _graph_device(graph: TemporalGraph) -> dict:
@@ -208,7 +207,7 @@ def _graph_device(graph: TemporalGraph) -> dict:
         cp = import_cupy()
         idx = np.int64 if _wide_ids(graph) else np.int32
         dummy = cp.zeros(1, dtype=cp.int32)
-        dev = graph._device_cache.get("arrays") if graph._device_cache.get(DEVICE_BUILT) else None
+        dev = graph.device_data("arrays") if graph.built_on_device else None
         if dev is not None and dev["src"].device.id != cp.cuda.runtime.getDevice():
             dev = None  # built on another GPU: upload the host mirror here
 
@@ -327,7 +326,7 @@ def release(graph: TemporalGraph) -> None:
     each time-partition slice when a device budget is in force (``docs/out_of_core.md``).
     """
     dev = current_device()
-    graph._device_cache.pop(("cuda_temporal", dev), None)
+    graph.forget_device_data("cuda_temporal", dev)
     with _PLAN_LOCK:
         for per_device in list(_PLAN_DATA.values()):
             hit = per_device.get(dev)
@@ -943,7 +942,7 @@ def _stream_plan(
     cp = import_cupy()
     free, total = cp.cuda.runtime.memGetInfo()
     budget, explicit = memory.resolve_budget(max_device_bytes, free, total)
-    cache = graph._device_cache.get(("cuda_temporal", current_device()), {})
+    cache = graph.device_data(("cuda_temporal", current_device())) or {}
     if not explicit and ("g" in cache or _built_here(graph)):
         return None  # already on the device
     labels = graph.edge_label is not None or graph.node_label is not None
@@ -967,7 +966,7 @@ def _stream_plan(
 
 def _built_here(graph: TemporalGraph) -> bool:
     """Whether ``graph`` was built on the current device (cuDF / CuPy columns)."""
-    dev = graph._device_cache.get("arrays") if graph._device_cache.get(DEVICE_BUILT) else None
+    dev = graph.device_data("arrays") if graph.built_on_device else None
     return dev is not None and dev["src"].device.id == current_device()
 
 
@@ -1047,7 +1046,7 @@ def partition_graph(graph: TemporalGraph, lo: int, hi: int) -> TemporalGraph:
     sub.node_label, sub.node_values = graph.node_label, graph.node_values
     sub.node_vocab, sub.edge_vocab = graph.node_vocab, graph.edge_vocab
     sub.time_spec = graph.time_spec
-    sub._key_to_id = graph._key_to_id
+    sub.share_key_map(graph)
     return sub
 
 

@@ -1,8 +1,8 @@
 // Device helpers of both kernel families, everything that is not specific to one: integer
 // types, the warp mask, the control block's common words (count, flags) and their helpers
-// (flag reads and sets, overflow-checked counts), lane and warp helpers (lane masks, warp sum,
-// one atomic per warp), the clock and the binary search. Nothing here knows a graph, a plan or
-// a motif.
+// (flag reads and sets, overflow-checked counts), lane and warp helpers (lane masks, warp sums,
+// one atomic per warp), checked 64-bit falling factorials and binomials, the clock and the
+// binary search. Nothing here knows a graph, a plan or a motif.
 //
 // Included by the two family headers only: static_common.cuh (static_dfs.cu, static_count.cu)
 // and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu), each after defining its flag
@@ -33,11 +33,32 @@ __device__ __forceinline__ unsigned lanemask_lt() {
   return m;
 }
 
-// Sum of v over the warp, complete in lane 0 (no overflow check, as before in both families).
-// Every lane of the warp must call it.
+// Sum of v over the warp, complete in lane 0, without an overflow check (temporal_dfs.cu;
+// the static kernels use warp_sum_checked). Every lane of the warp must call it.
 __device__ __forceinline__ u64 warp_sum(u64 v) {
 #pragma unroll
   for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULLMASK, v, off);
+  return v;
+}
+
+// Sum of v over the warp, complete in every lane, setting *ovf (never clearing it) in a lane
+// where one of its additions wraps past 2**64 - 1. A butterfly: at each step lane l adds lane
+// (l ^ off)'s partial sum, the sum of lanes disjoint from its own, so every addition made by
+// any lane is a true partial sum of the warp's values (a shuffle down would have the upper
+// lanes add their own value again, and flag wraps of sums that are not the warp's). Hence the
+// warp's sum exceeds 64 bits exactly when some lane's flag is set: report it from every lane
+// (`if (ovf) set_flag(ctl, F_OVERFLOW)`), not from lane 0 alone. Per step the check is one
+// compare of the new sum with the old (no extra shuffle, no memory). Every lane of the warp
+// must call it.
+__device__ __forceinline__ u64 warp_sum_checked(u64 v, bool* ovf) {
+  bool wrapped = false;
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    const u64 s = v + __shfl_xor_sync(FULLMASK, v, off);
+    wrapped |= s < v;
+    v = s;
+  }
+  if (wrapped) *ovf = true;
   return v;
 }
 
@@ -53,6 +74,50 @@ __device__ __forceinline__ u64 warp_atomic_add(u64* p, u64 v) {
   u64 old = 0;
   if ((threadIdx.x & 31) == 0) old = atomicAdd(p, v);
   return __shfl_sync(FULLMASK, old, 0);
+}
+
+// ---- checked 64-bit counting formulas (count tails of static_dfs.cu, shape counts of
+// static_count.cu): exact, or *ovf set (never cleared) and 0 returned when the value exceeds
+// 64 bits.
+
+// Falling factorial n (n - 1) ... (n - t + 1); 0 when t > n.
+__device__ __forceinline__ u64 falling_checked(u64 n, int t, bool* ovf) {
+  if ((u64)t > n) return 0;
+  u64 r = 1;
+  for (int i = 0; i < t; ++i) {
+    const u64 m = n - i;
+    if (__umul64hi(r, m)) {
+      *ovf = true;
+      return 0;
+    }
+    r *= m;
+  }
+  return r;
+}
+
+// Binomial C(n, t); 0 when t > n. The running value r = C(n, i) is multiplied by (n - i) in
+// 128 bits (hi:lo) and divided by (i + 1) exactly, as C(n, i) (n - i) = C(n, i + 1) (i + 1);
+// the quotient fits 64 bits exactly when hi < i + 1, and the division runs in two 32-bit steps
+// (the divisor is below 2**31).
+__device__ __forceinline__ u64 binom_checked(u64 n, int t, bool* ovf) {
+  if ((u64)t > n) return 0;
+  if ((u64)t > n - t) t = (int)(n - t);
+  u64 r = 1;
+  for (int i = 0; i < t; ++i) {
+    const u64 m = n - i;
+    const unsigned d = (unsigned)(i + 1);
+    const u64 lo = r * m;
+    const u64 hi = __umul64hi(r, m);
+    if (hi >= d) {
+      *ovf = true;
+      return 0;
+    }
+    u64 x = (hi << 32) | (lo >> 32);
+    const u64 q1 = x / d;
+    x = ((x % d) << 32) | (lo & 0xffffffffull);
+    r = (q1 << 32) | (x / d);
+  }
+  return r;
 }
 
 // ---- binary search

@@ -42,7 +42,8 @@
 #define C4WPB 4  // warps per block of c4_light (8 KB of hash table each)
 
 // ------------------------------------------------------------------ shared helpers
-// (warp_sum, add_count, warp_atomic_add: device_common.cuh; lower_bound_g: static_common.cuh)
+// (warp_sum_checked, add_count, warp_atomic_add, binom_checked, falling_checked:
+// device_common.cuh; lower_bound_g: static_common.cuh)
 
 // Position of x in the sorted shared array s[0, n), or -1.
 __device__ __forceinline__ int find_shared(const int* s, int n, int x) {
@@ -273,36 +274,13 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
 #endif
     __syncwarp();
   }
-  cnt = warp_sum(cnt);
+  bool ovf = false;
+  cnt = warp_sum_checked(cnt, &ovf);
+  if (ovf) set_flag(ctl, F_OVERFLOW);
   if (lane == 0) add_count(ctl, cnt);
 }
 
 // ------------------------------------------------------------------ books from edge support
-// Exact C(n, t) for t <= 63 with overflow detection (sets *ovf): the running value r = C(n, i)
-// is multiplied by (n - i) in 96 bits and divided by (i + 1) exactly.
-__device__ __forceinline__ u64 binom_u64(u64 n, int t, bool* ovf) {
-  if ((u64)t > n) return 0;
-  if ((u64)t > n - t) t = (int)(n - t);
-  u64 r = 1;
-  for (int i = 0; i < t; ++i) {
-    const u64 m = n - i;
-    const unsigned d = (unsigned)(i + 1);
-    const u64 lo = r * m;
-    const u64 hi = __umul64hi(r, m);
-    if (hi >= d) {
-      *ovf = true;
-      return 0;
-    }
-    // (hi:lo) / d, exact, in two 32-bit steps
-    u64 x = (hi << 32) | (lo >> 32);
-    const u64 q1 = x / d;
-    x = ((x % d) << 32) | (lo & 0xffffffffull);
-    const u64 q0 = x / d;
-    r = (q1 << 32) | q0;
-  }
-  return r;
-}
-
 // Sum over edges of C(support, TBOOK) (support indexed by radj position; zero elsewhere).
 extern "C" __global__ void __launch_bounds__(256)
     book_sum(const int* __restrict__ sup, i64 nnz, u64* ctl) {
@@ -312,14 +290,14 @@ extern "C" __global__ void __launch_bounds__(256)
        p += (i64)gridDim.x * blockDim.x) {
     const int c = __ldg(sup + p);
     if (c >= TBOOK) {
-      const u64 b = binom_u64((u64)c, TBOOK, &ovf);
+      const u64 b = binom_checked((u64)c, TBOOK, &ovf);
       const u64 ns = s + b;
       if (ns < s) ovf = true;
       s = ns;
     }
   }
+  s = warp_sum_checked(s, &ovf);
   if (ovf) set_flag(ctl, F_OVERFLOW);
-  s = warp_sum(s);
   if ((threadIdx.x & 31) == 0) add_count(ctl, s);
 }
 
@@ -397,7 +375,9 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
     }
     __syncwarp();
   }
-  cnt = warp_sum(cnt);
+  bool ovf = false;
+  cnt = warp_sum_checked(cnt, &ovf);
+  if (ovf) set_flag(ctl, F_OVERFLOW);
   if (lane == 0) add_count(ctl, cnt);
 }
 
@@ -462,7 +442,9 @@ extern "C" __global__ void __launch_bounds__(1024)
       __syncthreads();  // counters zeroed and s_items read before the next chunk
     }
   }
-  acc = warp_sum(acc);
+  bool ovf = false;
+  acc = warp_sum_checked(acc, &ovf);
+  if (ovf) set_flag(ctl, F_OVERFLOW);
   if ((threadIdx.x & 31) == 0) add_count(ctl, acc);
 }
 
@@ -476,16 +458,6 @@ extern "C" __global__ void __launch_bounds__(1024)
 // N(a) and each apex b < a of the edge (x, y) (its list in the apex lists tl) is a pole pair
 // holding it: U += (cnt[b] - 2)_(TPAIR - 2). cnt is the block's own row of n counters in global
 // memory, zeroed again by a second wedge walk.
-__device__ __forceinline__ u64 falling_u64(u64 n, int t, bool* ovf) {
-  u64 r = 1;
-  for (int i = 0; i < t; ++i) {
-    const u64 m = n - (u64)i;
-    if (__umul64hi(r, m)) *ovf = true;
-    r *= m;
-  }
-  return r;
-}
-
 // Position of the edge {x, y} (x < y in rank) in x's N+ list (it exists).
 __device__ __forceinline__ i64 fwd_pos(const i64* __restrict__ rptr, const i64* __restrict__ rsplit,
                                        const int* __restrict__ radj, int x, int y) {
@@ -551,7 +523,7 @@ extern "C" __global__ void __launch_bounds__(256)
             const int b = __ldg(tl + ll + (t - e_r));
             if (b < a) {  // pole pairs are counted at their higher-rank pole
               const int c = cnt[b];  // >= 2: x and y
-              const u64 v = falling_u64((u64)(c - 2), TPAIR - 2, &ovf);
+              const u64 v = falling_checked((u64)(c - 2), TPAIR - 2, &ovf);
               const u64 na = acc + v;
               if (na < acc) ovf = true;
               acc = na;
@@ -568,12 +540,7 @@ extern "C" __global__ void __launch_bounds__(256)
       for (i64 r = m0 + lane; r < m1; r += 32) cnt[__ldg(radj + r)] = 0;
     }
   }
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) {  // warp sum, overflow checked
-    const u64 o = __shfl_down_sync(FULLMASK, acc, off);
-    if (acc + o < acc) ovf = true;
-    acc += o;
-  }
+  acc = warp_sum_checked(acc, &ovf);
   if (ovf) set_flag(ctl, F_OVERFLOW);
   if (lane == 0) add_count(ctl, acc);
 }

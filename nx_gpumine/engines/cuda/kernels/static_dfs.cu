@@ -76,38 +76,9 @@ __device__ __forceinline__ void acc_add(Ctx& x, u64 v) {
   if (x.lane == 0) add_checked(x.acc, v, x.ctl);
 }
 
-// n (n - 1) ... (n - t + 1), or C(n, t), with overflow detection.
+// ff(n, t) or C(n, t) by TAILKIND, with overflow detection (device_common.cuh).
 __device__ __forceinline__ u64 tail_value(u64 n, int t, bool* ovf) {
-  if ((u64)t > n) return 0;
-  if (TAILKIND == TAIL_FALLING) {
-    u64 r = 1;
-    for (int i = 0; i < t; ++i) {
-      const u64 m = n - i;
-      if (__umul64hi(r, m)) {
-        *ovf = true;
-        return 0;
-      }
-      r *= m;
-    }
-    return r;
-  }
-  if ((u64)t > n - t) t = (int)(n - t);
-  u64 r = 1;  // r = C(n, i): times (n - i) in 96 bits, divided by (i + 1) exactly
-  for (int i = 0; i < t; ++i) {
-    const u64 m = n - i;
-    const unsigned d = (unsigned)(i + 1);
-    const u64 lo = r * m;
-    const u64 hi = __umul64hi(r, m);
-    if (hi >= d) {
-      *ovf = true;
-      return 0;
-    }
-    u64 y = (hi << 32) | (lo >> 32);
-    const u64 q1 = y / d;
-    y = ((y % d) << 32) | (lo & 0xffffffffull);
-    r = (q1 << 32) | (y / d);
-  }
-  return r;
+  return TAILKIND == TAIL_FALLING ? falling_checked(n, t, ovf) : binom_checked(n, t, ovf);
 }
 
 // ------------------------------------------------------------------ matches at the last level
