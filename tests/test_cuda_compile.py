@@ -162,7 +162,8 @@ def test_static_kernels_share_the_checked_arithmetic():
     common = (KERNEL_DIR / "device_common.cuh").read_text()
     for name in ("binom_checked", "falling_checked", "warp_sum_checked"):
         assert f"u64 {name}(" in common, name
-    for source in ("static_count.cu", "static_dfs.cu", "static_common.cuh"):
+    assert re.search(r"\bwarp_sum\(", common) is None  # no unchecked warp sum is left
+    for source in ("static_count.cu", "static_dfs.cu", "static_common.cuh", "temporal_dfs.cu"):
         text = (KERNEL_DIR / source).read_text()
         assert "__umul64hi" not in text, source  # the 128-bit product steps live in one place
         assert re.search(r"\bwarp_sum\(", text) is None, source

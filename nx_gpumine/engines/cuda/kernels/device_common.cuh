@@ -33,14 +33,6 @@ __device__ __forceinline__ unsigned lanemask_lt() {
   return m;
 }
 
-// Sum of v over the warp, complete in lane 0, without an overflow check (temporal_dfs.cu;
-// the static kernels use warp_sum_checked). Every lane of the warp must call it.
-__device__ __forceinline__ u64 warp_sum(u64 v) {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULLMASK, v, off);
-  return v;
-}
-
 // Sum of v over the warp, complete in every lane, setting *ovf (never clearing it) in a lane
 // where one of its additions wraps past 2**64 - 1. A butterfly: at each step lane l adds lane
 // (l ^ off)'s partial sum, the sum of lanes disjoint from its own, so every addition made by

@@ -876,7 +876,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     dump_context(c, v, dump, dumpcap);
     if (lane == 0) atomicAdd(ctl + C_NTAIL, 1ULL);
   }
-  const u64 cnt = warp_sum(c.cnt);
+  bool ovf = false;
+  const u64 cnt = warp_sum_checked(c.cnt, &ovf);
+  if (ovf) set_flag(ctl, F_OVERFLOW);
   if (lane == 0) add_count(ctl, cnt);
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
