@@ -208,21 +208,20 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
 
 
 @pytest.mark.parametrize("steal", [False, True])
-def test_tail_dump_keeps_a_warps_untaken_roots(gpu, monkeypatch, steal):
-    # a warp takes 32 roots at a time and gives them to its lanes as they go idle; when the
-    # tail signal came while some were not yet given, they were in no lane's context and were
-    # dropped from the count. Only a grid with fewer lanes than roots has such warps: forced
-    # here with two blocks (512 lanes) on 60,000 roots, and a tail signal 2 us after the first
-    # warp runs out of roots
-    g = skewed_temporal_graph(n=3000, m=60_000, seed=4)  # a fresh graph: a fresh launch shape
+def test_tail_dump_keeps_a_warps_untaken_roots(gpu, hub, monkeypatch, steal):
+    # a warp takes 32 roots (or record items) at a time and gives them to its lanes as they go
+    # idle; when the tail signal came while some were not yet given, they were in no lane's
+    # context and were dropped from the count. Only a grid with fewer lanes than items has
+    # such warps: forced here with two blocks (512 lanes) on the hub's 90,000 roots, whose
+    # last roots (the burst) own the largest trees
     monkeypatch.setattr(gpu, "persistent_blocks", lambda *a, **k: 2)
-    for name in ("M10", "M13"):
-        plan = _plan(g, name, 3600, "input_order")
-        want = cpu.count(g, plan)
+    for edges in ([(0, 1), (0, 2)], [(0, 1), (0, 2), (2, 1)]):
+        plan = build_temporal_plan(TemporalMotif(edges, delta=3600), hub)  # a fresh launch
+        want = cpu.count(hub, plan)
         walk = {"expand": False, "count_last": False, "steal": steal}
-        assert gpu.count(g, plan, tail_ms=0.002, **walk) == want, name
+        assert gpu.count(hub, plan, tail_ms=0.05, **walk) == want, edges
         assert gpu.last_run["blocks"] == 2 and gpu.last_run["tail_records"] > 0
-        assert gpu.count(g, plan, tail_ms=0.002, steal=steal) == want, name
+        assert gpu.count(hub, plan, tail_ms=0.05, steal=steal) == want, edges
 
 
 @pytest.mark.parametrize("name,delta", [("M4", 3600), ("M10", 3600), ("M13", 3600), ("M8", 600)])
