@@ -209,19 +209,26 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
 
 @pytest.mark.parametrize("steal", [False, True])
 def test_tail_dump_keeps_a_warps_untaken_roots(gpu, hub, monkeypatch, steal):
-    # a warp takes 32 roots (or record items) at a time and gives them to its lanes as they go
-    # idle; when the tail signal came while some were not yet given, they were in no lane's
-    # context and were dropped from the count. Only a grid with fewer lanes than items has
-    # such warps: forced here with two blocks (512 lanes) on the hub's 90,000 roots, whose
-    # last roots (the burst) own the largest trees
+    # a warp takes 32 roots at a time and gives them to its lanes as they go idle; when the
+    # tail signal came while some were not yet given, they were in no lane's context and were
+    # dropped from the count. Forced here: a two-block grid (512 lanes) over the background's
+    # light roots, then the burst's first roots (a hub's, ~20,000 candidates each) taken last,
+    # by warps whose other lanes are busy, while the warps without them run out of work. (Two
+    # earlier forms of this test, over all roots, never reached the tail: roots taken in time
+    # order leave the light ones for last, and the warps end together.)
     monkeypatch.setattr(gpu, "persistent_blocks", lambda *a, **k: 2)
-    for edges in ([(0, 1), (0, 2)], [(0, 1), (0, 2), (2, 1)]):
-        plan = build_temporal_plan(TemporalMotif(edges, delta=3600), hub)  # a fresh launch
-        want = cpu.count(hub, plan)
+    plan = build_temporal_plan(TemporalMotif([(0, 1), (0, 2)], delta=3600), hub)
+    burst = int(np.searchsorted(hub.time, 10**6))
+    tails = []
+    for heavy in (300, 1000, 3000):
+        lo, hi = 0, burst + heavy
+        want = cpu.count(hub, plan, lo, hi)
         walk = {"expand": False, "count_last": False, "steal": steal}
-        assert gpu.count(hub, plan, tail_ms=0.05, **walk) == want, edges
-        assert gpu.last_run["blocks"] == 2 and gpu.last_run["tail_records"] > 0
-        assert gpu.count(hub, plan, tail_ms=0.05, steal=steal) == want, edges
+        assert gpu.count(hub, plan, lo, hi, tail_ms=0.05, **walk) == want, heavy
+        assert gpu.last_run["blocks"] == 2
+        tails.append(gpu.last_run["tail_records"])
+        assert gpu.count(hub, plan, lo, hi, tail_ms=0.05, steal=steal) == want, heavy
+    assert max(tails) > 0, tails  # the tail path ran
 
 
 @pytest.mark.parametrize("name,delta", [("M4", 3600), ("M10", 3600), ("M13", 3600), ("M8", 600)])
