@@ -6,9 +6,10 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from nx_gpumine.execution.tasks import entry_costs, split_root_range
+from nx_gpumine.execution.tasks import split_root_range
 from nx_gpumine.inputs.patterns import Pattern
 from nx_gpumine.inputs.static_graph import from_arrays
+from nx_gpumine.plan.root_split import entry_costs
 from nx_gpumine.plan.static_plan import build_static_plan
 
 

@@ -22,6 +22,7 @@ from ..inputs.motifs import (
     as_time_limit,
 )
 from ..inputs.temporal_graph import IMPOSSIBLE_LABEL, TemporalGraph
+from .root_split import balanced_bounds, sample_grid
 
 __all__ = [
     "TemporalPlan",
@@ -431,27 +432,21 @@ def split_root_edges(
     graph: TemporalGraph, ntasks: int, delta_on: bool, delta: float | int, lo: int, hi: int
 ) -> np.ndarray:
     """Boundaries (int64, ``[lo, ..., hi]``) of at most ``ntasks`` root-edge ranges of about equal
-    estimated cost (see :func:`root_costs`; estimated on at most ~65k sampled roots)."""
+    estimated cost (see :func:`root_costs`; estimated on at most ~65k sampled roots; the
+    cutting rule of :mod:`.root_split`)."""
     if hi <= lo:
         return np.array([lo, hi], dtype=np.int64)
-    ntasks = max(1, min(int(ntasks), hi - lo))
-    stride = max(1, (hi - lo) // 65536)
-    if stride == 1:
-        starts = np.arange(lo, hi, dtype=np.int64)
-        cum = np.cumsum(root_costs(graph, delta_on, delta, lo, hi))
-    else:
-        starts = np.arange(lo, hi, stride, dtype=np.int64)
+    starts, ends = sample_grid(lo, hi)
+    if len(starts) == hi - lo:
+        cost = root_costs(graph, delta_on, delta, lo, hi)
+    elif delta_on:
         t = graph.time
-        if delta_on:
-            end = np.searchsorted(t, window_bound(t[starts], delta), side="right")
-            sample = 1.0 + (end - starts).astype(np.float64)
-        else:
-            deg = np.diff(graph.out_ptr) + np.diff(graph.in_ptr)
-            sample = 1.0 + deg[graph.src[starts]] + deg[graph.dst[starts]]
-        cum = np.cumsum(sample)
-    targets = cum[-1] * np.arange(1, ntasks) / ntasks
-    cuts = starts[np.clip(np.searchsorted(cum, targets, side="left") + 1, 0, len(starts) - 1)]
-    return np.unique(np.concatenate([[lo], np.clip(cuts, lo, hi), [hi]])).astype(np.int64)
+        end = np.searchsorted(t, window_bound(t[starts], delta), side="right")
+        cost = 1.0 + (end - starts).astype(np.float64)
+    else:
+        deg = np.diff(graph.out_ptr) + np.diff(graph.in_ptr)
+        cost = 1.0 + deg[graph.src[starts]] + deg[graph.dst[starts]]
+    return balanced_bounds(cost, ends, lo, hi, ntasks)
 
 
 def time_reach(plan: TemporalPlan) -> float | int | None:

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...inputs.static_graph import StaticGraph
+from ...plan.root_split import static_root_bounds
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
 from ..checks import INT64_MAX as _INT64_MAX
 from ..checks import checked_limit, checked_range, checked_sum, overflow_error
@@ -835,38 +836,6 @@ def _run_range(
     )
 
 
-@njit(cache=True)
-def _entry_costs(indptr, indices, root_ok, lo, hi):
-    """Cumulative estimated cost of root entries lo..hi-1 (degrees of both endpoints)."""
-    out = np.empty(hi - lo, np.float64)
-    acc = 0.0
-    u = _lower_bound(indptr, 0, len(indptr), lo + 1) - 1
-    for e in range(lo, hi):
-        while indptr[u + 1] <= e:
-            u += 1
-        if root_ok[e] != 0:
-            v = indices[e]
-            acc += 1.0 + (indptr[u + 1] - indptr[u]) + (indptr[v + 1] - indptr[v])
-        else:
-            acc += 0.05
-        out[e - lo] = acc
-    return out
-
-
-def _chunk_bounds(
-    indptr: np.ndarray, indices: np.ndarray, root_ok: np.ndarray, lo: int, hi: int, nchunks: int
-) -> np.ndarray:
-    """Split [lo, hi) into at most ``nchunks`` ranges of about equal estimated cost."""
-    if hi <= lo:
-        return np.array([lo, hi], dtype=np.int64)
-    nchunks = max(1, min(nchunks, hi - lo))
-    cum = _entry_costs(indptr, indices, root_ok, lo, hi)
-    targets = cum[-1] * np.arange(1, nchunks) / nchunks
-    cuts = lo + 1 + np.searchsorted(cum, targets, side="left")
-    bounds = np.unique(np.concatenate([[lo], np.clip(cuts, lo, hi), [hi]])).astype(np.int64)
-    return bounds
-
-
 @njit(cache=True, parallel=True, nogil=True)
 def _count_chunks(bounds, args, stop):
     """Count per chunk (-1 where a chunk's count overflows; it then stops the others)."""
@@ -993,9 +962,9 @@ def _tail(plan: StaticPlan) -> tuple:
     return np.int64(start), np.int64(kind), bool(indep)
 
 
-def _bounds(args: tuple, lo: int, hi: int) -> np.ndarray:
-    nchunks = numba.get_num_threads() * 16
-    return _chunk_bounds(args[0], args[1], args[26], lo, hi, nchunks)
+def _bounds(graph: StaticGraph, args: tuple, lo: int, hi: int) -> np.ndarray:
+    """Chunks for numba's threads: the balanced split of :mod:`nx_gpumine.plan.root_split`."""
+    return static_root_bounds(graph, numba.get_num_threads() * 16, args[26], lo, hi)
 
 
 def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> int:
@@ -1032,7 +1001,7 @@ def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = No
         if n < 0:
             raise overflow_error()
         return n
-    counts = run_kernel(_count_chunks, _bounds(args, lo, hi), args, stop, stop=stop)
+    counts = run_kernel(_count_chunks, _bounds(graph, args, lo, hi), args, stop, stop=stop)
     return checked_sum(counts)
 
 
@@ -1045,7 +1014,7 @@ def exists(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = N
     stop = new_stop()
     if hi - lo < SERIAL_ENTRIES:
         return bool(run_kernel(_serial, args, lo, hi, 2, stop, stop=stop, parallel=False))
-    found = run_kernel(_exists_chunks, _bounds(args, lo, hi), args, stop, stop=stop)
+    found = run_kernel(_exists_chunks, _bounds(graph, args, lo, hi), args, stop, stop=stop)
     return bool(found.any())
 
 
@@ -1074,7 +1043,7 @@ def enumerate_matches(
     return enumerate_rows(
         (_count_chunks, _fill_chunks, _enum_serial), args, lo, hi, k, limit,
         stop=new_stop(),
-        bounds=(lambda: _bounds(args, lo, hi)) if hi - lo >= SERIAL_ENTRIES else None,
+        bounds=(lambda: _bounds(graph, args, lo, hi)) if hi - lo >= SERIAL_ENTRIES else None,
         initial_rows=INITIAL_ROWS,
         count_rows=lambda: count(graph, plan, lo, hi),
     )  # fmt: skip
