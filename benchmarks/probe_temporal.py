@@ -51,6 +51,7 @@ VARIANTS = {
     "chunk64": {"ROOT_CHUNK": 64},
     "split16": {"SPLIT_MIN": 16},
     "chunk512": {"ROOT_CHUNK": 512},
+    "pair_direct": {"PAIR_MIN": -1},
     "pair0": {"PAIR_MIN": 0},
     "pair8": {"PAIR_MIN": 8},
     "pair128": {"PAIR_MIN": 128},

@@ -60,6 +60,9 @@ def _temporal_dfs_variants() -> list[tuple[str, dict]]:
         g = _temporal_graph(float_times)
         out.append((name, structure_defines(build_temporal_plan(motif, g), g)))
     out.append(("wide-ids", {**out[0][1], "IDX64": 1}))
+    m10 = build_temporal_plan(named_motif("M10", 3600), _temporal_graph(False))
+    m10_defines = structure_defines(m10, _temporal_graph(False))
+    out += [(f"M10-pair-min{k}", {**m10_defines, "PAIR_MIN": k}) for k in (-1, 0)]
     return out
 
 

@@ -207,6 +207,21 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
     assert np.array_equal(sub, cpu.enumerate_matches(hub, plan, lo, lo + 500))
 
 
+@pytest.mark.parametrize("pair_min", [-1, 0, 10**9])
+def test_pair_walk_setting_equals_cpu(gpu, skewed, monkeypatch, pair_min):
+    # PAIR_MIN (compiled in): when a both-mapped level walks the pair group f(src) -> f(dst)
+    # instead of the shorter list; -1 always and without the list's window, 0 whenever the
+    # window is not empty, 10**9 never. Every setting must give the CPU engine's answers.
+    monkeypatch.setattr(gpu, "PAIR_MIN", pair_min)
+    for name in ("M10", "M13", "M7"):
+        plan = _plan(skewed, name, 3600, "input_order")  # a fresh plan: compiled with pair_min
+        want = cpu.count(skewed, plan)
+        assert gpu.count(skewed, plan) == want, name
+        assert gpu.count(skewed, plan, count_last=False, tail_ms=0.002) == want, name
+        rows = cpu.enumerate_matches(skewed, plan, 0, 20_000)
+        assert np.array_equal(gpu.enumerate_matches(skewed, plan, 0, 20_000), rows), name
+
+
 @pytest.mark.parametrize("steal", [False, True])
 def test_tail_dump_keeps_a_warps_untaken_roots(gpu, hub, monkeypatch, steal):
     # a warp takes 32 roots at a time and gives them to its lanes as they go idle; when the

@@ -101,7 +101,7 @@ EXPAND_ROOTS = memory.TEMPORAL_EXPAND_ROOTS
 SPLIT_MIN = 8
 #: A both-mapped level walks the pair index's group f(src) -> f(dst) (every entry a match)
 #: instead of the shorter adjacency list when that list's window holds more than this many
-#: candidates (compiled into the kernel).
+#: candidates (compiled into the kernel; negative: always, without the list's window).
 PAIR_MIN = 32
 #: Root edges a warp takes at a time from the launch's cursor (record items: RECORD_CHUNK).
 ROOT_CHUNK = 32

@@ -144,7 +144,8 @@ struct Env {
 };
 
 // A both-mapped level whose window holds more than PAIR_MIN candidates in the shorter list walks
-// the pair index's group f(src) -> f(dst) instead: every entry there is a match.
+// the pair index's group f(src) -> f(dst) instead: every entry there is a match (PAIR_MIN < 0:
+// always, without the list's window).
 #ifndef PAIR_MIN
 #define PAIR_MIN 32  // engines/cuda/temporal.py PAIR_MIN
 #endif
@@ -278,6 +279,12 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
   if constexpr (sc == SRC_ALL) {
     c.pos[I] = lo_id;
     c.end[I] = window_end_lt(g.time, lo_id, g.m, c.t0, tp, v.delta, gon, gap);
+  } else if constexpr (sc == SRC_BOTH && PAIR_MIN < 0) {
+    // PAIR_MIN < 0: a both-mapped level always walks the pair group f(src) -> f(dst), without
+    // first finding the window in the shorter list (a probe setting; every entry a match)
+    pair_range(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap, c.pos[I],
+               c.end[I]);
+    c.kinds |= 1u << (PAIR_BIT + I);
   } else {
     bool use_in;
     if constexpr (sc == SRC_BOTH) {
