@@ -5,6 +5,8 @@
 #   on the GPU: bash benchmarks/ab_temporal.sh run [bench args]  # carry ".ab"; writes $OUT/{old,new}
 # `run` times bench_temporal_peers.py with the old package first on PYTHONPATH, then with the
 # working tree, on the same machine; default cells: synth10m, sk10m, CollegeMsg at delta = 1 day.
+# AB_BENCH=static times bench_static_peers.py instead (default cells: facebook and pl1m, the
+# patterns triangle, 4-cycle, P1, P2, P4, P6, P7), our engine only: old vs new host and kernel.
 set -uo pipefail
 case "${1:?prepare OLD_REV | run [bench args]}" in
   prepare)
@@ -20,12 +22,18 @@ case "${1:?prepare OLD_REV | run [bench args]}" in
     export PYTHONUNBUFFERED=1
     python3 -m pip install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1
     args=("$@")
+    bench=benchmarks/bench_temporal_peers.py
+    if [ "${AB_BENCH:-temporal}" = static ]; then
+      bench=benchmarks/bench_static_peers.py
+      [ ${#args[@]} -eq 0 ] && args=(--graphs facebook,pl1m
+        --patterns triangle,4-cycle,P1,P2,P4,P6,P7 --deadline 130)
+    fi
     [ ${#args[@]} -eq 0 ] && args=(--graphs synth10m,sk10m,collegemsg --deltas 86400 --deadline 130)
     for v in old new; do
       pp=.; [ "$v" = old ] && pp=.ab/old
       mkdir -p "$OUT/$v"
       PYTHONPATH=$pp CUPY_CACHE_DIR=$(mktemp -d) timeout 150 python3 \
-        benchmarks/bench_temporal_peers.py "$OUT/$v" "${args[@]}" >"$OUT/$v/log.txt" 2>&1
+        "$bench" "$OUT/$v" "${args[@]}" >"$OUT/$v/log.txt" 2>&1
       echo "== $v"; tail -3 "$OUT/$v/log.txt"
     done
     ;;
