@@ -269,7 +269,9 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
       unsigned c[W];
 #pragma unroll
       for (int w = 0; w < W; ++w) c[w] = rows[i * W + w];
-      cnt += count_chains<KC - 2>(rows, c);
+      // one row's chains number at most C(ROWS - 1, KC - 2) < 2**57 (ROWS <= 512, shapes.py's
+      // MAX_ROWS; KC <= 10): count_chains cannot wrap, the lane's running total can
+      add_checked(cnt, count_chains<KC - 2>(rows, c), ctl);
     }
 #endif
     __syncwarp();
@@ -368,7 +370,7 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
     for (int i = lane; i < HT; i += 32) {
       if (K_[i] != -1) {
         const u64 x = (u64)C_[i];
-        cnt += x * (x - 1) / 2;
+        add_checked(cnt, x * (x - 1) / 2, ctl);
         K_[i] = -1;
         C_[i] = 0;
       }
@@ -430,10 +432,10 @@ extern "C" __global__ void __launch_bounds__(1024)
           if (wv) {
 #if PACK16
             const u64 x0 = wv & 0xffffu, x1 = wv >> 16;  // x (x - 1) / 2 is 0 for x = 0
-            acc += x0 * (x0 - 1) / 2 + x1 * (x1 - 1) / 2;
+            add_checked(acc, x0 * (x0 - 1) / 2 + x1 * (x1 - 1) / 2, ctl);  // each < 2**31
 #else
             const u64 x0 = wv;
-            acc += x0 * (x0 - 1) / 2;
+            add_checked(acc, x0 * (x0 - 1) / 2, ctl);
 #endif
             cnt_words[i] = 0u;
           }
