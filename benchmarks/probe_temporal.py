@@ -6,8 +6,8 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 ``engines.cuda.temporal.count`` with the default switches and with each variant of
 ``--variants`` (medians of 3 kernel-event times after a warm-up; every count must equal the
 default's). A variant sets engine switches (``steal``, ``tail_ms``, ``count_last``,
-``expand``) and module settings (``EXPAND_ROOTS``, ``SPLIT_MIN``, ``ROOT_CHUNK``, and
-``PAIR_MIN``, compiled into the kernel). Writes
+``expand``) and module settings (``EXPAND_ROOTS``, ``SPLIT_MIN``, ``ROOT_CHUNK``,
+``ROOT_FILTER``, and ``PAIR_MIN``, compiled into the kernel). Writes
 OUT_DIR/temporal_probe.json.
 """
 
@@ -55,9 +55,10 @@ VARIANTS = {
     "pair0": {"PAIR_MIN": 0},
     "pair8": {"PAIR_MIN": 8},
     "pair128": {"PAIR_MIN": 128},
+    "no_filter": {"ROOT_FILTER": False},
 }
 #: module settings a variant may change (restored after it)
-MODULE_SETTINGS = ("EXPAND_ROOTS", "SPLIT_MIN", "ROOT_CHUNK", "PAIR_MIN")
+MODULE_SETTINGS = ("EXPAND_ROOTS", "SPLIT_MIN", "ROOT_CHUNK", "PAIR_MIN", "ROOT_FILTER")
 #: settings compiled into the kernel: a variant with one gets a fresh plan
 COMPILED: tuple = ("PAIR_MIN",)
 
@@ -114,6 +115,7 @@ def main() -> None:
                 "launches": stats.get("launches"),
                 "blocks": stats.get("blocks"),
                 "level1_records": stats.get("level1_records"),
+                "roots_kept": stats.get("roots_kept"),
             }
         rows.append(row)
         print(json.dumps(row), flush=True)

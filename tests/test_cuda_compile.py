@@ -145,7 +145,7 @@ def test_temporal_dfs_registers_allow_five_blocks_per_sm(tmp_path):
     from nx_gpumine.plan.temporal_plan import build_temporal_plan
 
     g = skewed_temporal_graph(n=200, m=2000, seed=3)
-    for name in ("M1", "M8", "M10", "M11"):
+    for name in ("M1", "M7", "M8", "M10", "M11", "M13"):
         plan = build_temporal_plan(named_motif(name, 3600, tie="input_order"), g)
         proc = _nvcc(
             tmp_path, "temporal_dfs.cu", structure_defines(plan, g), "-cubin", "--resource-usage"
@@ -304,3 +304,61 @@ def test_walk_index_bulk_build_equals_cpu_engine():
     for a, b in zip(got, walk_index(g), strict=True):
         assert a.dtype == np.int32
         assert np.array_equal(a, b)
+
+
+def test_level1_list_names_the_root_filters_list():
+    from nx_gpumine.engines.cuda.temporal import level1_list
+
+    g = _temporal_graph(False)
+    want = {
+        "M1": "dst_out",
+        "M2": "src_out",
+        "M6": "dst_in",
+        "M7": "src_out",
+        "M8": "dst_in",
+        "M10": "dst_out",
+    }
+    for name, kind in want.items():
+        plan = build_temporal_plan(named_motif(name, 3600), g)
+        assert level1_list(structure_defines(plan, g)) == kind, name
+    for edges, kind in (
+        ([(0, 1), (2, 0), (1, 2)], "src_in"),
+        ([(0, 1), (2, 3), (1, 2)], "all"),
+        ([(0, 1), (1, 0)], None),  # both endpoints mapped
+        ([(0, 1), (0, 1)], None),
+    ):
+        plan = build_temporal_plan(TemporalMotif(edges, delta=60), g)
+        assert level1_list(structure_defines(plan, g)) == kind, edges
+
+
+@pytest.mark.parametrize("float_times", [False, True])
+def test_first_after_equals_a_walk_of_each_list(float_times):
+    """The root filter's first-candidate times (built on the device; here with NumPy) equal,
+    for every edge, the time of the next edge of each list by a plain walk, or the no-edge
+    sentinel."""
+    from nx_gpumine.engines.cuda.temporal import first_after, walk_arrays
+    from nx_gpumine.inputs.generators import skewed_temporal_graph
+
+    g = skewed_temporal_graph(n=200, m=3000, seed=4)
+    if float_times:
+        g = temporal_from_arrays(g.src, g.dst, g.time * 0.5 + 0.1, nodes=range(g.n))
+    arrays = {k: getattr(g, k) for k in ("src", "dst", "time", "out_ptr", "in_ptr")}
+    arrays.update(out_edges=g.out_edges, in_edges=g.in_edges)
+    walk = walk_arrays(np, g.src, g.dst, g.out_edges, g.in_edges)
+    never = np.inf if float_times else np.iinfo(np.int64).max
+    lists = {
+        "src_out": lambda e: g.out_edges[g.out_ptr[g.src[e]] : g.out_ptr[g.src[e] + 1]],
+        "dst_out": lambda e: g.out_edges[g.out_ptr[g.dst[e]] : g.out_ptr[g.dst[e] + 1]],
+        "src_in": lambda e: g.in_edges[g.in_ptr[g.src[e]] : g.in_ptr[g.src[e] + 1]],
+        "dst_in": lambda e: g.in_edges[g.in_ptr[g.dst[e]] : g.in_ptr[g.dst[e] + 1]],
+        "all": lambda e: np.arange(g.m),
+    }
+    for kind, members in lists.items():
+        got = first_after(np, kind, arrays, walk)
+        assert got.dtype == g.time.dtype and len(got) == g.m
+        want = np.empty(g.m, dtype=g.time.dtype)
+        for e in range(g.m):
+            later = members(e)
+            later = later[later > e]
+            want[e] = g.time[later.min()] if len(later) else never
+        assert np.array_equal(got, want), kind

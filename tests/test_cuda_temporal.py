@@ -249,6 +249,65 @@ def test_tail_dump_keeps_a_warps_untaken_roots(gpu, hub, monkeypatch, steal):
     assert tails[-1] > 0, tails  # the tail path ran
 
 
+# level 1 from each list the root filter knows (src_out, dst_out, dst_in, src_in, all), and
+# from both endpoints (no filter); with a window, with a gap only, and with neither (no filter)
+FILTERED = [
+    ([(0, 1), (0, 2), (2, 3)], 600, None),  # src_out
+    ([(0, 1), (1, 2), (2, 0)], 3600, None),  # dst_out
+    ([(0, 1), (2, 1), (2, 0)], 600, None),  # dst_in
+    ([(0, 1), (2, 0), (1, 2)], 600, None),  # src_in
+    ([(0, 1), (2, 3), (1, 2)], 60, None),  # all
+    ([(0, 1), (1, 0), (0, 2)], 3600, None),  # both endpoints mapped
+    ([(0, 1), (1, 2), (2, 3)], None, (300, 900)),  # dst_out, gaps only
+    ([(0, 1), (1, 2)], None, None),  # no window
+]
+
+
+@pytest.mark.parametrize("edges,delta,gaps", FILTERED)
+@pytest.mark.parametrize("tie", ["strict", "input_order"])
+def test_root_filter_equals_cpu(gpu, skewed, monkeypatch, edges, delta, gaps, tie):
+    # the filter runs on graphs of more than EXPAND_ROOTS roots: forced here on a small one
+    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+    plan = build_temporal_plan(TemporalMotif(edges, delta=delta, gaps=gaps, tie=tie), skewed)
+    kind = gpu.level1_list(gpu.structure_defines(plan, skewed))
+    on = kind is not None and (delta is not None or gaps is not None)
+    keep = None
+    if on:  # the roots whose level-1 list's next edge lies in the window (host oracle)
+        arrays = {k: getattr(skewed, k) for k in ("src", "dst", "time", "out_ptr", "in_ptr")}
+        arrays.update(out_edges=skewed.out_edges, in_edges=skewed.in_edges)
+        walk = gpu.walk_arrays(np, skewed.src, skewed.dst, skewed.out_edges, skewed.in_edges)
+        lim = min(x for x in (delta, gaps and gaps[0]) if x is not None)
+        keep = gpu.first_after(np, kind, arrays, walk) - skewed.time <= lim
+    m = skewed.m
+    for lo, hi in ((0, m), (m // 3, m // 3 + 5000)):
+        want = cpu.count(skewed, plan, lo, hi)
+        assert gpu.count(skewed, plan, lo, hi) == want, (lo, hi)
+        kept = gpu.last_run.get("roots_kept")
+        assert (kept is not None) == on
+        if on:  # it ran, kept exactly those roots, and dropped some (short windows)
+            assert kept == int(keep[lo:hi].sum()) < hi - lo, kept
+        assert gpu.exists(skewed, plan, lo, hi) == (want > 0)
+        assert gpu.count(skewed, plan, lo, hi, tail_ms=0.002, steal=False) == want
+        monkeypatch.setattr(gpu, "ROOT_FILTER", False)
+        assert gpu.count(skewed, plan, lo, hi) == want
+        assert "roots_kept" not in gpu.last_run
+        monkeypatch.setattr(gpu, "ROOT_FILTER", True)
+
+
+def test_root_filter_float_times(gpu, skewed, monkeypatch):
+    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+    g = temporal_from_arrays(
+        skewed.src.astype(np.int64),
+        skewed.dst.astype(np.int64),
+        skewed.time * 1.5 + 0.25,
+        nodes=range(skewed.n),
+    )
+    for name in ("M1", "M6", "M10"):
+        plan = _plan(g, name, 900.0, "input_order")
+        assert gpu.count(g, plan) == cpu.count(g, plan)
+        assert 0 < gpu.last_run["roots_kept"] < g.m
+
+
 @pytest.mark.parametrize("name,delta", [("M4", 3600), ("M10", 3600), ("M13", 3600), ("M8", 600)])
 @pytest.mark.parametrize("split_min", [1, 3, 16])
 def test_heavy_root_splitting_equals_cpu(gpu, skewed, monkeypatch, name, delta, split_min):

@@ -88,7 +88,9 @@ MAX_EDGES = 15
 MAX_NODES = 15
 MAX_ANTI = 15
 WPB = 8  # warps per block (kernels/temporal_common.cuh)
-C_COUNT, C_FLAGS, C_CURSOR, C_OUTCUR, C_NDUMP, C_EXITED, C_NSTEAL, C_NTAIL, C_NREC = range(9)
+(C_COUNT, C_FLAGS, C_CURSOR, C_OUTCUR, C_NDUMP, C_EXITED, C_NSTEAL, C_NTAIL, C_NREC, C_NROOT) = (
+    range(10)
+)
 F_OVERFLOW, F_FOUND, F_OUTFULL, F_DUMPFULL = 1, 2, 4, 8
 MODES = {"count": 0, "exists": 1, "enumerate": 2}  # the kernel's MODE_* values
 #: At most this many roots: expand level 1 before the DFS (one work item per level-1
@@ -103,6 +105,10 @@ SPLIT_MIN = 8
 #: instead of the shorter adjacency list when that list's window holds more than this many
 #: candidates (compiled into the kernel; negative: always, without the list's window).
 PAIR_MIN = 32
+#: Count and exists on more than ``EXPAND_ROOTS`` roots: a first kernel keeps only the roots
+#: whose level-1 window holds the first edge after them in level 1's list (``temporal_roots``),
+#: and the DFS launch takes those alone.
+ROOT_FILTER = True
 #: Root edges a warp takes at a time from the launch's cursor (record items: RECORD_CHUNK).
 ROOT_CHUNK = 32
 RECORD_CHUNK = 32
@@ -310,6 +316,65 @@ def _lists_device(graph: TemporalGraph) -> tuple:
     return cache["lists"]
 
 
+def level1_list(defines: dict[str, int]) -> str | None:
+    """Where level 1 of a plan with these macros (:func:`structure_defines`) takes its
+    candidates from, as seen from the root edge: ``"src_out"``, ``"dst_out"`` (out-list of the
+    root's source / destination), ``"src_in"``, ``"dst_in"``, ``"all"`` (every later edge), or
+    None (a list of a vertex the root does not touch, or both endpoints mapped: no root filter).
+    """
+    source = (defines["SOURCE"] >> 2) & 3
+    s0, d0 = defines["ESRC"] & 15, defines["EDST"] & 15
+    s1, d1 = (defines["ESRC"] >> 4) & 15, (defines["EDST"] >> 4) & 15
+    if source == 2:
+        return "all"
+    if source == 0:
+        return {s0: "src_out", d0: "dst_out"}.get(s1)
+    if source == 1:
+        return {d0: "dst_in", s0: "src_in"}.get(d1)
+    return None
+
+
+def first_after(xp: Any, kind: str, g: dict, walk: tuple) -> Any:
+    """For every edge ``e``, the time of the first edge after it (by id) in the list ``kind``
+    (:func:`level1_list`), or a time past every window (``inf``, or int64's maximum) when that
+    list holds none; with array module ``xp``. Lists are in id (hence time) order, so no later
+    edge of the list lies in a window that this one leaves: the root filter's test.
+
+    ``g`` holds the graph's ``src``, ``dst``, ``time``, ``out_ptr``, ``out_edges``, ``in_ptr``
+    and ``in_edges``; ``walk`` is :func:`walk_arrays` of the same graph.
+    """
+    pos_out, pos_in, out_after_in, in_after_out = walk
+    time = g["time"]
+    m = len(time)
+    if kind == "all":
+        pos = xp.arange(1, m + 1, dtype=xp.int64)
+        ok = pos < m
+        ids = xp.where(ok, pos, 0)
+    else:
+        pos, ptr, owner, edges = {
+            "src_out": (pos_out + 1, g["out_ptr"], g["src"], g["out_edges"]),
+            "dst_out": (out_after_in, g["out_ptr"], g["dst"], g["out_edges"]),
+            "dst_in": (pos_in + 1, g["in_ptr"], g["dst"], g["in_edges"]),
+            "src_in": (in_after_out, g["in_ptr"], g["src"], g["in_edges"]),
+        }[kind]
+        ok = pos < ptr[owner.astype(xp.int64) + 1]
+        ids = edges[xp.where(ok, pos, 0)]
+    never = xp.inf if time.dtype.kind == "f" else xp.iinfo(xp.int64).max
+    return xp.where(ok, time[ids], xp.asarray(never, dtype=time.dtype))
+
+
+def _first_after_device(graph: TemporalGraph, kind: str) -> Any:
+    """:func:`first_after` on the current device, for the last list kind asked (cached per
+    graph; the memory estimate counts one such array)."""
+    cache = _device_cache(graph)
+    hit = cache.get("first1")
+    if hit is None or hit[0] != kind:
+        cache.pop("first1", None)
+        cp = import_cupy()
+        cache["first1"] = (kind, first_after(cp, kind, _graph_device(graph), _walk_device(graph)))
+    return cache["first1"][1]
+
+
 def upload(graph: TemporalGraph) -> None:
     """Put ``graph`` on the device and build its walk, pair and list indexes now (otherwise done on
     first use). All are cached on the graph; benchmarks call this to time them apart.
@@ -501,6 +566,15 @@ def _run(
     tail_ns = int(tail_ms * 1e6) if tail_ms and tail_ms > 0 and plan.l >= 2 else 0
     dumpcap = lanes * max(plan.l - 1, 1) if tail_ns else 0
     expanding = expand and plan.l >= 3 and 0 < hi - lo <= EXPAND_ROOTS
+    kind = level1_list(prep.defines)
+    filtering = (
+        ROOT_FILTER
+        and mode != MODES["enumerate"]
+        and plan.l >= 2
+        and hi - lo > EXPAND_ROOTS
+        and kind is not None
+        and bool(prep.defines["DELTA_ON"] or prep.defines["GAPS"] & 2)
+    )
     splitting = expand and plan.l >= 4 and hi - lo > EXPAND_ROOTS and SPLIT_MIN > 0
     splitcap = min(hi - lo, EXPAND_ROOTS) if splitting else 0
     # record buffers: a launch writes its tail records into dumps[round % 2] while reading the
@@ -512,9 +586,30 @@ def _run(
     ]
     ctl = cp.zeros(16, dtype=cp.uint64)
     start, end = cp.cuda.Event(), cp.cuda.Event()
-    rec = pref = None
+    rec = pref = roots = None
     nrec = 0
+    first1 = _first_after_device(graph, kind) if filtering else None  # once per graph
+    item_lo, item_hi = lo, hi  # the root launch's work items: roots lo..hi-1
     start.record()
+    if filtering:
+        # the roots whose level-1 window is not empty, compacted; the root launch takes
+        # roots[0 .. kept) (the count read back here: read in the kernel, it cost registers)
+        roots = _buffer(prep, "roots", hi - lo, cp.int64 if _wide_ids(graph) else cp.int32)
+        _kernel(prep, "temporal_roots")(
+            (min(blocks * 4, -(-(hi - lo) // (WPB * 32))),),
+            (WPB * 32,),
+            (
+                _graph_device(graph)["time"],
+                first1,
+                prep.tlim,
+                np.int64(lo),
+                np.int64(hi),
+                roots,
+                ctl,
+            ),
+        )
+        item_lo, item_hi = 0, int(ctl[C_NROOT : C_NROOT + 1].get()[0])
+        prep.stats["roots_kept"] = prep.stats.get("roots_kept", 0) + item_hi
     if expanding:
         # root r's live level-1 range becomes a record (compacted); the count stays on the
         # device (the DFS launch reads ctl[C_NREC]) and the prefix sums run over the whole
@@ -539,8 +634,9 @@ def _run(
         split_on = splitting and rounds == 1
         args = [
             *gargs,
-            np.int64(lo),
-            np.int64(hi),
+            np.int64(item_lo),
+            np.int64(item_hi),
+            roots if roots is not None and rec is None else _null(),
             rec if rec is not None else _null(),
             pref if pref is not None else _null(),
             np.int64(nrec),

@@ -47,6 +47,7 @@ typedef int idx_t;
 #define C_NSTEAL 6   // statistics: intra-warp steals
 #define C_NTAIL 7    // statistics: warps that dumped their work
 #define C_NREC 8     // level-1 expansion: records written (compacted, one per live root)
+#define C_NROOT 9    // root filter: roots that passed it (compacted ids)
 
 // ---- flag bits in ctl[C_FLAGS]
 #define F_OVERFLOW 1u  // 64-bit count overflow

@@ -739,10 +739,13 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 }
 
 // ------------------------------------------------------------------ kernel
-// Work items: root edges lo..hi-1 (rec == nullptr), or the candidates of nrec records (the
-// level-1 expansion's, or the tail ranges dumped by an earlier launch; rec_pref: exclusive
-// prefix sums of their range lengths). nrec < 0: the expansion's count, ctl[C_NREC], which
-// the host has not read. Every record holds at least one candidate.
+// Work items: root edges lo..hi-1 (rec == nullptr, roots == nullptr), the root edges
+// roots[lo..hi-1] (rec == nullptr: those that passed the root filter; taking their count from
+// ctl here instead of from the host raised the register count by 8-16, nvcc 12/13), or the
+// candidates of nrec records (the level-1 expansion's, or the tail ranges dumped by an
+// earlier launch; rec_pref: exclusive prefix sums of their range lengths). nrec < 0: the
+// expansion's count, ctl[C_NREC], which the host has not read. Every record holds at least
+// one candidate.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_dfs(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
                  const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
@@ -751,7 +754,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                  const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
                  const int* pair_dst, const int* out_nbr, const tm_t* out_t, const int* in_nbr,
                  const tm_t* in_t, const tm_t* pair_t, int n, i64 m, const int* plab,
-                 const tm_t* tlim, i64 lo, i64 hi, const i64* rec, const i64* rec_pref, i64 nrec, u64* ctl,
+                 const tm_t* tlim, i64 lo, i64 hi, const idx_t* roots, const i64* rec,
+                 const i64* rec_pref, i64 nrec, u64* ctl,
                  i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
                  i64 tail_ns, int lastc, i64* split, i64 splitcap, int split_min, int chunk) {
   Env v;
@@ -839,7 +843,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                        record_of(rec_pref, wrec, min(nrec, wrec + (item - wfirst) + 1), item),
                        item);
           else
-            start_root(c, v, (idx_t)(lo + item));
+            start_root(c, v, roots ? roots[item] : (idx_t)(lo + item));
         }
         const i64 took = min((i64)__popc(idle), wcnt);
         wbase += took;
@@ -888,6 +892,42 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   if (ovf) set_flag(ctl, F_OVERFLOW);
   if (lane == 0) add_count(ctl, cnt);
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
+}
+
+// Root filter (graphs of more than EXPAND_ROOTS roots, count and exists): root e can start a
+// match only if level 1's window holds the first edge after e in level 1's list, whose time is
+// first1[e] (a time past every window when the list has none; engines/cuda/temporal.py builds
+// it once per graph and list). The roots that pass go to roots[], compacted (ctl[C_NROOT] of
+// them, a warp-aggregated cursor, in no particular order; the host reads the count), and the
+// DFS launch takes only those: a root with an empty level-1 window no longer costs its lane two
+// loop iterations (start, then an empty level 1) and their scattered reads; the filter reads
+// two coalesced words per root.
+// The test is conservative (under strict ties that first edge may share e's time and be no
+// candidate; labels are not looked at): a root that passes may still start no match.
+extern "C" __global__ void __launch_bounds__(WPB * 32)
+    temporal_roots(const tm_t* time, const tm_t* first1, const tm_t* tlim, i64 lo, i64 hi,
+                   idx_t* roots, u64* ctl) {
+  if constexpr (L >= 2) {
+    const int lane = threadIdx.x & 31;
+    const tm_t delta = tlim[0];
+    const tm_t gap = gap_on(1) ? tlim[2] : (tm_t)0;
+    const i64 stride = (i64)gridDim.x * blockDim.x;
+    for (i64 base = lo + (i64)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < hi;
+         base += stride) {
+      const i64 e = base + lane;
+      bool live = false;
+      if (e < hi) {
+        const tm_t t0 = time[e];
+        live = in_window(first1[e], t0, t0, delta, gap_on(1), gap);
+      }
+      const unsigned mask = __ballot_sync(FULLMASK, live);
+      if (!mask) continue;
+      u64 first = 0;
+      if (lane == 0) first = atomicAdd(ctl + C_NROOT, (u64)__popc(mask));
+      first = __shfl_sync(FULLMASK, first, 0);
+      if (live) roots[first + __popc(mask & lanemask_lt())] = (idx_t)e;
+    }
+  }
 }
 
 // Level-1 expansion: for each root edge e of [lo, hi) that starts a match with a non-empty
