@@ -4,11 +4,11 @@ usage: python3 benchmarks/probe_temporal.py OUT_DIR [--cells synth10m:M8:86400,.
 
 For each cell (graph, Everest motif, delta; input-order ties as Everest counts), times
 ``engines.cuda.temporal.count`` with the default switches and with each variant of
-``--variants`` (medians of 3 kernel-event times after a warm-up; every count must equal the
-default's). A variant sets engine switches (``steal``, ``tail_ms``, ``count_last``,
-``expand``) and module settings (``EXPAND_ROOTS``, ``SPLIT_MIN``, ``ROOT_CHUNK``,
-``ROOT_FILTER``, and ``PAIR_MIN``, compiled into the kernel). Writes
-OUT_DIR/temporal_probe.json.
+``--variants`` (medians of 3 kernel-event times after a warm-up, and of the engine call's
+wall time; every count must equal the default's). A variant sets engine switches (``steal``,
+``tail_ms``, ``count_last``, ``expand``) and module settings (``EXPAND_ROOTS``,
+``SPLIT_MIN``, ``ROOT_CHUNK``, ``ROOT_FILTER``, and ``PAIR_MIN``, compiled into the kernel).
+Writes OUT_DIR/temporal_probe.json.
 """
 
 from __future__ import annotations
@@ -98,10 +98,12 @@ def main() -> None:
                 if any(k in spec for k in COMPILED):  # a compile-time setting: a fresh plan
                     vplan = _prepare(graphs[gname], motif, int(delta), "input_order", GKW)[2]
                 c = gpu.count(graph, vplan, **kw)  # warm-up (compile)
-                kms = []
+                kms, calls = [], []
                 for _ in range(3):
+                    t0 = time.perf_counter()
                     if gpu.count(graph, vplan, **kw) != c:
                         raise RuntimeError("count changed between calls")
+                    calls.append((time.perf_counter() - t0) * 1e3)
                     kms.append(float(gpu.last_run.get("kernel_ms", 0.0)))
                 stats = dict(gpu.last_run)
             finally:
@@ -110,12 +112,14 @@ def main() -> None:
             base = c if base is None else base
             row[label] = {
                 "kernel_ms": float(np.median(kms)),
+                "call_ms": float(np.median(calls)),
                 "count": int(c),
                 "count_equal": c == base,
                 "launches": stats.get("launches"),
                 "blocks": stats.get("blocks"),
                 "level1_records": stats.get("level1_records"),
                 "roots_kept": stats.get("roots_kept"),
+                "filter_ms": stats.get("filter_ms"),
             }
         rows.append(row)
         print(json.dumps(row), flush=True)

@@ -608,8 +608,13 @@ def _run(
                 ctl,
             ),
         )
+        mid = cp.cuda.Event()
+        mid.record()
         item_lo, item_hi = 0, int(ctl[C_NROOT : C_NROOT + 1].get()[0])
         prep.stats["roots_kept"] = prep.stats.get("roots_kept", 0) + item_hi
+        prep.stats["filter_ms"] = prep.stats.get("filter_ms", 0.0) + float(
+            cp.cuda.get_elapsed_time(start, mid)
+        )
     if expanding:
         # root r's live level-1 range becomes a record (compacted); the count stays on the
         # device (the DFS launch reads ctl[C_NREC]) and the prefix sums run over the whole

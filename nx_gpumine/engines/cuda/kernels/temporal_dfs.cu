@@ -898,7 +898,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 // match only if level 1's window holds the first edge after e in level 1's list, whose time is
 // first1[e] (a time past every window when the list has none; engines/cuda/temporal.py builds
 // it once per graph and list). The roots that pass go to roots[], compacted (ctl[C_NROOT] of
-// them, a warp-aggregated cursor, in no particular order; the host reads the count), and the
+// them, a block-aggregated cursor, in no particular order; the host reads the count), and the
 // DFS launch takes only those: a root with an empty level-1 window no longer costs its lane two
 // loop iterations (start, then an empty level 1) and their scattered reads; the filter reads
 // two coalesced words per root.
@@ -907,25 +907,36 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_roots(const tm_t* time, const tm_t* first1, const tm_t* tlim, i64 lo, i64 hi,
                    idx_t* roots, u64* ctl) {
+  // one atomic per block and 256 roots (a warp's would be 8 times as many on one address)
+  __shared__ unsigned wlive[WPB];
+  __shared__ u64 bbase;
   if constexpr (L >= 2) {
-    const int lane = threadIdx.x & 31;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const tm_t delta = tlim[0];
     const tm_t gap = gap_on(1) ? tlim[2] : (tm_t)0;
     const i64 stride = (i64)gridDim.x * blockDim.x;
-    for (i64 base = lo + (i64)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < hi;
-         base += stride) {
-      const i64 e = base + lane;
+    for (i64 base = lo + (i64)blockIdx.x * blockDim.x; base < hi; base += stride) {
+      const i64 e = base + threadIdx.x;
       bool live = false;
       if (e < hi) {
         const tm_t t0 = time[e];
         live = in_window(first1[e], t0, t0, delta, gap_on(1), gap);
       }
       const unsigned mask = __ballot_sync(FULLMASK, live);
-      if (!mask) continue;
-      u64 first = 0;
-      if (lane == 0) first = atomicAdd(ctl + C_NROOT, (u64)__popc(mask));
-      first = __shfl_sync(FULLMASK, first, 0);
-      if (live) roots[first + __popc(mask & lanemask_lt())] = (idx_t)e;
+      if (lane == 0) wlive[warp] = __popc(mask);
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        unsigned tot = 0;
+        for (int w = 0; w < WPB; w++) tot += wlive[w];
+        bbase = tot ? atomicAdd(ctl + C_NROOT, (u64)tot) : 0;
+      }
+      __syncthreads();
+      if (live) {
+        u64 at = bbase + __popc(mask & lanemask_lt());
+        for (int w = 0; w < warp; w++) at += wlive[w];
+        roots[at] = (idx_t)e;
+      }
+      __syncthreads();  // wlive and bbase are rewritten by the next round
     }
   }
 }
