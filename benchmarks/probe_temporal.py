@@ -7,7 +7,8 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 ``--variants`` (medians of 3 kernel-event times after a warm-up, and of the engine call's
 wall time; every count must equal the default's). A variant sets engine switches (``steal``,
 ``tail_ms``, ``count_last``, ``expand``) and module settings (``EXPAND_ROOTS``,
-``SPLIT_MIN``, ``ROOT_CHUNK``, ``ROOT_FILTER``, and ``PAIR_MIN``, compiled into the kernel).
+``SPLIT_MIN``, ``ROOT_CHUNK``, ``ROOT_FILTER``, ``ROOT_FILTER_MAX_KEPT``, and ``PAIR_MIN``,
+compiled into the kernel).
 Writes OUT_DIR/temporal_probe.json.
 """
 
@@ -56,9 +57,17 @@ VARIANTS = {
     "pair8": {"PAIR_MIN": 8},
     "pair128": {"PAIR_MIN": 128},
     "no_filter": {"ROOT_FILTER": False},
+    "filter_always": {"ROOT_FILTER_MAX_KEPT": 1.0},
 }
 #: module settings a variant may change (restored after it)
-MODULE_SETTINGS = ("EXPAND_ROOTS", "SPLIT_MIN", "ROOT_CHUNK", "PAIR_MIN", "ROOT_FILTER")
+MODULE_SETTINGS = (
+    "EXPAND_ROOTS",
+    "SPLIT_MIN",
+    "ROOT_CHUNK",
+    "PAIR_MIN",
+    "ROOT_FILTER",
+    "ROOT_FILTER_MAX_KEPT",
+)
 #: settings compiled into the kernel: a variant with one gets a fresh plan
 COMPILED: tuple = ("PAIR_MIN",)
 

@@ -362,3 +362,28 @@ def test_first_after_equals_a_walk_of_each_list(float_times):
             later = later[later > e]
             want[e] = g.time[later.min()] if len(later) else never
         assert np.array_equal(got, want), kind
+
+
+def test_gap_quantiles_estimate_the_root_filters_yield():
+    """The root filter runs where the gap quantiles say it keeps few roots: the estimate is
+    within one quantile step of the exact share, for every window."""
+    from nx_gpumine.engines.cuda.temporal import (
+        first_after,
+        gap_quantiles,
+        kept_share,
+        walk_arrays,
+    )
+    from nx_gpumine.inputs.generators import skewed_temporal_graph
+
+    g = skewed_temporal_graph(n=500, m=20_000, seed=6)
+    arrays = {k: getattr(g, k) for k in ("src", "dst", "time", "out_ptr", "in_ptr")}
+    arrays.update(out_edges=g.out_edges, in_edges=g.in_edges)
+    walk = walk_arrays(np, g.src, g.dst, g.out_edges, g.in_edges)
+    for kind in ("src_out", "dst_out", "src_in", "dst_in", "all"):
+        first = first_after(np, kind, arrays, walk)
+        q = gap_quantiles(np, first, g.time)
+        assert len(q) == 257 and np.all(np.diff(q) >= 0)
+        for lim in (0, 10, 300, 3600, 86400, 10**12):
+            exact = float(np.mean(first - g.time <= lim))
+            assert abs(kept_share(q, lim) - exact) <= 1 / 256 + 1e-9, (kind, lim)
+    assert kept_share(gap_quantiles(np, g.time[:0], g.time[:0]), 10**12) == 0.0

@@ -266,8 +266,10 @@ FILTERED = [
 @pytest.mark.parametrize("edges,delta,gaps", FILTERED)
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
 def test_root_filter_equals_cpu(gpu, skewed, monkeypatch, edges, delta, gaps, tie):
-    # the filter runs on graphs of more than EXPAND_ROOTS roots: forced here on a small one
+    # the filter runs on graphs of more than EXPAND_ROOTS roots where it is expected to keep at
+    # most ROOT_FILTER_MAX_KEPT of them: forced here on a small graph, whatever it keeps
     monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+    monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", 1.0)
     plan = build_temporal_plan(TemporalMotif(edges, delta=delta, gaps=gaps, tie=tie), skewed)
     kind = gpu.level1_list(gpu.structure_defines(plan, skewed))
     on = kind is not None and (delta is not None or gaps is not None)
@@ -294,8 +296,19 @@ def test_root_filter_equals_cpu(gpu, skewed, monkeypatch, edges, delta, gaps, ti
         monkeypatch.setattr(gpu, "ROOT_FILTER", True)
 
 
+def test_root_filter_runs_where_it_is_expected_to_keep_few(gpu, skewed, monkeypatch):
+    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+    # level 1 from the destination's out-list: 61% of the roots pass at 3600 s, 28% at 300 s
+    for delta, share, on in ((3600, 0.5, False), (300, 0.5, True), (3600, 0.7, True)):
+        monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", share)
+        plan = _plan(skewed, "M1", delta, "input_order")
+        assert gpu.count(skewed, plan) == cpu.count(skewed, plan)
+        assert ("roots_kept" in gpu.last_run) == on, (delta, share)
+
+
 def test_root_filter_float_times(gpu, skewed, monkeypatch):
     monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+    monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", 1.0)
     g = temporal_from_arrays(
         skewed.src.astype(np.int64),
         skewed.dst.astype(np.int64),
