@@ -334,9 +334,9 @@ def temporal_need(
     per_edge = 4 + 4 + 8 + 3 * idb + (4 if edge_labels else 0)
     edges = slots * per_edge * m
     # walk + pairs, the list-ordered copies (other endpoint and time along the out- and
-    # in-lists, time along the pair index), the root filter (first-candidate time of one list
-    # kind, live root ids), build scratch
-    index = (4 * idb + idb + 4 + TEMPORAL_LIST_BYTES + 8 + idb + TEMPORAL_SCRATCH_BYTES) * m
+    # in-lists, time along the pair index), the root filter (32-bit gaps of one list kind, kept
+    # root ids), build scratch
+    index = (4 * idb + idb + 4 + TEMPORAL_LIST_BYTES + 4 + idb + TEMPORAL_SCRATCH_BYTES) * m
     rw = 4 + int(l)
     # two tail-dump buffers and a relaunch's prefix sums; level-1 work items with theirs
     work = (tail_bytes(l=l, lanes=lanes) if tail else 0) + min(m, TEMPORAL_EXPAND_ROOTS) * (

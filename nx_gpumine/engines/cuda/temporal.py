@@ -339,14 +339,23 @@ def level1_list(defines: dict[str, int]) -> str | None:
     return None
 
 
-def first_after(xp: Any, kind: str, g: dict, walk: tuple) -> Any:
-    """For every edge ``e``, the time of the first edge after it (by id) in the list ``kind``
-    (:func:`level1_list`), or a time past every window (``inf``, or int64's maximum) when that
-    list holds none; with array module ``xp``. Lists are in id (hence time) order, so no later
-    edge of the list lies in a window that this one leaves: the root filter's test.
+#: The root filter's integer gap meaning "no next edge in the list" (gaps saturate there too).
+GAP_NONE = 2**32 - 1
 
-    ``g`` holds the graph's ``src``, ``dst``, ``time``, ``out_ptr``, ``out_edges``, ``in_ptr``
-    and ``in_edges``; ``walk`` is :func:`walk_arrays` of the same graph.
+
+def level1_gaps(xp: Any, kind: str, g: dict, walk: tuple) -> Any:
+    """For every edge ``e``, the time from ``e`` to the first edge after it (by id) in the list
+    ``kind`` (:func:`level1_list`), 32 bits wide, with array module ``xp``: the root filter's
+    input. Lists are in id (hence time) order, so no later edge of the list lies in a window
+    that this one leaves, and a root can start a match only if its gap is within level 1's
+    limit.
+
+    Integer times: ``uint32``, the exact difference (``t - t0`` as the kernels' window rule
+    takes it) saturated at :data:`GAP_NONE`, which also marks an edge with no next edge in that
+    list. Float times: ``float32``, the float64 difference rounded down (``inf`` for none), so
+    the test ``gap <= lim`` keeps every root that can start a match. ``g`` holds the graph's
+    ``src``, ``dst``, ``time``, ``out_ptr``, ``out_edges``, ``in_ptr`` and ``in_edges``;
+    ``walk`` is :func:`walk_arrays` of the same graph.
     """
     pos_out, pos_in, out_after_in, in_after_out = walk
     time = g["time"]
@@ -364,19 +373,25 @@ def first_after(xp: Any, kind: str, g: dict, walk: tuple) -> Any:
         }[kind]
         ok = pos < ptr[owner.astype(xp.int64) + 1]
         ids = edges[xp.where(ok, pos, 0)]
-    never = xp.inf if time.dtype.kind == "f" else xp.iinfo(xp.int64).max
-    return xp.where(ok, time[ids], xp.asarray(never, dtype=time.dtype))
+    nxt = time[ids]
+    if time.dtype.kind == "f":
+        gap = nxt - time
+        low = gap.astype(xp.float32)
+        low = xp.where(low.astype(xp.float64) > gap, xp.nextafter(low, xp.float32(-xp.inf)), low)
+        return xp.where(ok, low, xp.float32(xp.inf))
+    diff = nxt.view(xp.uint64) - time.view(xp.uint64)  # nxt >= time: exact modulo 2**64
+    gap = xp.minimum(diff, xp.uint64(GAP_NONE)).astype(xp.uint32)
+    return xp.where(ok, gap, xp.uint32(GAP_NONE))
 
 
-def gap_quantiles(xp: Any, first: Any, time: Any, points: int = 257) -> np.ndarray:
-    """``points`` evenly spaced quantiles (host float64 array, ascending) of ``first - time``:
-    the gap from each edge to the next edge of a list (:func:`first_after`; ``inf`` where there
-    is none), from which :func:`kept_share` estimates the root filter's yield for any window."""
-    if len(time) == 0:
+def gap_quantiles(xp: Any, gaps: Any, points: int = 257) -> np.ndarray:
+    """``points`` evenly spaced quantiles (host float64 array, ascending) of the root filter's
+    ``gaps`` (:func:`level1_gaps`), from which :func:`kept_share` estimates its yield for any
+    limit."""
+    if len(gaps) == 0:
         return np.full(points, np.inf)
-    gaps = xp.sort(first.astype(xp.float64) - time.astype(xp.float64))
-    at = np.linspace(0, len(time) - 1, points).round().astype(np.int64)
-    q = gaps[xp.asarray(at)]
+    ordered = xp.sort(gaps.astype(xp.float64))
+    q = ordered[xp.asarray(np.linspace(0, len(gaps) - 1, points).round().astype(np.int64))]
     return np.asarray(q.get() if hasattr(q, "get") else q, dtype=np.float64)
 
 
@@ -385,28 +400,27 @@ def kept_share(quantiles: np.ndarray, lim: float) -> float:
     return float(np.searchsorted(quantiles, lim, side="right")) / len(quantiles)
 
 
-def _first_after_device(graph: TemporalGraph, kind: str) -> tuple:
-    """``(first, quantiles)``: :func:`first_after` on the current device and its
+def _level1_gaps_device(graph: TemporalGraph, kind: str) -> tuple:
+    """``(gaps, quantiles)``: :func:`level1_gaps` on the current device and its
     :func:`gap_quantiles`, for the last list kind asked (cached per graph; the memory estimate
     counts one such array)."""
     cache = _device_cache(graph)
-    hit = cache.get("first1")
+    hit = cache.get("gap1")
     if hit is None or hit[0] != kind:
-        cache.pop("first1", None)
+        cache.pop("gap1", None)
         cp = import_cupy()
-        g = _graph_device(graph)
-        first = first_after(cp, kind, g, _walk_device(graph))
-        cache["first1"] = (kind, first, gap_quantiles(cp, first, g["time"]))
-    return cache["first1"][1:]
+        gaps = level1_gaps(cp, kind, _graph_device(graph), _walk_device(graph))
+        cache["gap1"] = (kind, gaps, gap_quantiles(cp, gaps))
+    return cache["gap1"][1:]
 
 
-def _level1_limit(plan: TemporalPlan) -> float | None:
+def _level1_limit(plan: TemporalPlan) -> int | float | None:
     """The tightest time limit on level 1 from the root (window, gap), or None (no limit)."""
     lims = []
     if plan.delta_on:
-        lims.append(float(plan.delta))
+        lims.append(np.asarray(plan.delta).item())
     if plan.l >= 2 and bool(plan.gap_on[1]):
-        lims.append(float(plan.gap[1]))
+        lims.append(np.asarray(plan.gap[1]).item())
     return min(lims) if lims else None
 
 
@@ -611,9 +625,11 @@ def _run(
         and kind is not None
         and lim1 is not None
     )
-    first1 = None
+    gap1 = None
+    if filtering and (graph.integer_times and lim1 >= GAP_NONE):
+        filtering = False  # beyond the 32-bit gaps
     if filtering:  # built once per graph and list kind
-        first1, quantiles = _first_after_device(graph, kind)
+        gap1, quantiles = _level1_gaps_device(graph, kind)
         filtering = kept_share(quantiles, lim1) <= ROOT_FILTER_MAX_KEPT
     splitting = expand and plan.l >= 4 and hi - lo > EXPAND_ROOTS and SPLIT_MIN > 0
     splitcap = min(hi - lo, EXPAND_ROOTS) if splitting else 0
@@ -638,9 +654,8 @@ def _run(
             (min(blocks * 4, -(-(hi - lo) // (WPB * 32))),),
             (WPB * 32,),
             (
-                _graph_device(graph)["time"],
-                first1,
-                prep.tlim,
+                gap1,
+                np.float64(lim1) if not graph.integer_times else np.int64(lim1),
                 np.int64(lo),
                 np.int64(hi),
                 roots,

@@ -27,8 +27,10 @@
 
 #if TFLOAT
 typedef double tm_t;
+typedef float gap_t;  // the root filter's gaps (temporal_dfs.cu: temporal_roots)
 #else
 typedef long long tm_t;
+typedef unsigned gap_t;
 #endif
 #if IDX64
 typedef long long idx_t;

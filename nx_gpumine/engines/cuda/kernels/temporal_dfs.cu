@@ -894,50 +894,43 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 
-// Root filter (graphs of more than EXPAND_ROOTS roots, count and exists): root e can start a
-// match only if level 1's window holds the first edge after e in level 1's list, whose time is
-// first1[e] (a time past every window when the list has none; engines/cuda/temporal.py builds
-// it once per graph and list). The roots that pass go to roots[], compacted (ctl[C_NROOT] of
-// them, a block-aggregated cursor, in no particular order; the host reads the count), and the
-// DFS launch takes only those: a root with an empty level-1 window no longer costs its lane two
-// loop iterations (start, then an empty level 1) and their scattered reads; the filter reads
-// two coalesced words per root.
-// The test is conservative (under strict ties that first edge may share e's time and be no
-// candidate; labels are not looked at): a root that passes may still start no match.
+// Root filter (count and exists on graphs of more than EXPAND_ROOTS roots, where it is expected
+// to keep few): root e can start a match only if level 1's window holds the first edge after e
+// in level 1's list. gap1[e] is that edge's time minus e's, 32 bits wide (engines/cuda/
+// temporal.py builds it once per graph and list: integer gaps saturate at 2**32 - 1, which
+// also marks "no such edge" and exceeds every lim the host lets through; float gaps are rounded
+// down), so a root passes iff gap1[e] <= lim, the tightest level-1 limit (window or gap) -- a
+// conservative test: under strict ties that edge may share e's time and be no candidate,
+// labels are not looked at, and a rounded float gap may pass. The roots that pass go to
+// roots[], compacted (ctl[C_NROOT] of them, a block-aggregated cursor, in no particular order;
+// the host reads the count), and the DFS launch takes only those: a root with an empty level-1
+// window no longer costs its lane two loop iterations (start, then an empty level 1) and their
+// scattered reads; the filter reads one coalesced 4-byte word per root.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
-    temporal_roots(const tm_t* time, const tm_t* first1, const tm_t* tlim, i64 lo, i64 hi,
-                   idx_t* roots, u64* ctl) {
+    temporal_roots(const gap_t* gap1, tm_t lim, i64 lo, i64 hi, idx_t* roots, u64* ctl) {
   // one atomic per block and 256 roots (a warp's would be 8 times as many on one address)
   __shared__ unsigned wlive[WPB];
   __shared__ u64 bbase;
-  if constexpr (L >= 2) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const tm_t delta = tlim[0];
-    const tm_t gap = gap_on(1) ? tlim[2] : (tm_t)0;
-    const i64 stride = (i64)gridDim.x * blockDim.x;
-    for (i64 base = lo + (i64)blockIdx.x * blockDim.x; base < hi; base += stride) {
-      const i64 e = base + threadIdx.x;
-      bool live = false;
-      if (e < hi) {
-        const tm_t t0 = time[e];
-        live = in_window(first1[e], t0, t0, delta, gap_on(1), gap);
-      }
-      const unsigned mask = __ballot_sync(FULLMASK, live);
-      if (lane == 0) wlive[warp] = __popc(mask);
-      __syncthreads();
-      if (threadIdx.x == 0) {
-        unsigned tot = 0;
-        for (int w = 0; w < WPB; w++) tot += wlive[w];
-        bbase = tot ? atomicAdd(ctl + C_NROOT, (u64)tot) : 0;
-      }
-      __syncthreads();
-      if (live) {
-        u64 at = bbase + __popc(mask & lanemask_lt());
-        for (int w = 0; w < warp; w++) at += wlive[w];
-        roots[at] = (idx_t)e;
-      }
-      __syncthreads();  // wlive and bbase are rewritten by the next round
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const i64 stride = (i64)gridDim.x * blockDim.x;
+  for (i64 base = lo + (i64)blockIdx.x * blockDim.x; base < hi; base += stride) {
+    const i64 e = base + threadIdx.x;
+    const bool live = e < hi && (tm_t)gap1[e] <= lim;
+    const unsigned mask = __ballot_sync(FULLMASK, live);
+    if (lane == 0) wlive[warp] = __popc(mask);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned tot = 0;
+      for (int w = 0; w < WPB; w++) tot += wlive[w];
+      bbase = tot ? atomicAdd(ctl + C_NROOT, (u64)tot) : 0;
     }
+    __syncthreads();
+    if (live) {
+      u64 at = bbase + __popc(mask & lanemask_lt());
+      for (int w = 0; w < warp; w++) at += wlive[w];
+      roots[at] = (idx_t)e;
+    }
+    __syncthreads();  // wlive and bbase are rewritten by the next round
   }
 }
 
