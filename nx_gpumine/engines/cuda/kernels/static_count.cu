@@ -134,6 +134,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
   const int wib = threadIdx.x >> 5;
   int* S = sS[wib];
   u64 cnt = 0;
+  bool ovf = false;  // a wrap of cnt
   while (true) {
     const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
@@ -271,12 +272,11 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
       for (int w = 0; w < W; ++w) c[w] = rows[i * W + w];
       // one row's chains number at most C(ROWS - 1, KC - 2) < 2**57 (ROWS <= 512, shapes.py's
       // MAX_ROWS; KC <= 10): count_chains cannot wrap, the lane's running total can
-      add_checked(cnt, count_chains<KC - 2>(rows, c), ctl);
+      add_noting(cnt, count_chains<KC - 2>(rows, c), &ovf);
     }
 #endif
     __syncwarp();
   }
-  bool ovf = false;
   cnt = warp_sum_checked(cnt, &ovf);
   if (ovf) set_flag(ctl, F_OVERFLOW);
   if (lane == 0) add_count(ctl, cnt);
@@ -293,9 +293,7 @@ extern "C" __global__ void __launch_bounds__(256)
     const int c = __ldg(sup + p);
     if (c >= TBOOK) {
       const u64 b = binom_checked((u64)c, TBOOK, &ovf);
-      const u64 ns = s + b;
-      if (ns < s) ovf = true;
-      s = ns;
+      add_noting(s, b, &ovf);
     }
   }
   s = warp_sum_checked(s, &ovf);
@@ -327,6 +325,7 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
   }
   __syncwarp();
   u64 cnt = 0;
+  bool ovf = false;  // a wrap of cnt
   while (true) {
     const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
@@ -370,14 +369,13 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
     for (int i = lane; i < HT; i += 32) {
       if (K_[i] != -1) {
         const u64 x = (u64)C_[i];
-        add_checked(cnt, x * (x - 1) / 2, ctl);
+        add_noting(cnt, x * (x - 1) / 2, &ovf);
         K_[i] = -1;
         C_[i] = 0;
       }
     }
     __syncwarp();
   }
-  bool ovf = false;
   cnt = warp_sum_checked(cnt, &ovf);
   if (ovf) set_flag(ctl, F_OVERFLOW);
   if (lane == 0) add_count(ctl, cnt);
@@ -396,6 +394,7 @@ extern "C" __global__ void __launch_bounds__(1024)
   const int nwords = PACK16 ? chunk / 2 : chunk;
   for (int i = threadIdx.x; i < nwords; i += blockDim.x) cnt_words[i] = 0u;
   u64 acc = 0;
+  bool ovf = false;  // a wrap of acc
   while (true) {
     __syncthreads();
     if (threadIdx.x == 0) s_vi = (int)atomicAdd(ctl + C_TRIECUR, 1ull);
@@ -432,10 +431,10 @@ extern "C" __global__ void __launch_bounds__(1024)
           if (wv) {
 #if PACK16
             const u64 x0 = wv & 0xffffu, x1 = wv >> 16;  // x (x - 1) / 2 is 0 for x = 0
-            add_checked(acc, x0 * (x0 - 1) / 2 + x1 * (x1 - 1) / 2, ctl);  // each < 2**31
+            add_noting(acc, x0 * (x0 - 1) / 2 + x1 * (x1 - 1) / 2, &ovf);  // each < 2**31
 #else
             const u64 x0 = wv;
-            add_checked(acc, x0 * (x0 - 1) / 2, ctl);
+            add_noting(acc, x0 * (x0 - 1) / 2, &ovf);
 #endif
             cnt_words[i] = 0u;
           }
@@ -444,7 +443,6 @@ extern "C" __global__ void __launch_bounds__(1024)
       __syncthreads();  // counters zeroed and s_items read before the next chunk
     }
   }
-  bool ovf = false;
   acc = warp_sum_checked(acc, &ovf);
   if (ovf) set_flag(ctl, F_OVERFLOW);
   if ((threadIdx.x & 31) == 0) add_count(ctl, acc);
@@ -526,9 +524,7 @@ extern "C" __global__ void __launch_bounds__(256)
             if (b < a) {  // pole pairs are counted at their higher-rank pole
               const int c = cnt[b];  // >= 2: x and y
               const u64 v = falling_checked((u64)(c - 2), TPAIR - 2, &ovf);
-              const u64 na = acc + v;
-              if (na < acc) ovf = true;
-              acc = na;
+              add_noting(acc, v, &ovf);
             }
           }
         }
