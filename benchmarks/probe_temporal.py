@@ -7,9 +7,8 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 ``--variants`` (medians of 3 kernel-event times after a warm-up, and of the engine call's
 wall time; every count must equal the default's). A variant sets engine switches (``steal``,
 ``tail_ms``, ``count_last``, ``expand``) and module settings (``EXPAND_ROOTS``,
-``SPLIT_MIN``, ``ROOT_CHUNK``, ``ROOT_FILTER``, ``ROOT_FILTER_MAX_KEPT``, and ``PAIR_MIN``,
-compiled into the kernel).
-Writes OUT_DIR/temporal_probe.json.
+``SPLIT_MIN``, ``SPLIT_GATE_ROOTS``, ``ROOT_CHUNK``, ``ROOT_FILTER``, ``ROOT_FILTER_MAX_KEPT``,
+and ``PAIR_MIN``, compiled into the kernel). Writes OUT_DIR/temporal_probe.json.
 """
 
 from __future__ import annotations
@@ -58,6 +57,7 @@ VARIANTS = {
     "pair128": {"PAIR_MIN": 128},
     "no_filter": {"ROOT_FILTER": False},
     "filter_always": {"ROOT_FILTER_MAX_KEPT": 1.0},
+    "split_always": {"SPLIT_GATE_ROOTS": 0},
 }
 #: module settings a variant may change (restored after it)
 MODULE_SETTINGS = (
@@ -67,6 +67,7 @@ MODULE_SETTINGS = (
     "PAIR_MIN",
     "ROOT_FILTER",
     "ROOT_FILTER_MAX_KEPT",
+    "SPLIT_GATE_ROOTS",
 )
 #: settings compiled into the kernel: a variant with one gets a fresh plan
 COMPILED: tuple = ("PAIR_MIN",)

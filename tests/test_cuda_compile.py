@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import subprocess
@@ -334,8 +335,9 @@ def test_level1_list_names_the_root_filters_list():
 @pytest.mark.parametrize("float_times", [False, True])
 def test_level1_gaps_equal_a_walk_of_each_list(float_times):
     """The root filter's gaps (built on the device; here with NumPy) equal, for every edge, the
-    time to the next edge of each list by a plain walk: exact 32-bit integers (saturated, and
-    the saturated value where there is none), float32 never above the float64 difference."""
+    time to the next (and third next) edge of each list by a plain walk: exact 32-bit integers
+    (saturated, and the saturated value where there is none), float32 never above the float64
+    difference."""
     from nx_gpumine.engines.cuda.temporal import GAP_NONE, level1_gaps, walk_arrays
     from nx_gpumine.inputs.generators import skewed_temporal_graph
 
@@ -353,16 +355,16 @@ def test_level1_gaps_equal_a_walk_of_each_list(float_times):
         "all": lambda e: np.arange(g.m),
     }
     saturated = 0
-    for kind, members in lists.items():
-        got = level1_gaps(np, kind, arrays, walk)
+    for (kind, members), nth in itertools.product(lists.items(), (1, 3)):
+        got = level1_gaps(np, kind, arrays, walk, nth)
         assert got.dtype == (np.float32 if float_times else np.uint32) and len(got) == g.m
         for e in range(g.m):
             later = members(e)
-            later = later[later > e]
-            if not len(later):
+            later = np.sort(later[later > e])
+            if len(later) < nth:
                 assert got[e] == (np.inf if float_times else GAP_NONE)
                 continue
-            exact = g.time[later.min()] - g.time[e]
+            exact = g.time[later[nth - 1]] - g.time[e]
             if float_times:
                 assert float(got[e]) <= exact and np.nextafter(got[e], np.float32(np.inf)) > exact
             else:

@@ -249,6 +249,18 @@ def test_tail_dump_keeps_a_warps_untaken_roots(gpu, hub, monkeypatch, steal):
     assert tails[-1] > 0, tails  # the tail path ran
 
 
+def test_split_gate_skips_splitting_where_few_roots_qualify(gpu, skewed, monkeypatch):
+    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+    plan = _plan(skewed, "M10", 3600, "input_order")
+    want = cpu.count(skewed, plan)
+    split = {}
+    for gate in (1, 10**9):  # the first roots with 8 candidates qualify; never that many
+        monkeypatch.setattr(gpu, "SPLIT_GATE_ROOTS", gate)
+        assert gpu.count(skewed, plan, tail_ms=0) == want
+        split[gate] = gpu.last_run["level1_records"]
+    assert split[1] > 0 and split[10**9] == 0, split
+
+
 # level 1 from each list the root filter knows (src_out, dst_out, dst_in, src_in, all), and
 # from both endpoints (no filter); with a window, with a gap only, and with neither (no filter)
 FILTERED = [
@@ -331,6 +343,7 @@ def test_heavy_root_splitting_equals_cpu(gpu, skewed, monkeypatch, name, delta, 
     plan = _plan(skewed, name, delta, "input_order")
     want = cpu.count(skewed, plan)
     monkeypatch.setattr(gpu, "SPLIT_MIN", split_min)
+    monkeypatch.setattr(gpu, "SPLIT_GATE_ROOTS", 0)
     rows = cpu.enumerate_matches(skewed, plan, 0, 20_000)
     for cap in (0, 7, skewed.m - 1):
         monkeypatch.setattr(gpu, "EXPAND_ROOTS", cap)

@@ -101,6 +101,11 @@ EXPAND_ROOTS = memory.TEMPORAL_EXPAND_ROOTS
 #: motifs of four edges or more (with three, a level-1 candidate leads to one counted level:
 #: too little work to move).
 SPLIT_MIN = 8
+#: Splitting runs only where at least this many roots have SPLIT_MIN or more edges of level 1's
+#: list within level 1's limit (found once per graph from the gap between each edge and the
+#: SPLIT_MIN-th next edge of that list; 0: always): for a few dozen roots the second launch and
+#: its read-back cost more than walking them in place.
+SPLIT_GATE_ROOTS = 1024
 #: A both-mapped level walks the pair index's group f(src) -> f(dst) (every entry a match)
 #: instead of the shorter adjacency list when that list's window holds more than this many
 #: candidates (compiled into the kernel; negative: always, without the list's window).
@@ -343,12 +348,13 @@ def level1_list(defines: dict[str, int]) -> str | None:
 GAP_NONE = 2**32 - 1
 
 
-def level1_gaps(xp: Any, kind: str, g: dict, walk: tuple) -> Any:
-    """For every edge ``e``, the time from ``e`` to the first edge after it (by id) in the list
-    ``kind`` (:func:`level1_list`), 32 bits wide, with array module ``xp``: the root filter's
-    input. Lists are in id (hence time) order, so no later edge of the list lies in a window
-    that this one leaves, and a root can start a match only if its gap is within level 1's
-    limit.
+def level1_gaps(xp: Any, kind: str, g: dict, walk: tuple, nth: int = 1) -> Any:
+    """For every edge ``e``, the time from ``e`` to the ``nth`` edge after it (by id) in the
+    list ``kind`` (:func:`level1_list`), 32 bits wide, with array module ``xp``: the root
+    filter's input (``nth=1``). Lists are in id (hence time) order, so no later edge of the
+    list lies in a window that this one leaves, and a root can start a match only if its gap
+    is within level 1's limit; with ``nth=SPLIT_MIN``, a root whose gap is beyond it has fewer
+    than ``nth`` level-1 candidates (not split off).
 
     Integer times: ``uint32``, the exact difference (``t - t0`` as the kernels' window rule
     takes it) saturated at :data:`GAP_NONE`, which also marks an edge with no next edge in that
@@ -361,7 +367,7 @@ def level1_gaps(xp: Any, kind: str, g: dict, walk: tuple) -> Any:
     time = g["time"]
     m = len(time)
     if kind == "all":
-        pos = xp.arange(1, m + 1, dtype=xp.int64)
+        pos = xp.arange(nth, m + nth, dtype=xp.int64)
         ok = pos < m
         ids = xp.where(ok, pos, 0)
     else:
@@ -371,6 +377,7 @@ def level1_gaps(xp: Any, kind: str, g: dict, walk: tuple) -> Any:
             "dst_in": (pos_in + 1, g["in_ptr"], g["dst"], g["in_edges"]),
             "src_in": (in_after_out, g["in_ptr"], g["src"], g["in_edges"]),
         }[kind]
+        pos = pos.astype(xp.int64) + (nth - 1)
         ok = pos < ptr[owner.astype(xp.int64) + 1]
         ids = edges[xp.where(ok, pos, 0)]
     nxt = time[ids]
@@ -412,6 +419,21 @@ def _level1_gaps_device(graph: TemporalGraph, kind: str) -> tuple:
         gaps = level1_gaps(cp, kind, _graph_device(graph), _walk_device(graph))
         cache["gap1"] = (kind, gaps, gap_quantiles(cp, gaps))
     return cache["gap1"][1:]
+
+
+def _split_gate(graph: TemporalGraph, kind: str, nth: int, roots: int) -> float:
+    """The ``roots``-th smallest gap from an edge to the ``nth`` next edge of list ``kind``
+    (:func:`level1_gaps`; ``inf`` when fewer edges have one): splitting runs only for level-1
+    limits at or above it (cached per graph, list kind, ``nth`` and ``roots``)."""
+    cache = _device_cache(graph).setdefault("split_gate", {})
+    key = (kind, nth, roots)
+    if key not in cache:
+        cp = import_cupy()
+        gaps = level1_gaps(cp, kind, _graph_device(graph), _walk_device(graph), nth)
+        gaps = gaps.astype(cp.float64)  # GAP_NONE / inf where no nth edge: never below a limit
+        kth = float(cp.partition(gaps, roots - 1)[roots - 1]) if len(gaps) >= roots else None
+        cache[key] = float("inf") if kth is None else kth
+    return cache[key]
 
 
 def _level1_limit(plan: TemporalPlan) -> int | float | None:
@@ -632,6 +654,8 @@ def _run(
         gap1, quantiles = _level1_gaps_device(graph, kind)
         filtering = kept_share(quantiles, lim1) <= ROOT_FILTER_MAX_KEPT
     splitting = expand and plan.l >= 4 and hi - lo > EXPAND_ROOTS and SPLIT_MIN > 0
+    if splitting and SPLIT_GATE_ROOTS > 0 and kind is not None and lim1 is not None:
+        splitting = lim1 >= _split_gate(graph, kind, SPLIT_MIN, SPLIT_GATE_ROOTS)
     splitcap = min(hi - lo, EXPAND_ROOTS) if splitting else 0
     # record buffers: a launch writes its tail records into dumps[round % 2] while reading the
     # other; the root launch (round 1) also writes its split roots into dumps[1], after room

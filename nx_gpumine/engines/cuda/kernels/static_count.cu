@@ -365,15 +365,19 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
       }
     }
     __syncwarp();
-    // the cycles at a, and the table emptied for the next vertex
+    // the cycles at a, and the table emptied for the next vertex. One vertex's sum cannot wrap
+    // (its counters add up to the wedges a-b-c, at most 2m <= 2**32, and the sum of C(x, 2)
+    // over them is at most C(2**32, 2) < 2**63); the lane's total over its vertices can
+    u64 at_a = 0;
     for (int i = lane; i < HT; i += 32) {
       if (K_[i] != -1) {
         const u64 x = (u64)C_[i];
-        add_noting(cnt, x * (x - 1) / 2, &ovf);
+        at_a += x * (x - 1) / 2;
         K_[i] = -1;
         C_[i] = 0;
       }
     }
+    add_noting(cnt, at_a, &ovf);
     __syncwarp();
   }
   cnt = warp_sum_checked(cnt, &ovf);
@@ -403,6 +407,7 @@ extern "C" __global__ void __launch_bounds__(1024)
     if (vi >= nverts) break;
     const int a = __ldg(verts + vi);
     const i64 p0 = __ldg(rptr + a), p1 = __ldg(rsplit + a);
+    u64 at_a = 0;  // this thread's part of a's sum: cannot wrap (c4_light says why)
     for (int lo = 0; lo < a; lo += chunk) {
       const int hi = min(a, lo + chunk);
       if (threadIdx.x == 0) s_items = 0;
@@ -431,10 +436,10 @@ extern "C" __global__ void __launch_bounds__(1024)
           if (wv) {
 #if PACK16
             const u64 x0 = wv & 0xffffu, x1 = wv >> 16;  // x (x - 1) / 2 is 0 for x = 0
-            add_noting(acc, x0 * (x0 - 1) / 2 + x1 * (x1 - 1) / 2, &ovf);  // each < 2**31
+            at_a += x0 * (x0 - 1) / 2 + x1 * (x1 - 1) / 2;
 #else
             const u64 x0 = wv;
-            add_noting(acc, x0 * (x0 - 1) / 2, &ovf);
+            at_a += x0 * (x0 - 1) / 2;
 #endif
             cnt_words[i] = 0u;
           }
@@ -442,6 +447,7 @@ extern "C" __global__ void __launch_bounds__(1024)
       }
       __syncthreads();  // counters zeroed and s_items read before the next chunk
     }
+    add_noting(acc, at_a, &ovf);
   }
   acc = warp_sum_checked(acc, &ovf);
   if (ovf) set_flag(ctl, F_OVERFLOW);
