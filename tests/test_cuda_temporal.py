@@ -250,7 +250,7 @@ def test_tail_dump_keeps_a_warps_untaken_roots(gpu, hub, monkeypatch, steal):
 
 
 def test_split_gate_skips_splitting_where_few_roots_qualify(gpu, skewed, monkeypatch):
-    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 1000)  # split records: at most this many
     plan = _plan(skewed, "M10", 3600, "input_order")
     want = cpu.count(skewed, plan)
     split = {}
