@@ -69,18 +69,19 @@ __device__ __forceinline__ u64 warp_atomic_add(u64* p, u64 v) {
 }
 
 // ---- checked 64-bit counting formulas (count tails of static_dfs.cu, shape counts of
-// static_count.cu): exact, or *ovf set (never cleared) when the value exceeds 64 bits (the
-// value returned then means nothing; the kernel raises F_OVERFLOW).
+// static_count.cu): exact, or *ovf set (never cleared) and 0 returned when the value exceeds
+// 64 bits.
 
-// Falling factorial n (n - 1) ... (n - t + 1); 0 when t > n. No exit on overflow (the flag is
-// noted and the product goes on), as in the pair-edge kernel's own copy that this replaced:
-// that kernel calls it in its inner loop.
+// Falling factorial n (n - 1) ... (n - t + 1); 0 when t > n.
 __device__ __forceinline__ u64 falling_checked(u64 n, int t, bool* ovf) {
   if ((u64)t > n) return 0;
   u64 r = 1;
   for (int i = 0; i < t; ++i) {
     const u64 m = n - i;
-    *ovf |= __umul64hi(r, m) != 0;
+    if (__umul64hi(r, m)) {
+      *ovf = true;
+      return 0;
+    }
     r *= m;
   }
   return r;
