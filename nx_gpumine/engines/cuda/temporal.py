@@ -23,6 +23,11 @@ design and figures in ``docs/cuda_temporal.md``):
   stealing, ``steal``). Once a warp has run out of work, every warp still busy ``tail_ms``
   later dumps its unexplored cached ranges and exits; the host relaunches over those ranges,
   one candidate per work item (tail-warp redistribution), doubling the timeout each round.
+* **Fewer roots, fewer relaunches** (count and exists on more than ``EXPAND_ROOTS`` roots):
+  a first kernel keeps only the roots whose level-1 list holds its next edge within level 1's
+  limit (from 32-bit gaps built once per graph and list), where the gap quantiles say it keeps
+  at most ``ROOT_FILTER_MAX_KEPT`` of them; heavy roots are split off for a second launch only
+  where at least ``SPLIT_GATE_ROOTS`` roots have ``SPLIT_MIN`` candidates or more.
 * Counts are 64-bit per thread and summed with an overflow check; ``exists`` stops every warp
   at the first match; enumeration counts first and fills an exact device buffer (root ranges
   split when the result exceeds ``max_buffer_rows``; rows copied to the host per piece), or,
