@@ -8,7 +8,7 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 wall time; every count must equal the default's). A variant sets engine switches (``steal``,
 ``tail_ms``, ``count_last``, ``expand``) and module settings (``EXPAND_ROOTS``,
 ``SPLIT_MIN``, ``SPLIT_GATE_ROOTS``, ``ROOT_CHUNK``, ``ROOT_FILTER``, ``ROOT_FILTER_MAX_KEPT``,
-and ``PAIR_MIN`` and ``PAIR_BLOOM``, compiled into the kernel). Writes OUT_DIR/temporal_probe.json.
+and ``PAIR_MIN``, compiled into the kernel). Writes OUT_DIR/temporal_probe.json.
 """
 
 from __future__ import annotations
@@ -58,7 +58,6 @@ VARIANTS = {
     "no_filter": {"ROOT_FILTER": False},
     "filter_always": {"ROOT_FILTER_MAX_KEPT": 1.0},
     "split_always": {"SPLIT_GATE_ROOTS": 0},
-    "no_bloom": {"PAIR_BLOOM": False},
 }
 #: module settings a variant may change (restored after it)
 MODULE_SETTINGS = (
@@ -69,10 +68,9 @@ MODULE_SETTINGS = (
     "ROOT_FILTER",
     "ROOT_FILTER_MAX_KEPT",
     "SPLIT_GATE_ROOTS",
-    "PAIR_BLOOM",
 )
 #: settings compiled into the kernel: a variant with one gets a fresh plan
-COMPILED: tuple = ("PAIR_MIN", "PAIR_BLOOM")
+COMPILED: tuple = ("PAIR_MIN",)
 
 
 def main() -> None:

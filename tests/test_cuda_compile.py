@@ -371,26 +371,3 @@ def test_level1_gaps_equal_a_walk_of_each_list(float_times):
                 assert int(got[e]) == min(int(exact), GAP_NONE)
                 saturated += int(exact) >= GAP_NONE
     assert float_times or saturated > 0
-
-
-def test_pair_bloom_has_every_edge_and_the_kernels_hash():
-    """The pair Bloom filter (built on the device; here with NumPy) has the bit of every edge,
-    few others, and its hash is the kernels' pair_maybe formula (32-bit wrapping products)."""
-    from nx_gpumine.engines.cuda.temporal import _BLOOM_MUL, pair_bloom, pair_hash
-    from nx_gpumine.inputs.generators import skewed_temporal_graph
-
-    g = skewed_temporal_graph(n=3000, m=50_000, seed=8)
-    words, shift = pair_bloom(np, g.src, g.dst, 16)
-    assert words.dtype == np.uint32 and len(words) * 32 == 2 ** (32 - shift) >= 16 * g.m
-    bits = pair_hash(np, g.src, g.dst, shift)
-    assert np.all((words[bits >> 5] >> (bits & 31)) & 1)
-    k1, k2, k3 = _BLOOM_MUL
-    mask = 2**32 - 1
-    for x, y in [(0, 0), (1, 2), (2, 1), (2999, 17), (2**31 - 1, 2**31 - 2)]:
-        h = ((x * k1) & mask) ^ ((y * k2) & mask)
-        want = ((h * k3) & mask) >> shift
-        assert int(pair_hash(np, np.array([x]), np.array([y]), shift)[0]) == want
-    rng = np.random.default_rng(1)
-    x, y = rng.integers(0, g.n, 100_000), rng.integers(0, g.n, 100_000)
-    probe = pair_hash(np, x, y, shift)
-    assert ((words[probe >> 5] >> (probe & 31)) & 1).mean() < 0.1  # 16 bits an edge: ~6%

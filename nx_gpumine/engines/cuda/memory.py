@@ -335,8 +335,8 @@ def temporal_need(
     edges = slots * per_edge * m
     # walk + pairs, the list-ordered copies (other endpoint and time along the out- and
     # in-lists, time along the pair index), the root filter (32-bit gaps of one list kind, kept
-    # root ids), the pair Bloom filter (16-32 bits), build scratch
-    index = (4 * idb + idb + 4 + TEMPORAL_LIST_BYTES + 4 + idb + 4 + TEMPORAL_SCRATCH_BYTES) * m
+    # root ids), build scratch
+    index = (4 * idb + idb + 4 + TEMPORAL_LIST_BYTES + 4 + idb + TEMPORAL_SCRATCH_BYTES) * m
     rw = 4 + int(l)
     # two tail-dump buffers and a relaunch's prefix sums; level-1 work items with theirs
     work = (tail_bytes(l=l, lanes=lanes) if tail else 0) + min(m, TEMPORAL_EXPAND_ROOTS) * (

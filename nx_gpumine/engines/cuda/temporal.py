@@ -115,12 +115,6 @@ SPLIT_GATE_ROOTS = 1024
 #: instead of the shorter adjacency list when that list's window holds more than this many
 #: candidates (compiled into the kernel; negative: always, without the list's window).
 PAIR_MIN = 32
-#: A both-mapped level first tests one bit of the pair Bloom filter (:func:`pair_bloom`): a
-#: clear bit proves that no edge f(src) -> f(dst) exists (compiled into the kernel).
-PAIR_BLOOM = True
-#: Bits of the pair Bloom filter per edge (rounded up to a power of two in all): 16 keep it in
-#: the H100's L2 for 10M edges (20 MB) with about 6% false positives.
-BLOOM_BITS_PER_EDGE = 16
 #: Count and exists on more than ``EXPAND_ROOTS`` roots: a first kernel keeps only the roots
 #: whose level-1 window holds the first edge after them in level 1's list (``temporal_roots``),
 #: and the DFS launch takes those alone.
@@ -457,60 +451,13 @@ def _level1_limit(plan: TemporalPlan) -> int | float | None:
     return min(lims) if lims else None
 
 
-#: Multipliers of the pair hash (the kernels' pair_maybe in kernels/temporal_common.cuh).
-_BLOOM_MUL = (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D)
-
-
-def pair_bloom(xp: Any, src: Any, dst: Any, bits_per_edge: int = 16) -> tuple[Any, int]:
-    """``(words, shift)``: a Bloom filter of the graph's ordered pairs (one hash), with array
-    module ``xp``. ``words`` (uint32) hold ``2**(32 - shift)`` bits, at least ``bits_per_edge``
-    per edge where that fits 2**32 (a power of two, at least 1024); bit ``h(x, y)`` is set for
-    every edge ``x -> y``, so a clear bit proves there is none. ``h`` is :func:`pair_hash`, as
-    the kernels compute it.
-    """
-    m = len(src)
-    log2 = min(32, max(10, int(max(1, m * bits_per_edge) - 1).bit_length()))
-    shift = 32 - log2
-    bits = xp.unique(pair_hash(xp, src, dst, shift))
-    words = xp.zeros((1 << log2) // 32, dtype=xp.uint32)
-    one = (xp.ones(len(bits), dtype=xp.uint32) << (bits & 31).astype(xp.uint32)).astype(xp.uint32)
-    if xp is np:
-        np.add.at(words, bits >> 5, one)  # distinct bits of a word: their sum is their union
-    else:
-        import cupyx
-
-        cupyx.scatter_add(words, bits >> 5, one)
-    return words, shift
-
-
-def pair_hash(xp: Any, x: Any, y: Any, shift: int) -> Any:
-    """The pair Bloom filter's bit of each pair ``(x[i], y[i])``: 32-bit multiplicative hashing
-    with wrapping products, as the kernels' ``pair_maybe`` (returned as uint64)."""
-    k1, k2, k3 = (xp.uint32(k) for k in _BLOOM_MUL)
-    h = (x.astype(xp.uint32) * k1) ^ (y.astype(xp.uint32) * k2)
-    return ((h * k3) >> xp.uint32(shift)).astype(xp.uint64)
-
-
-def _bloom_device(graph: TemporalGraph) -> tuple:
-    """The pair Bloom filter on the current device (built there once per graph, cached)."""
-    cache = _device_cache(graph)
-    if "bloom" not in cache:
-        cp = import_cupy()
-        g = _graph_device(graph)
-        words, shift = pair_bloom(cp, g["src"], g["dst"], BLOOM_BITS_PER_EDGE)
-        cache["bloom"] = (words, np.int32(shift))
-    return cache["bloom"]
-
-
 def upload(graph: TemporalGraph) -> None:
-    """Put ``graph`` on the device and build its walk, pair and list indexes and its pair Bloom
-    filter now (otherwise done on first use). All are cached on the graph; benchmarks call this
-    to time them apart.
+    """Put ``graph`` on the device and build its walk, pair and list indexes now (otherwise done on
+    first use). All are cached on the graph; benchmarks call this to time them apart.
     """
     _walk_device(graph)
     _pairs_device(graph)
     _lists_device(graph)
-    _bloom_device(graph)
 
 
 def release(graph: TemporalGraph) -> None:
@@ -604,11 +551,7 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     cp = import_cupy()
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
-    defines = {
-        **structure_defines(plan, graph),
-        "PAIR_MIN": int(PAIR_MIN),
-        "PAIR_BLOOM": int(bool(PAIR_BLOOM)),
-    }
+    defines = {**structure_defines(plan, graph), "PAIR_MIN": int(PAIR_MIN)}
     tdt = graph.time.dtype
     plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
     tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)
@@ -687,7 +630,6 @@ def _run(
             *_walk_device(graph),
             *_pairs_device(graph),
             *_lists_device(graph),
-            *_bloom_device(graph),
             np.int32(graph.n),
             np.int64(graph.m),
             prep.plab,

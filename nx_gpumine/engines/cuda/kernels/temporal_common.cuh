@@ -90,22 +90,9 @@ struct TGraph {
   const int* __restrict__ in_nbr;
   const tm_t* __restrict__ in_t;
   const tm_t* __restrict__ pair_t;
-  // pair Bloom filter: bit h(x, y) set for every edge x -> y (engines/cuda/temporal.py
-  // pair_bloom; 2**(32 - bloom_shift) bits): a clear bit proves there is no such edge
-  const unsigned* __restrict__ bloom;
-  int bloom_shift;
   int n;
   idx_t m;
 };
-
-// Multiplicative hash of the ordered pair (x, y) to a bit of the pair Bloom filter, in 32-bit
-// arithmetic (wrapping; 64-bit products cost M10 and M11 5-11 registers); the host's
-// pair_hash computes the same.
-__device__ __forceinline__ bool pair_maybe(const TGraph& g, int x, int y) {
-  const unsigned h = ((unsigned)x * 0x9E3779B1u) ^ ((unsigned)y * 0x85EBCA77u);
-  const unsigned bit = (h * 0xC2B2AE3Du) >> g.bloom_shift;
-  return (__ldg(g.bloom + (bit >> 5)) >> (bit & 31)) & 1u;
-}
 
 // First position p in [lo, hi) with arr[p] >= x (arr sorted).
 __device__ __forceinline__ idx_t lower_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {

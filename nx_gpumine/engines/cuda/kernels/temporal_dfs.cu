@@ -146,9 +146,6 @@ struct Env {
 // A both-mapped level whose window holds more than PAIR_MIN candidates in the shorter list walks
 // the pair index's group f(src) -> f(dst) instead: every entry there is a match (PAIR_MIN < 0:
 // always, without the list's window).
-#ifndef PAIR_BLOOM
-#define PAIR_BLOOM 1  // engines/cuda/temporal.py PAIR_BLOOM
-#endif
 #ifndef PAIR_MIN
 #define PAIR_MIN 32  // engines/cuda/temporal.py PAIR_MIN
 #endif
@@ -269,15 +266,6 @@ __device__ __forceinline__ void emit(Ctx& c, const Env& v) {
 template <int I>
 __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
   const TGraph& g = v.g;
-  if constexpr (source(I) == SRC_BOTH && PAIR_BLOOM) {
-    // both endpoints mapped: one bit of the pair Bloom filter proves most such levels empty
-    // (no edge f(src) -> f(dst) at all), before any list or pair-index search
-    if (!pair_maybe(g, c.fm[esrc(I)], c.fm[edst(I)])) {
-      c.pos[I] = 0;
-      c.end[I] = 0;
-      return;
-    }
-  }
   const idx_t prev = c.eid[I - 1];
 #if TIE == 0
   const idx_t lo_id = g.next_id[prev];
@@ -765,8 +753,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                  const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
                  const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
                  const int* pair_dst, const int* out_nbr, const tm_t* out_t, const int* in_nbr,
-                 const tm_t* in_t, const tm_t* pair_t, const unsigned* bloom, int bloom_shift,
-                 int n, i64 m, const int* plab,
+                 const tm_t* in_t, const tm_t* pair_t, int n, i64 m, const int* plab,
                  const tm_t* tlim, i64 lo, i64 hi, const idx_t* roots, const i64* rec,
                  const i64* rec_pref, i64 nrec, u64* ctl,
                  i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
@@ -799,8 +786,6 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.in_nbr = in_nbr;
   v.g.in_t = in_t;
   v.g.pair_t = pair_t;
-  v.g.bloom = bloom;
-  v.g.bloom_shift = bloom_shift;
   v.g.n = n;
   v.g.m = (idx_t)m;
   v.plab = plab;
@@ -962,8 +947,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
                     const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
                     const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
                     const int* pair_dst, const int* out_nbr, const tm_t* out_t,
-                    const int* in_nbr, const tm_t* in_t, const tm_t* pair_t,
-                    const unsigned* bloom, int bloom_shift, int n, i64 m,
+                    const int* in_nbr, const tm_t* in_t, const tm_t* pair_t, int n, i64 m,
                     const int* plab, const tm_t* tlim, i64 lo, i64 hi, i64* recs, i64* lens,
                     u64* ctl) {
   Env v;
@@ -991,8 +975,6 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.in_nbr = in_nbr;
   v.g.in_t = in_t;
   v.g.pair_t = pair_t;
-  v.g.bloom = bloom;
-  v.g.bloom_shift = bloom_shift;
   v.g.n = n;
   v.g.m = (idx_t)m;
   v.plab = plab;
