@@ -121,8 +121,8 @@ PAIR_MIN = 32
 ROOT_FILTER = True
 #: The root filter runs only where it is expected to keep at most this share of the roots (from
 #: the quantiles of the gap between each edge and the next edge of level 1's list): where most
-#: roots pass, its pass costs more than it saves (H100, kernel time: sk10m at 55% kept 1-3%
-#: slower; synth10m at 1 h, 5% kept, 2.2x faster; at 1 day, 23% kept, 1-14% faster).
+#: roots pass, its pass costs more than it saves (H100, kernel time: sk10m at 55-59% kept 0-3%
+#: slower; synth10m at 1 h, 5% kept, 2.6x faster; at 1 day, 23% kept, 2-11% faster).
 ROOT_FILTER_MAX_KEPT = 0.5
 #: Root edges a warp takes at a time from the launch's cursor (record items: RECORD_CHUNK).
 ROOT_CHUNK = 32

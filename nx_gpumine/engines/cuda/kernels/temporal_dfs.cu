@@ -740,9 +740,9 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 
 // ------------------------------------------------------------------ kernel
 // Work items: root edges lo..hi-1 (rec == nullptr, roots == nullptr), the root edges
-// roots[lo..hi-1] (rec == nullptr: those that passed the root filter; taking their count from
-// ctl here instead of from the host raised the register count by 8-16, nvcc 12/13), or the
-// candidates of nrec records (the level-1 expansion's, or the tail ranges dumped by an
+// roots[0 .. hi - lo) (rec == nullptr: those that passed the root filter, the host passing
+// lo = 0 and hi = their count; taking the count from ctl here instead raised the kernel's
+// registers by 8-16), or the candidates of nrec records (the level-1 expansion's, or the tail ranges dumped by an
 // earlier launch; rec_pref: exclusive prefix sums of their range lengths). nrec < 0: the
 // expansion's count, ctl[C_NREC], which the host has not read. Every record holds at least
 // one candidate.
