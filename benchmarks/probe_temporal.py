@@ -8,7 +8,7 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 wall time; every count must equal the default's). A variant sets engine switches (``steal``,
 ``tail_ms``, ``count_last``, ``expand``) and module settings (``EXPAND_ROOTS``,
 ``SPLIT_MIN``, ``SPLIT_GATE_ROOTS``, ``ROOT_CHUNK``, ``ROOT_FILTER``, ``ROOT_FILTER_MAX_KEPT``,
-and ``PAIR_MIN``, compiled into the kernel). Writes OUT_DIR/temporal_probe.json.
+and ``PAIR_MIN``, ``MIN_BLOCKS``, ``EARLY_WALK`` and ``LAZY_END``, compiled into the kernel). Writes OUT_DIR/temporal_probe.json.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from bench_temporal_peers import load  # noqa: E402
 
 from nx_gpumine.engines.cuda import temporal as gpu  # noqa: E402
 from nx_gpumine.interfaces.temporal_functions import _prepare  # noqa: E402
+from nx_gpumine.plan.temporal_plan import build_temporal_plan  # noqa: E402
 
 #: the column names count_motifs defaults to
 GKW = {"source": "source", "target": "target", "time": "time"}
@@ -58,6 +59,14 @@ VARIANTS = {
     "no_filter": {"ROOT_FILTER": False},
     "filter_always": {"ROOT_FILTER_MAX_KEPT": 1.0},
     "split_always": {"SPLIT_GATE_ROOTS": 0},
+    "nocap": {"MIN_BLOCKS": 1},
+    "cap5": {"MIN_BLOCKS": 5},
+    "cap6": {"MIN_BLOCKS": 6},
+    "cap7": {"MIN_BLOCKS": 7},
+    "cap8": {"MIN_BLOCKS": 8},
+    "no_early_walk": {"EARLY_WALK": False},
+    "no_lazy_end": {"LAZY_END": False},
+    "no_lazy_end_cap5": {"LAZY_END": False, "MIN_BLOCKS": 5},
 }
 #: module settings a variant may change (restored after it)
 MODULE_SETTINGS = (
@@ -68,9 +77,12 @@ MODULE_SETTINGS = (
     "ROOT_FILTER",
     "ROOT_FILTER_MAX_KEPT",
     "SPLIT_GATE_ROOTS",
+    "MIN_BLOCKS",
+    "EARLY_WALK",
+    "LAZY_END",
 )
 #: settings compiled into the kernel: a variant with one gets a fresh plan
-COMPILED: tuple = ("PAIR_MIN",)
+COMPILED: tuple = ("PAIR_MIN", "MIN_BLOCKS", "EARLY_WALK", "LAZY_END")
 
 
 def main() -> None:
@@ -105,8 +117,14 @@ def main() -> None:
                 for k in MODULE_SETTINGS:
                     if k in spec:
                         setattr(gpu, k, spec[k])
-                if any(k in spec for k in COMPILED):  # a compile-time setting: a fresh plan
-                    vplan = _prepare(graphs[gname], motif, int(delta), "input_order", GKW)[2]
+                if any(k in spec for k in COMPILED):
+                    # a compile-time setting: a fresh plan object, so that the engine compiles a
+                    # module for it (temporal_plan() returns the plan cached on the graph, whose
+                    # module the default already built: before 2026-11-26 every compiled
+                    # variant here ran the default's module)
+                    vplan = build_temporal_plan(m, graph)
+                    if vplan is plan:
+                        raise RuntimeError("a compiled variant needs a plan of its own")
                 c = gpu.count(graph, vplan, **kw)  # warm-up (compile)
                 kms, calls = [], []
                 for _ in range(3):

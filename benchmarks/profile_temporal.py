@@ -3,6 +3,7 @@
 usage (GPU machine, repo root):
   ncu --profile-from-start off --set full --launch-count 4 -o OUT/temporal \\
       python3 benchmarks/profile_temporal.py --graph synth10m --motif M8 --delta 86400
+  (or ``--cells M10:3600,M11:86400``: one profiled call per cell, in turn)
 
 Loads the graph as ``bench_temporal_peers.py`` does, makes one warm-up call (compile, uploads,
 indexes), then profiles only the next call (``cudaProfilerStart``/``Stop`` around it), so the
@@ -31,18 +32,24 @@ def main() -> None:
     ap.add_argument("--graph", default="synth10m")
     ap.add_argument("--motif", default="M8")
     ap.add_argument("--delta", type=int, default=86400)
+    ap.add_argument("--cells", default="", help="MOTIF:DELTA,... (instead of --motif/--delta)")
     args = ap.parse_args()
     cp = _runtime.import_cupy()
     g, info = load(args.graph)
-    kw = {"delta": args.delta, "tie": "input_order", "engine": "cuda"}
-    warm = ng.count_motifs(g, args.motif, **kw)
-    cp.cuda.Device().synchronize()
-    cp.cuda.profiler.start()
-    got = ng.count_motifs(g, args.motif, **kw)
-    cp.cuda.Device().synchronize()
-    cp.cuda.profiler.stop()
-    stats = {k: v for k, v in gpu.last_run.items() if isinstance(v, int | float | str)}
-    print(json.dumps({**vars(args), **info, "count": got, "warm_count": warm, "stats": stats}))
+    cells = (
+        [c.split(":") for c in args.cells.split(",")] if args.cells else [(args.motif, args.delta)]
+    )
+    for motif, delta in cells:
+        kw = {"delta": int(delta), "tie": "input_order", "engine": "cuda"}
+        warm = ng.count_motifs(g, motif, **kw)
+        cp.cuda.Device().synchronize()
+        cp.cuda.profiler.start()
+        got = ng.count_motifs(g, motif, **kw)
+        cp.cuda.Device().synchronize()
+        cp.cuda.profiler.stop()
+        stats = {k: v for k, v in gpu.last_run.items() if isinstance(v, int | float | str)}
+        row = {"graph": args.graph, "motif": motif, "delta": int(delta), **info}
+        print(json.dumps({**row, "count": got, "warm_count": warm, "stats": stats}), flush=True)
 
 
 if __name__ == "__main__":

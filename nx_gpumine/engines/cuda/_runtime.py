@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import os
 import re
 import threading
 import time
@@ -129,6 +130,16 @@ def _defines_to_options(defines: Mapping[str, int | str]) -> list[str]:
     return opts
 
 
+def _extra_options() -> list[str]:
+    """NVRTC options from ``NX_GPUMINE_NVRTC_OPTIONS`` (profiling aids such as ``-lineinfo``;
+    only ``-lineinfo`` and ``--generate-line-info`` are accepted)."""
+    extra = os.environ.get("NX_GPUMINE_NVRTC_OPTIONS", "").split()
+    bad = [o for o in extra if o not in ("-lineinfo", "--generate-line-info")]
+    if bad:
+        raise ValueError(f"NX_GPUMINE_NVRTC_OPTIONS: unsupported option(s) {bad}")
+    return extra
+
+
 def load_module(
     filename: str,
     defines: Mapping[str, int] | None = None,
@@ -151,6 +162,7 @@ def load_module(
     """
     cp = import_cupy()
     dev = cp.cuda.runtime.getDevice()
+    options = (*options, *_extra_options())
     fast = (dev, filename, tuple(sorted((defines or {}).items())), tuple(options))
     hit = _by_name.get(fast)
     if hit is not None:  # the package's sources do not change while it runs
