@@ -12,10 +12,11 @@ from __future__ import annotations
 import bisect
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nx_gpumine.engines.cuda.temporal import pair_index
+from nx_gpumine.engines.cuda.temporal import list_entries, pair_index
 from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
 
 
@@ -82,3 +83,31 @@ def test_last_level_count_identity(seed, n, m):
         walked = sum(1 for e in cand if int(g.dst[e]) not in mapped)
         counted = len(cand) - sum(count_pair(g, pids, pdst, x, y, lo_id, tmax) for y in mapped)
         assert counted == walked
+
+
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("float_times", [False, True])
+def test_list_entries_match_the_kernels_struct(wide, float_times):
+    """``list_entries`` lays out each position as the kernels' ``LEntry`` (``idx_t id; int nbr;
+    tm_t t;`` with natural alignment): read back through that struct's NumPy dtype, every field
+    equals its source array, bit for bit (negative and large times included)."""
+    rng = np.random.default_rng(3)
+    m = 37
+    ids = rng.integers(0, 2**31 - 1, m).astype(np.int32)
+    if wide:
+        ids = ids.astype(np.int64) + 2**33
+    other = rng.integers(0, 2**31 - 1, m).astype(np.int32)
+    times = rng.integers(-(2**62), 2**62, m)
+    if float_times:
+        times = times / 7.0
+    words = list_entries(np, ids, other, times)
+    assert words.dtype == np.int32
+    idt = "<i8" if wide else "<i4"
+    fields = [("id", idt), ("nbr", "<i4")] + ([("pad", "<i4")] if wide else [])
+    entry = np.dtype([*fields, ("t", times.dtype.newbyteorder("<"))])
+    assert entry.itemsize == (24 if wide else 16)
+    got = words.view(entry)
+    assert len(got) == m
+    np.testing.assert_array_equal(got["id"], ids)
+    np.testing.assert_array_equal(got["nbr"], other)
+    assert got["t"].tobytes() == times.tobytes()

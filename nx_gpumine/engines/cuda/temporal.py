@@ -115,6 +115,16 @@ SPLIT_GATE_ROOTS = 1024
 #: instead of the shorter adjacency list when that list's window holds more than this many
 #: candidates (compiled into the kernel; negative: always, without the list's window).
 PAIR_MIN = 32
+#: Resident blocks per SM the DFS kernel is compiled for (``__launch_bounds__``): above 1 it
+#: caps the kernel's registers at 65536 / (256 * MIN_BLOCKS) (compiled in).
+MIN_BLOCKS = 6
+#: Enter a level whose list's vertex is an endpoint of an earlier (not the previous) motif edge by
+#: galloping from that edge's walk-index position instead of a binary search of the whole list
+#: (compiled in; a probe setting).
+EARLY_WALK = True
+#: Leave a walked level's window end open until a candidate falls outside it, instead of
+#: searching for it on entry (compiled in; a probe setting; kernels/temporal_dfs.cu LAZY_END).
+LAZY_END = True
 #: Count and exists on more than ``EXPAND_ROOTS`` roots: a first kernel keeps only the roots
 #: whose level-1 window holds the first edge after them in level 1's list (``temporal_roots``),
 #: and the DFS launch takes those alone.
@@ -193,6 +203,19 @@ def structure_defines(plan: TemporalPlan, graph: TemporalGraph) -> dict[str, int
         "ANTI_LEV": _pack4(_anti_levels(plan)),
         "ANTI_WON": _bits(plan.anti_w_on),
         **_type_defines(graph, plan.tie, plan.delta_on),
+    }
+
+
+def kernel_defines(plan: TemporalPlan, graph: TemporalGraph) -> dict[str, int]:
+    """Every macro the DFS module of ``plan`` on ``graph`` is compiled with: the plan's structure
+    (:func:`structure_defines`) and this module's compiled-in settings (``PAIR_MIN``,
+    ``MIN_BLOCKS``, ``EARLY_WALK``, ``LAZY_END``), read when the plan is first run."""
+    return {
+        **structure_defines(plan, graph),
+        "PAIR_MIN": int(PAIR_MIN),
+        "MIN_BLOCKS": int(MIN_BLOCKS),
+        "EARLY_WALK": int(bool(EARLY_WALK)),
+        "LAZY_END": int(bool(LAZY_END)),
     }
 
 
@@ -300,33 +323,46 @@ def pair_index(xp: Any, src: Any, dst: Any, n: int, idx_dtype: Any) -> tuple:
     return ids.astype(idx_dtype), dst[ids].astype(xp.int32)
 
 
-def _pairs_device(graph: TemporalGraph) -> tuple:
-    """The pair index on the device (built there once per graph, cached)."""
-    cache = _device_cache(graph)
-    if "pairs" not in cache:
-        cp = import_cupy()
-        g = _graph_device(graph)
-        idx = cp.int64 if _wide_ids(graph) else cp.int32
-        cache["pairs"] = pair_index(cp, g["src"], g["dst"], graph.n, idx)
-    return cache["pairs"]
+def list_entries(xp: Any, ids: Any, other: Any, time: Any) -> Any:
+    """The entries of one list as the DFS kernels read them (``LEntry``, kernels/
+    temporal_common.cuh), with array module ``xp``: for each position the edge id, its other
+    endpoint and its time side by side, as a flat ``int32`` array.
+
+    With 32-bit ids an entry is 4 words, ``[id, other, time (2 words)]`` (16 bytes); with 64-bit
+    ids 6, ``[id (2 words), other, padding, time (2 words)]`` (24 bytes, the struct's 8-byte
+    alignment). Times (int64 or float64) keep their bits, little-endian as the GPU reads them.
+    """
+    m = len(ids)
+    wide = ids.dtype.itemsize == 8
+    words = xp.zeros((m, 6 if wide else 4), dtype=xp.int32)
+    t = xp.ascontiguousarray(time).view(xp.int32).reshape(m, 2)
+    if wide:
+        words[:, 0:2] = xp.ascontiguousarray(ids.astype(xp.int64)).view(xp.int32).reshape(m, 2)
+        words[:, 2] = other
+        words[:, 4:6] = t
+    else:
+        words[:, 0] = ids
+        words[:, 1] = other
+        words[:, 2:4] = t
+    return words.ravel()
 
 
 def _lists_device(graph: TemporalGraph) -> tuple:
-    """List-ordered copies on the current device (built there once per graph and device,
-    cached): the other endpoint and the time of the edge at each position of the out-lists and
-    in-lists, and the time at each position of the pair index, so that walks along a list read
-    consecutive words.
+    """``(out_l, in_l, pair_l)``: the entries (:func:`list_entries`) of the out-lists, the
+    in-lists and the pair index (:func:`pair_index`) on the current device, built there once
+    per graph and device and cached, so that a walk along a list reads one entry per candidate
+    (its id, other endpoint and time in one sector).
     """
     cache = _device_cache(graph)
     if "lists" not in cache:
+        cp = import_cupy()
         g = _graph_device(graph)
-        pair_ids = _pairs_device(graph)[0]
+        out_e, in_e = g["out_edges"], g["in_edges"]
+        pair_ids, pair_dst = pair_index(cp, g["src"], g["dst"], graph.n, out_e.dtype)
         cache["lists"] = (
-            g["dst"][g["out_edges"]],
-            g["time"][g["out_edges"]],
-            g["src"][g["in_edges"]],
-            g["time"][g["in_edges"]],
-            g["time"][pair_ids],
+            list_entries(cp, out_e, g["dst"][out_e], g["time"][out_e]),
+            list_entries(cp, in_e, g["src"][in_e], g["time"][in_e]),
+            list_entries(cp, pair_ids, pair_dst, g["time"][pair_ids]),
         )
     return cache["lists"]
 
@@ -456,7 +492,6 @@ def upload(graph: TemporalGraph) -> None:
     first use). All are cached on the graph; benchmarks call this to time them apart.
     """
     _walk_device(graph)
-    _pairs_device(graph)
     _lists_device(graph)
 
 
@@ -479,13 +514,10 @@ def release(graph: TemporalGraph) -> None:
 
 
 def _device_args(graph: TemporalGraph) -> list:
-    """The graph arguments shared by the DFS kernels, in their order."""
+    """The graph arguments of the DFS kernels before ``allow``, in their order (they read the
+    lists as entries, :func:`_lists_device`)."""
     g = _graph_device(graph)
-    return [
-        *_graph_args(graph),
-        g["nlab"],
-        g["elab"],
-    ]
+    return [g[k] for k in ("src", "dst", "time", "next_id", "out_ptr", "in_ptr", "nlab", "elab")]
 
 
 def _graph_args(graph: TemporalGraph) -> list:
@@ -551,7 +583,7 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
     cp = import_cupy()
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
-    defines = {**structure_defines(plan, graph), "PAIR_MIN": int(PAIR_MIN)}
+    defines = kernel_defines(plan, graph)
     tdt = graph.time.dtype
     plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
     tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)
@@ -628,7 +660,6 @@ def _run(
             *_device_args(graph),
             prep.allow,
             *_walk_device(graph),
-            *_pairs_device(graph),
             *_lists_device(graph),
             np.int32(graph.n),
             np.int64(graph.m),

@@ -60,6 +60,17 @@ typedef int idx_t;
 // after the flag bits: device_common.cuh's add_count raises this family's F_OVERFLOW
 #include "device_common.cuh"
 
+// An entry of an out-list, an in-list or the pair index, in list order: the edge's id, its other
+// endpoint (the pair index: its destination) and its time side by side, so that reading a
+// candidate, its endpoint and its time touches one sector where three arrays took three, and the
+// window search of a level brings in the line its first candidate is read from. 16 bytes (24
+// with 64-bit ids); engines/cuda/temporal.py list_entries builds them.
+struct LEntry {
+  idx_t id;
+  int nbr;
+  tm_t t;
+};
+
 struct TGraph {
   const int* __restrict__ src;
   const int* __restrict__ dst;
@@ -78,18 +89,13 @@ struct TGraph {
   const idx_t* __restrict__ pos_in;
   const idx_t* __restrict__ out_after_in;
   const idx_t* __restrict__ in_after_out;
-  // pair index: each vertex's out-edges grouped by destination (ascending), ids ascending in a
-  // group; same segments as the out-lists (out_ptr). Lets a count skip a candidate range.
-  const idx_t* __restrict__ pair_ids;
-  const int* __restrict__ pair_dst;
-  // list-ordered copies (structure of arrays along each list): the other endpoint and the time
-  // of the edge at each position of the out-lists / in-lists / pair index, so that a walk along
-  // a list reads consecutive words instead of gathering src/dst/time by edge id
-  const int* __restrict__ out_nbr;
-  const tm_t* __restrict__ out_t;
-  const int* __restrict__ in_nbr;
-  const tm_t* __restrict__ in_t;
-  const tm_t* __restrict__ pair_t;
+  // the DFS kernels' lists as entries (id, other endpoint, time): the out-lists and in-lists
+  // (positions as in out_edges / in_edges), and the pair index: each vertex's out-edges grouped
+  // by destination (ascending), ids ascending in a group, in the same segments as its out-list
+  // (out_ptr), which lets a count skip a candidate range
+  const LEntry* __restrict__ out_l;
+  const LEntry* __restrict__ in_l;
+  const LEntry* __restrict__ pair_l;
   int n;
   idx_t m;
 };
@@ -97,6 +103,11 @@ struct TGraph {
 // First position p in [lo, hi) with arr[p] >= x (arr sorted).
 __device__ __forceinline__ idx_t lower_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
   return partition_point(lo, hi, [arr, x](idx_t m) { return arr[m] < x; });
+}
+
+// First position p in [lo, hi) of a list whose entry has id >= x.
+__device__ __forceinline__ idx_t lower_entry(const LEntry* l, idx_t lo, idx_t hi, idx_t x) {
+  return partition_point(lo, hi, [l, x](idx_t m) { return l[m].id < x; });
 }
 
 // partition_point (device_common.cuh) galloping from lo, for a boundary usually near lo:
@@ -119,9 +130,10 @@ __device__ __forceinline__ idx_t gallop_point(idx_t lo, idx_t hi, Before before)
   return partition_point(lo, hi, before);
 }
 
-// First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near lo).
-__device__ __forceinline__ idx_t gallop_id(const idx_t* arr, idx_t lo, idx_t hi, idx_t x) {
-  return gallop_point(lo, hi, [arr, x](idx_t m) { return arr[m] < x; });
+// First position p in [lo, hi) of a list whose entry has id >= x, galloping from lo (x is
+// usually near lo).
+__device__ __forceinline__ idx_t gallop_entry(const LEntry* l, idx_t lo, idx_t hi, idx_t x) {
+  return gallop_point(lo, hi, [l, x](idx_t m) { return l[m].id < x; });
 }
 
 // t - base > lim (lim >= 0), exact whatever the spread of int64 times: the one window rule of
@@ -160,10 +172,10 @@ __device__ __forceinline__ idx_t window_end_by(TimeAt time_at, idx_t lo, idx_t h
       lo, hi, [&](idx_t m) { return in_window(time_at(m), t0, tp, delta, gap_on, gap); });
 }
 
-// The window's end in a list whose times are stored in list order (lt[p]): the DFS kernels.
-__device__ __forceinline__ idx_t window_end_lt(const tm_t* lt, idx_t lo, idx_t hi, tm_t t0,
-                                               tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
-  return window_end_by([lt](idx_t p) { return lt[p]; }, lo, hi, t0, tp, delta, gap_on, gap);
+// The window's end in a list of entries (l[p].t): the DFS kernels.
+__device__ __forceinline__ idx_t window_end_l(const LEntry* l, idx_t lo, idx_t hi, tm_t t0,
+                                              tm_t tp, tm_t delta, bool gap_on, tm_t gap) {
+  return window_end_by([l](idx_t p) { return l[p].t; }, lo, hi, t0, tp, delta, gap_on, gap);
 }
 
 // The window's end in a list of edge ids (arr; the ids themselves when arr == nullptr), times
@@ -176,16 +188,17 @@ __device__ __forceinline__ idx_t window_end(const idx_t* arr, idx_t lo, idx_t hi
 }
 
 // The positions [a, e) of the pair index holding the edges x -> y with id >= lo_id whose time
-// lies in the window: their ids are pair_ids[a..e), ascending (so in time order).
+// lies in the window: their ids are pair_l[a..e).id, ascending (so in time order).
 __device__ __forceinline__ void pair_range(const TGraph& g, int x, int y, idx_t lo_id, tm_t t0,
                                            tm_t tp, tm_t delta, bool gap_on, tm_t gap, idx_t& a,
                                            idx_t& e) {
   const idx_t s1 = g.out_ptr[x + 1];
-  a = partition_point(g.out_ptr[x], s1, [&g, y](idx_t m) { return g.pair_dst[m] < y; });
-  e = partition_point(a, s1, [&g, y](idx_t m) { return g.pair_dst[m] <= y; });  // dst > y
+  const LEntry* pl = g.pair_l;
+  a = partition_point(g.out_ptr[x], s1, [pl, y](idx_t m) { return pl[m].nbr < y; });
+  e = partition_point(a, s1, [pl, y](idx_t m) { return pl[m].nbr <= y; });  // dst > y
   if (a == e) return;
-  a = lower_id(g.pair_ids, a, e, lo_id);
-  e = window_end_lt(g.pair_t, a, e, t0, tp, delta, gap_on, gap);
+  a = lower_entry(pl, a, e, lo_id);
+  e = window_end_l(pl, a, e, t0, tp, delta, gap_on, gap);
 }
 
 // Number of edges x -> y with id >= lo_id whose time lies in the window (pair index).

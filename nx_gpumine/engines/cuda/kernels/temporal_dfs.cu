@@ -99,6 +99,35 @@ __host__ __device__ constexpr int intro(int a) {
     if (esrc(i) == a || edst(i) == a) return i;
   return L;
 }
+// The latest level J < I - 1 whose edge has the vertex of level I's out-list (in-list) as an
+// endpoint, or -1: the walk index of e_J gives a position in that list before level I's first
+// candidate, to gallop from (enter()).
+__host__ __device__ constexpr int earlier_out(int I) {
+  for (int J = I - 2; J >= 0; J--)
+    if (esrc(J) == esrc(I) || edst(J) == esrc(I)) return J;
+  return -1;
+}
+__host__ __device__ constexpr int earlier_in(int I) {
+  for (int J = I - 2; J >= 0; J--)
+    if (esrc(J) == edst(I) || edst(J) == edst(I)) return J;
+  return -1;
+}
+#ifndef EARLY_WALK
+#define EARLY_WALK 1  // engines/cuda/temporal.py EARLY_WALK
+#endif
+#ifndef LAZY_END
+#define LAZY_END 1  // engines/cuda/temporal.py LAZY_END
+#endif
+// A walked level whose candidates come from one list (out-list or in-list) leaves its window's
+// end open when it is entered (LAZY_END): its range runs to the list's end and each candidate's
+// time is tested as it is taken (its entry holds it), so the window search's chain of
+// dependent probes is saved; the first candidate out of the window closes the range. Where an
+// exact range is needed (stealing, the tail dump, splitting a root, records) close<J>() finds
+// the window's end first. Counted last levels, both-mapped levels and "all edges" levels are
+// always exact.
+__host__ __device__ constexpr bool lazy_level(int I) {
+  return LAZY_END && I >= 1 && (source(I) == 0 || source(I) == 1);
+}
 __host__ __device__ constexpr int anti_a(int j) { return nib((unsigned long long)(ANTI_A), j); }
 __host__ __device__ constexpr int anti_b(int j) { return nib((unsigned long long)(ANTI_B), j); }
 __host__ __device__ constexpr int anti_lo(int j) { return nib((unsigned long long)(ANTI_LO), j); }
@@ -150,6 +179,14 @@ struct Env {
 #define PAIR_MIN 32  // engines/cuda/temporal.py PAIR_MIN
 #endif
 #define PAIR_BIT 16
+// engines/cuda/temporal.py MIN_BLOCKS: resident blocks per SM the DFS kernel is compiled for
+// (above 1 it caps the registers; 1 leaves nvcc's own choice, which is not the same as
+// __launch_bounds__(..., 1): that one let the kernel take 64-72 registers)
+#if defined(MIN_BLOCKS) && MIN_BLOCKS > 1
+#define DFS_BOUNDS __launch_bounds__(WPB * 32, MIN_BLOCKS)
+#else
+#define DFS_BOUNDS __launch_bounds__(WPB * 32)
+#endif
 
 // Invariants of a busy lane (lvl >= 1):
 // * eid[J] for J < lvl is the path; fm[A] holds the image of every node first mapped below lvl.
@@ -166,6 +203,7 @@ struct Ctx {
   idx_t end[L];
   unsigned kinds;  // both-mapped level i: bit i walks the in-list of f(dst) (else the out-list
                    // of f(src)); bit PAIR_BIT + i walks the pair group f(src) -> f(dst)
+  unsigned open;  // bit i: level i's end[i] is its list's end, not yet its window's (LAZY_END)
   tm_t t0;
   int lvl;    // level being matched; -1 idle
   int floor;  // lowest level this thread owns (below it the path belongs to a donor's tree)
@@ -206,27 +244,25 @@ __device__ __forceinline__ bool anti_absent(const Ctx& c, const Env& v) {
   const tm_t tlo = g.time[c.eid[anti_lo(J)]];
   const tm_t thi = g.time[c.eid[anti_hi(J)]];
   const tm_t lim = v.tlim[1 + L + J];
-  const tm_t* lt;  // the shorter list's times and other endpoints, in list order
-  const int* other;
+  const LEntry* l;  // the shorter list's entries
   idx_t a, b;
   int want;
   if (g.out_ptr[u + 1] - g.out_ptr[u] <= g.in_ptr[w + 1] - g.in_ptr[w]) {
-    lt = g.out_t;
-    other = g.out_nbr;
+    l = g.out_l;
     a = g.out_ptr[u];
     b = g.out_ptr[u + 1];
     want = w;
   } else {
-    lt = g.in_t;
-    other = g.in_nbr;
+    l = g.in_l;
     a = g.in_ptr[w];
     b = g.in_ptr[w + 1];
     want = u;
   }
-  const idx_t lo = partition_point(a, b, [lt, tlo](idx_t m) { return lt[m] <= tlo; });  // > tlo
+  const idx_t lo = partition_point(a, b, [l, tlo](idx_t m) { return l[m].t <= tlo; });  // > tlo
   for (idx_t p = lo; p < b; p++) {
-    if (anti_won(J) && past(lt[p], thi, lim)) break;
-    if (other[p] == want) return false;
+    const LEntry x = l[p];
+    if (anti_won(J) && past(x.t, thi, lim)) break;
+    if (x.nbr == want) return false;
   }
   return true;
 }
@@ -262,8 +298,9 @@ __device__ __forceinline__ void emit(Ctx& c, const Env& v) {
 
 // ------------------------------------------------------------------ levels
 // Compute (once) the candidate range of level I: ids after e_{I-1} (strictly later time, or
-// later id under the input-order tie policy) in the chosen list, up to the window's end.
-template <int I>
+// later id under the input-order tie policy) in the chosen list, up to the window's end (or,
+// for a lazy level unless `exact`, up to the list's end, the level left open).
+template <int I, bool exact = false>
 __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
   const TGraph& g = v.g;
   const idx_t prev = c.eid[I - 1];
@@ -278,7 +315,7 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
   constexpr int sc = source(I);
   if constexpr (sc == SRC_ALL) {
     c.pos[I] = lo_id;
-    c.end[I] = window_end_lt(g.time, lo_id, g.m, c.t0, tp, v.delta, gon, gap);
+    c.end[I] = window_end(nullptr, lo_id, g.m, g.time, c.t0, tp, v.delta, gon, gap);
   } else if constexpr (sc == SRC_BOTH && PAIR_MIN < 0) {
     // PAIR_MIN < 0: a both-mapped level always walks the pair group f(src) -> f(dst), without
     // first finding the window in the shorter list (a probe setting; every entry a match)
@@ -297,25 +334,40 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
     } else {
       use_in = sc == SRC_IN;
     }
-    const idx_t* arr = use_in ? g.in_edges : g.out_edges;
-    const tm_t* lt = use_in ? g.in_t : g.out_t;
+    const LEntry* l = use_in ? g.in_l : g.out_l;
     const idx_t* ptr = use_in ? g.in_ptr : g.out_ptr;
     const int x = use_in ? c.fm[edst(I)] : c.fm[esrc(I)];
     const idx_t stop = ptr[x + 1];
     // Mackey's chronological walk: when the list's vertex is an endpoint of e_{I-1}, the ids
-    // after it start right next to it (walk index); otherwise a binary search of the list
-    idx_t start = -1;
+    // after it start right next to it (walk index; under the input-order policy that position
+    // is already the first id > e_{I-1}). When it is an endpoint of an earlier e_J, the ids
+    // after e_J start there, and the first after e_{I-1} is a gallop away (few edges of the
+    // list lie between two edges of one match); otherwise a binary search of the whole list.
+    idx_t start = -1, from = -1;
     if (use_in) {
+      constexpr int J = earlier_in(I);
       if constexpr (edst(I) == edst(I - 1)) start = g.pos_in[prev] + 1;
       else if constexpr (edst(I) == esrc(I - 1)) start = g.in_after_out[prev];
+      else if constexpr (EARLY_WALK && J >= 0)
+        from = edst(J) == edst(I) ? g.pos_in[c.eid[J]] + 1 : g.in_after_out[c.eid[J]];
     } else {
+      constexpr int J = earlier_out(I);
       if constexpr (esrc(I) == esrc(I - 1)) start = g.pos_out[prev] + 1;
       else if constexpr (esrc(I) == edst(I - 1)) start = g.out_after_in[prev];
+      else if constexpr (EARLY_WALK && J >= 0)
+        from = esrc(J) == esrc(I) ? g.pos_out[c.eid[J]] + 1 : g.out_after_in[c.eid[J]];
     }
-    const idx_t a =
-        start >= 0 ? gallop_id(arr, start, stop, lo_id) : lower_id(arr, ptr[x], stop, lo_id);
+    const idx_t a = start >= 0  ? (TIE == 1 ? start : gallop_entry(l, start, stop, lo_id))
+                    : from >= 0 ? gallop_entry(l, from, stop, lo_id)
+                                : lower_entry(l, ptr[x], stop, lo_id);
     c.pos[I] = a;
-    c.end[I] = window_end_lt(lt, a, stop, c.t0, tp, v.delta, gon, gap);
+    if constexpr (lazy_level(I) && !exact) {
+      c.end[I] = stop;
+      c.open |= 1u << I;
+      return;
+    }
+    c.end[I] = window_end_l(l, a, stop, c.t0, tp, v.delta, gon, gap);
+    if constexpr (lazy_level(I)) c.open &= ~(1u << I);
     if constexpr (sc == SRC_BOTH) {
       // a long window of the shorter list: walk only its edges f(src) -> f(dst) (pair index)
       c.kinds &= ~(1u << (PAIR_BIT + I));
@@ -328,18 +380,71 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
   }
 }
 
+// Close level J if it is open: its range ends at its window's end (a search from pos[J]: every
+// candidate before it was in the window).
+template <int J>
+__device__ __forceinline__ void close(Ctx& c, const Env& v) {
+  if constexpr (lazy_level(J)) {
+    if ((c.open >> J) & 1) {
+      constexpr bool gon = gap_on(J);
+      const LEntry* l = source(J) == SRC_IN ? v.g.in_l : v.g.out_l;
+      c.end[J] = window_end_l(l, c.pos[J], c.end[J], c.t0, v.g.time[c.eid[J - 1]], v.delta, gon,
+                              gon ? v.tlim[1 + J] : (tm_t)0);
+      c.open &= ~(1u << J);
+    }
+  }
+}
+
+template <int J>
+struct Closer {
+  static __device__ __forceinline__ void run(Ctx& c, const Env& v) {
+    if (J >= c.floor && (J < c.lvl || (J == c.lvl && !c.entering))) close<J>(c, v);
+    Closer<J + 1>::run(c, v);
+  }
+};
+template <>
+struct Closer<L> {
+  static __device__ __forceinline__ void run(Ctx&, const Env&) {}
+};
+
+// Close every open level the lane owns, from its floor to its current level (that one only
+// once entered): before its ranges are split (stealing) or written out (the tail dump). Bits
+// of levels deeper than lvl are stale and not looked at.
+__device__ __forceinline__ void close_owned(Ctx& c, const Env& v) {
+#if LAZY_END
+  if (c.open && c.lvl >= 1) Closer<1>::run(c, v);
+#endif
+}
+
+// Level I's range holds at least k candidates (an open level: its (k-1)-th after pos is in the
+// window).
+template <int I>
+__device__ __forceinline__ bool holds_at_least(const Ctx& c, const Env& v, idx_t k) {
+  const idx_t q = c.pos[I] + k - 1;
+  if (q >= c.end[I]) return false;
+  if constexpr (lazy_level(I)) {
+    if ((c.open >> I) & 1) {
+      constexpr bool gon = gap_on(I);
+      const LEntry* l = source(I) == SRC_IN ? v.g.in_l : v.g.out_l;
+      return in_window(l[q].t, c.t0, v.g.time[c.eid[I - 1]], v.delta, gon,
+                       gon ? v.tlim[1 + I] : (tm_t)0);
+    }
+  }
+  return true;
+}
+
 template <int I>
 __device__ __forceinline__ idx_t candidate(const Ctx& c, const Env& v, idx_t p) {
   constexpr int sc = source(I);
   if constexpr (sc == SRC_ALL) {
     return p;
   } else if constexpr (sc == SRC_OUT) {
-    return v.g.out_edges[p];
+    return v.g.out_l[p].id;
   } else if constexpr (sc == SRC_IN) {
-    return v.g.in_edges[p];
+    return v.g.in_l[p].id;
   } else {
-    if ((c.kinds >> (PAIR_BIT + I)) & 1) return v.g.pair_ids[p];
-    return ((c.kinds >> I) & 1) ? v.g.in_edges[p] : v.g.out_edges[p];
+    if ((c.kinds >> (PAIR_BIT + I)) & 1) return v.g.pair_l[p].id;
+    return ((c.kinds >> I) & 1) ? v.g.in_l[p].id : v.g.out_l[p].id;
   }
 }
 
@@ -355,19 +460,19 @@ __device__ __forceinline__ void endpoints(const Ctx& c, const Env& v, idx_t p, i
     d = v.g.dst[e];
   } else if constexpr (sc == SRC_OUT) {
     s = c.fm[esrc(I)];
-    d = v.g.out_nbr[p];
+    d = v.g.out_l[p].nbr;
   } else if constexpr (sc == SRC_IN) {
-    s = v.g.in_nbr[p];
+    s = v.g.in_l[p].nbr;
     d = c.fm[edst(I)];
   } else if ((c.kinds >> (PAIR_BIT + I)) & 1) {
     s = c.fm[esrc(I)];
     d = c.fm[edst(I)];
   } else if ((c.kinds >> I) & 1) {
-    s = v.g.in_nbr[p];
+    s = v.g.in_l[p].nbr;
     d = c.fm[edst(I)];
   } else {
     s = c.fm[esrc(I)];
-    d = v.g.out_nbr[p];
+    d = v.g.out_l[p].nbr;
   }
 }
 
@@ -440,7 +545,7 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   const tm_t tp = g.time[prev];
   constexpr bool gon = gap_on(I);
   const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
-  enter<I>(c, v);  // the candidate range; it is never walked by the DFS (lvl stays below I)
+  enter<I, true>(c, v);  // the candidate range; never walked by the DFS (lvl stays below I)
   const idx_t n = c.end[I] - c.pos[I];
   if constexpr (source(I) == SRC_BOTH) {
     if ((c.kinds >> (PAIR_BIT + I)) & 1) return (u64)n;  // a pair group: all match
@@ -449,11 +554,11 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
     u64 k = 0;
     for (idx_t p = c.pos[I]; p < c.end[I]; ++p) {
       if constexpr (source(I) == SRC_BOTH) {
-        k += ((c.kinds >> I) & 1) ? g.in_nbr[p] == c.fm[esrc(I)] : g.out_nbr[p] == c.fm[edst(I)];
+        k += ((c.kinds >> I) & 1) ? g.in_l[p].nbr == c.fm[esrc(I)] : g.out_l[p].nbr == c.fm[edst(I)];
       } else if constexpr (source(I) == SRC_OUT) {
-        k += !mapped_before<I>(c, g.out_nbr[p]);
+        k += !mapped_before<I>(c, g.out_l[p].nbr);
       } else {
-        k += !mapped_before<I>(c, g.in_nbr[p]);
+        k += !mapped_before<I>(c, g.in_l[p].nbr);
       }
     }
     return k;
@@ -504,15 +609,32 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
     // only a root's first entry of level 1 gets here with floor 1 (stolen and record work
     // starts with its range computed)
     if constexpr (I == 1 && L >= 4) {
-      if (v.split_min > 0 && c.floor == 1 && c.end[1] - c.pos[1] >= v.split_min &&
-          split_root(c, v)) {
-        c.lvl = -1;
-        return;
+      if (v.split_min > 0 && c.floor == 1 && holds_at_least<1>(c, v, v.split_min)) {
+        close<1>(c, v);  // a record holds an exact range
+        if (split_root(c, v)) {
+          c.lvl = -1;
+          return;
+        }
       }
     }
   }
   const idx_t p = c.pos[I];
-  if (p >= c.end[I]) {
+  bool done = p >= c.end[I];
+  if constexpr (lazy_level(I)) {
+    if (!done && ((c.open >> I) & 1)) {
+      // an open level: the candidate's time (in its entry, which accept() reads next) against
+      // the window; the first one outside closes the range there
+      constexpr bool gon = gap_on(I);
+      const LEntry* l = source(I) == SRC_IN ? v.g.in_l : v.g.out_l;
+      if (!in_window(l[p].t, c.t0, v.g.time[c.eid[I - 1]], v.delta, gon,
+                     gon ? v.tlim[1 + I] : (tm_t)0)) {
+        c.end[I] = p;
+        c.open &= ~(1u << I);
+        done = true;
+      }
+    }
+  }
+  if (done) {
     // exhausted: back one level; at floor the lane's work is done (below floor lies the root
     // edge, or a path it received from a donor or a record), so the lane goes idle
     c.lvl = I <= c.floor ? -1 : I - 1;
@@ -546,7 +668,7 @@ struct Levels {
   }
   static __device__ __forceinline__ void enter_pending(Ctx& c, const Env& v) {
     if (c.lvl == I) {
-      enter<I>(c, v);
+      enter<I, true>(c, v);
       c.entering = false;
     } else {
       Levels<I + 1>::enter_pending(c, v);
@@ -573,6 +695,7 @@ __device__ __forceinline__ bool start_root(Ctx& c, const Env& v, idx_t e0) {
   c.fm[edst(0)] = d0;
   c.eid[0] = e0;
   c.t0 = g.time[e0];
+  c.open = 0;
   if (!anti_ok<0>(c, v)) return false;
   if constexpr (L == 1) {
     emit(c, v);
@@ -617,6 +740,7 @@ __device__ __forceinline__ void start_item(Ctx& c, const Env& v, const i64* rec,
   const int j = (int)rr[0];
   const idx_t p = (idx_t)(rr[2] + (item - pref[r]));
   c.kinds = (unsigned)rr[1];
+  c.open = 0;  // a record's range is exact
 #pragma unroll
   for (int J = 0; J < L; J++) {
     if (J < j) {
@@ -637,25 +761,42 @@ __device__ __forceinline__ void start_item(Ctx& c, const Env& v, const i64* rec,
 }
 
 // ------------------------------------------------------------------ load balancing
+// Per-level parts of stealing, dispatched over compile-time levels (the context stays in
+// registers): find() gives the shallowest level from J on that the lane can give work from
+// (see steal_round; an open level is asked whether it still holds 1 or 2 candidates, one read),
+// close_level() closes level j before it is halved.
+template <int J>
+struct Spare {
+  static __device__ __forceinline__ int find(const Ctx& c, const Env& v) {
+    if (J >= c.floor && J <= c.lvl) {
+      if (J < c.lvl ? holds_at_least<J>(c, v, 1) : (!c.entering && holds_at_least<J>(c, v, 2)))
+        return J;
+    }
+    return Spare<J + 1>::find(c, v);
+  }
+  static __device__ __forceinline__ void close_level(Ctx& c, const Env& v, int j) {
+    if (J == j)
+      close<J>(c, v);
+    else
+      Spare<J + 1>::close_level(c, v, j);
+  }
+};
+template <>
+struct Spare<L> {
+  static __device__ __forceinline__ int find(const Ctx&, const Env&) { return -1; }
+  static __device__ __forceinline__ void close_level(Ctx&, const Env&, int) {}
+};
+
 // Intra-warp work stealing (Everest 5.2.1): every idle lane is paired with a busy lane that
 // has unexplored candidates at some level it owns; the donor gives the upper half of the
 // cached range of its shallowest such level, and the receiver copies the path above it
 // through register shuffles.
-__device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
+__device__ __forceinline__ unsigned steal_round(Ctx& c, const Env& v, int lane) {
   const unsigned idle = __ballot_sync(FULLMASK, c.lvl < 0);
   // the level a busy lane offers: its shallowest with spare work (the largest subtrees). Below
   // lvl one unstarted candidate is worth giving (the donor is busy deeper); at lvl the range
   // must be computed and hold two, so that both halves are non-empty.
-  int dj = -1;
-  if (c.lvl >= 1) {
-#pragma unroll
-    for (int J = 1; J < L; J++) {
-      if (dj < 0 && J >= c.floor && J <= c.lvl) {
-        const idx_t spare = c.end[J] - c.pos[J];
-        if (J < c.lvl ? spare >= 1 : (!c.entering && spare >= 2)) dj = J;
-      }
-    }
-  }
+  const int dj = c.lvl >= 1 ? Spare<1>::find(c, v) : -1;
   const unsigned donors = __ballot_sync(FULLMASK, dj >= 0);
   // idle lanes and donors are paired in lane order; only the first npair donors give
   const int npair = min(__popc(idle), __popc(donors));
@@ -671,6 +812,7 @@ __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
   }
   idx_t mid = 0, old_end = 0;
   if (dj >= 0 && __popc(donors & lanemask_lt()) < npair) {
+    Spare<1>::close_level(c, v, dj);  // a donor halves an exact range (open: still holds 1 or 2)
 #pragma unroll
     for (int J = 1; J < L; J++) {
       if (J == dj) {
@@ -707,6 +849,7 @@ __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
 #pragma unroll
     for (int A = 0; A < K; A++) c.fm[A] = fm[A];
     c.kinds = kinds;
+    c.open = 0;  // the donor closed the range it gave
     c.t0 = t0;
     c.lvl = sj;
     c.floor = sj;
@@ -724,6 +867,7 @@ __device__ __forceinline__ unsigned steal_round(Ctx& c, int lane) {
 __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i64 dumpcap) {
   if (c.lvl < 1) return;
   if (c.entering) Levels<1>::enter_pending(c, v);
+  close_owned(c, v);
 #pragma unroll
   for (int J = 1; J < L; J++) {
     if (J >= c.floor && J <= c.lvl && c.end[J] > c.pos[J]) {
@@ -746,14 +890,12 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 // earlier launch; rec_pref: exclusive prefix sums of their range lengths). nrec < 0: the
 // expansion's count, ctl[C_NREC], which the host has not read. Every record holds at least
 // one candidate.
-extern "C" __global__ void __launch_bounds__(WPB * 32)
+extern "C" __global__ void DFS_BOUNDS
     temporal_dfs(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
-                 const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
-                 const idx_t* in_edges, const int* nlab, const int* elab,
+                 const idx_t* out_ptr, const idx_t* in_ptr, const int* nlab, const int* elab,
                  const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
-                 const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
-                 const int* pair_dst, const int* out_nbr, const tm_t* out_t, const int* in_nbr,
-                 const tm_t* in_t, const tm_t* pair_t, int n, i64 m, const int* plab,
+                 const idx_t* out_after_in, const idx_t* in_after_out, const LEntry* out_l,
+                 const LEntry* in_l, const LEntry* pair_l, int n, i64 m, const int* plab,
                  const tm_t* tlim, i64 lo, i64 hi, const idx_t* roots, const i64* rec,
                  const i64* rec_pref, i64 nrec, u64* ctl,
                  i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
@@ -769,9 +911,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.time = time;
   v.g.next_id = next_id;
   v.g.out_ptr = out_ptr;
-  v.g.out_edges = out_edges;
+  v.g.out_edges = nullptr;  // the lists are read as entries (out_l, in_l)
   v.g.in_ptr = in_ptr;
-  v.g.in_edges = in_edges;
+  v.g.in_edges = nullptr;
   v.g.nlab = nlab;
   v.g.elab = elab;
   v.g.allow = allow;
@@ -779,13 +921,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.pos_in = pos_in;
   v.g.out_after_in = out_after_in;
   v.g.in_after_out = in_after_out;
-  v.g.pair_ids = pair_ids;
-  v.g.pair_dst = pair_dst;
-  v.g.out_nbr = out_nbr;
-  v.g.out_t = out_t;
-  v.g.in_nbr = in_nbr;
-  v.g.in_t = in_t;
-  v.g.pair_t = pair_t;
+  v.g.out_l = out_l;
+  v.g.in_l = in_l;
+  v.g.pair_l = pair_l;
   v.g.n = n;
   v.g.m = (idx_t)m;
   v.plab = plab;
@@ -802,6 +940,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   c.lvl = -1;
   c.floor = 1;
   c.kinds = 0;
+  c.open = 0;
   c.entering = false;
   c.cnt = 0;
 #pragma unroll
@@ -850,7 +989,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         wcnt -= took;
       } else if (exhausted) {  // no items left: steal; the warp exits once every lane is idle
         if (steal) {
-          const unsigned got = steal_round(c, lane);
+          const unsigned got = steal_round(c, v, lane);
           if (got && lane == 0) atomicAdd(ctl + C_NSTEAL, (u64)got);
         }
         if (__ballot_sync(FULLMASK, c.lvl >= 0) == 0) break;
@@ -942,12 +1081,10 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 // enumerated rows are sorted afterwards). recs holds hi - lo records; lens, hi - lo zeros.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_level1(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
-                    const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
-                    const idx_t* in_edges, const int* nlab, const int* elab,
-                    const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
-                    const idx_t* out_after_in, const idx_t* in_after_out, const idx_t* pair_ids,
-                    const int* pair_dst, const int* out_nbr, const tm_t* out_t,
-                    const int* in_nbr, const tm_t* in_t, const tm_t* pair_t, int n, i64 m,
+                    const idx_t* out_ptr, const idx_t* in_ptr, const int* nlab,
+                    const int* elab, const unsigned char* allow, const idx_t* pos_out,
+                    const idx_t* pos_in, const idx_t* out_after_in, const idx_t* in_after_out,
+                    const LEntry* out_l, const LEntry* in_l, const LEntry* pair_l, int n, i64 m,
                     const int* plab, const tm_t* tlim, i64 lo, i64 hi, i64* recs, i64* lens,
                     u64* ctl) {
   Env v;
@@ -958,9 +1095,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.time = time;
   v.g.next_id = next_id;
   v.g.out_ptr = out_ptr;
-  v.g.out_edges = out_edges;
+  v.g.out_edges = nullptr;  // the lists are read as entries (out_l, in_l)
   v.g.in_ptr = in_ptr;
-  v.g.in_edges = in_edges;
+  v.g.in_edges = nullptr;
   v.g.nlab = nlab;
   v.g.elab = elab;
   v.g.allow = allow;
@@ -968,13 +1105,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   v.g.pos_in = pos_in;
   v.g.out_after_in = out_after_in;
   v.g.in_after_out = in_after_out;
-  v.g.pair_ids = pair_ids;
-  v.g.pair_dst = pair_dst;
-  v.g.out_nbr = out_nbr;
-  v.g.out_t = out_t;
-  v.g.in_nbr = in_nbr;
-  v.g.in_t = in_t;
-  v.g.pair_t = pair_t;
+  v.g.out_l = out_l;
+  v.g.in_l = in_l;
+  v.g.pair_l = pair_l;
   v.g.n = n;
   v.g.m = (idx_t)m;
   v.plab = plab;
@@ -995,12 +1128,13 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       const i64 e = base + lane;
       Ctx c;
       c.kinds = 0;
+      c.open = 0;
       c.cnt = 0;
 #pragma unroll
       for (int A = 0; A < K; A++) c.fm[A] = -1;
       bool live = false;
       if (e < hi && start_root(c, v, (idx_t)e)) {
-        enter<1>(c, v);
+        enter<1, true>(c, v);  // a record holds an exact range
         live = c.end[1] > c.pos[1];
       }
       const unsigned mask = __ballot_sync(FULLMASK, live);
