@@ -128,6 +128,7 @@ def main() -> None:
     ap.add_argument("--deltas", default="3600,86400")
     ap.add_argument("--write-everest-graph", default="")
     ap.add_argument("--deadline", type=float, default=400.0)
+    ap.add_argument("--repeat", type=int, default=3, help="timed calls per cell (median)")
     args = ap.parse_args()
     t_start = time.perf_counter()
     out = Path(args.out)
@@ -164,7 +165,7 @@ def main() -> None:
                     continue
                 named_motif(motif, delta)  # validates the name
                 try:
-                    r = time_call(T, motif, delta)
+                    r = time_call(T, motif, delta, args.repeat)
                 except Exception as exc:  # recorded; the rest of the run still reports
                     rows.append(
                         {"graph": gname, "motif": motif, "delta": delta, "error": repr(exc)}

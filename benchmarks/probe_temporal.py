@@ -8,7 +8,9 @@ For each cell (graph, Everest motif, delta; input-order ties as Everest counts),
 wall time; every count must equal the default's). A variant sets engine switches (``steal``,
 ``tail_ms``, ``count_last``, ``expand``) and module settings (``EXPAND_ROOTS``,
 ``SPLIT_MIN``, ``SPLIT_GATE_ROOTS``, ``ROOT_CHUNK``, ``ROOT_FILTER``, ``ROOT_FILTER_MAX_KEPT``,
-and ``PAIR_MIN``, ``MIN_BLOCKS``, ``EARLY_WALK`` and ``LAZY_END``, compiled into the kernel). Writes OUT_DIR/temporal_probe.json.
+and ``PAIR_MIN``, ``MIN_BLOCKS``, ``EARLY_WALK`` and ``LAZY_END_EDGES``, compiled into the
+kernel).
+Writes OUT_DIR/temporal_probe.json.
 """
 
 from __future__ import annotations
@@ -65,8 +67,8 @@ VARIANTS = {
     "cap7": {"MIN_BLOCKS": 7},
     "cap8": {"MIN_BLOCKS": 8},
     "no_early_walk": {"EARLY_WALK": False},
-    "no_lazy_end": {"LAZY_END": False},
-    "no_lazy_end_cap5": {"LAZY_END": False, "MIN_BLOCKS": 5},
+    "no_lazy_end": {"LAZY_END_EDGES": 1 << 62},
+    "lazy_end": {"LAZY_END_EDGES": 0},
 }
 #: module settings a variant may change (restored after it)
 MODULE_SETTINGS = (
@@ -79,10 +81,10 @@ MODULE_SETTINGS = (
     "SPLIT_GATE_ROOTS",
     "MIN_BLOCKS",
     "EARLY_WALK",
-    "LAZY_END",
+    "LAZY_END_EDGES",
 )
 #: settings compiled into the kernel: a variant with one gets a fresh plan
-COMPILED: tuple = ("PAIR_MIN", "MIN_BLOCKS", "EARLY_WALK", "LAZY_END")
+COMPILED: tuple = ("PAIR_MIN", "MIN_BLOCKS", "EARLY_WALK", "LAZY_END_EDGES")
 
 
 def main() -> None:
@@ -148,6 +150,9 @@ def main() -> None:
                 "level1_records": stats.get("level1_records"),
                 "roots_kept": stats.get("roots_kept"),
                 "filter_ms": stats.get("filter_ms"),
+                "registers": stats.get("registers"),
+                "local_bytes": stats.get("local_bytes"),
+                "min_blocks": stats.get("min_blocks"),
             }
         rows.append(row)
         print(json.dumps(row), flush=True)

@@ -82,13 +82,22 @@ def hub():
     return temporal_from_arrays(src, dst, time, nodes=range(3000))
 
 
+@pytest.fixture(params=[False, True], ids=["exact-windows", "open-windows"])
+def lazy(request, gpu, monkeypatch):
+    """Both window modes of the DFS kernel (LAZY_END, compiled in per graph): the test graphs
+    are below ``LAZY_END_EDGES``, so the open windows of large graphs are forced here (plans
+    built inside the test compile their own module)."""
+    monkeypatch.setattr(gpu, "LAZY_END_EDGES", 0 if request.param else 1 << 62)
+    return request.param
+
+
 def _plan(graph, name, delta, tie="strict"):
     return build_temporal_plan(named_motif(name, delta, tie=tie), graph)
 
 
 @pytest.mark.parametrize("name,delta", MOTIFS)
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
-def test_counts_equal_cpu_with_every_switch(gpu, skewed, name, delta, tie):
+def test_counts_equal_cpu_with_every_switch(gpu, lazy, skewed, name, delta, tie):
     plan = _plan(skewed, name, delta, tie)
     want = cpu.count(skewed, plan)
     assert gpu.count(skewed, plan) == want
@@ -105,7 +114,7 @@ def test_counts_equal_cpu_with_every_switch(gpu, skewed, name, delta, tie):
 
 
 @pytest.mark.parametrize("name,delta", MOTIFS[:6])
-def test_enumeration_equals_cpu_rows_and_order(gpu, skewed, name, delta):
+def test_enumeration_equals_cpu_rows_and_order(gpu, lazy, skewed, name, delta):
     plan = _plan(skewed, name, delta)
     want = cpu.enumerate_matches(skewed, plan)
     got = gpu.enumerate_matches(skewed, plan)
@@ -113,7 +122,7 @@ def test_enumeration_equals_cpu_rows_and_order(gpu, skewed, name, delta):
     assert np.array_equal(got, want)
 
 
-def test_enumeration_split_grow_and_limit(gpu, skewed):
+def test_enumeration_split_grow_and_limit(gpu, lazy, skewed):
     plan = _plan(skewed, "M4", 3600)
     want = cpu.enumerate_matches(skewed, plan)
     assert len(want) > 100
@@ -132,7 +141,7 @@ def test_enumeration_split_grow_and_limit(gpu, skewed):
     assert np.array_equal(big, want)
 
 
-def test_float_times(gpu, skewed):
+def test_float_times(gpu, lazy, skewed):
     g = temporal_from_arrays(
         skewed.src.astype(np.int64),
         skewed.dst.astype(np.int64),
@@ -146,7 +155,7 @@ def test_float_times(gpu, skewed):
         assert np.array_equal(gpu.enumerate_matches(g, plan), cpu.enumerate_matches(g, plan))
 
 
-def test_labels_gaps_anti_edges(gpu, labelled):
+def test_labels_gaps_anti_edges(gpu, lazy, labelled):
     motifs = [
         # Everest M4-A with labels: temporal 4-cycle, anti-edge 2->0 after edge 1 within 1800
         TemporalMotif(
@@ -189,7 +198,7 @@ def test_single_edge_and_no_match(gpu, labelled):
 @pytest.mark.parametrize(
     "edges", [[(0, 1), (0, 2)], [(0, 1), (0, 2), (2, 1)]], ids=["out-star", "star-closed"]
 )
-def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
+def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, lazy, hub, edges):
     plan = build_temporal_plan(TemporalMotif(edges, delta=3600), hub)
     want = cpu.count(hub, plan)
     assert want > 10**5
@@ -208,7 +217,7 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, hub, edges):
 
 
 @pytest.mark.parametrize("pair_min", [-1, 0, 10**9])
-def test_pair_walk_setting_equals_cpu(gpu, skewed, monkeypatch, pair_min):
+def test_pair_walk_setting_equals_cpu(gpu, lazy, skewed, monkeypatch, pair_min):
     # PAIR_MIN (compiled in): when a both-mapped level walks the pair group f(src) -> f(dst)
     # instead of the shorter list; -1 always and without the list's window, 0 whenever the
     # window is not empty, 10**9 never. Every setting must give the CPU engine's answers.
@@ -223,7 +232,7 @@ def test_pair_walk_setting_equals_cpu(gpu, skewed, monkeypatch, pair_min):
 
 
 @pytest.mark.parametrize("steal", [False, True])
-def test_tail_dump_keeps_a_warps_untaken_roots(gpu, hub, monkeypatch, steal):
+def test_tail_dump_keeps_a_warps_untaken_roots(gpu, lazy, hub, monkeypatch, steal):
     # a warp takes 32 roots at a time and gives them to its lanes as they go idle; when the
     # tail signal came while some were not yet given, they were in no lane's context and were
     # dropped from the count. Forced here: a two-block grid (512 lanes) over the background's
@@ -335,7 +344,7 @@ def test_root_filter_float_times(gpu, skewed, monkeypatch):
 
 @pytest.mark.parametrize("name,delta", [("M4", 3600), ("M10", 3600), ("M13", 3600), ("M8", 600)])
 @pytest.mark.parametrize("split_min", [1, 3, 16])
-def test_heavy_root_splitting_equals_cpu(gpu, skewed, monkeypatch, name, delta, split_min):
+def test_heavy_root_splitting_equals_cpu(gpu, lazy, skewed, monkeypatch, name, delta, split_min):
     # the path of graphs with more than EXPAND_ROOTS roots, forced on a small graph: roots with
     # a long level-1 range go out as records for a second launch; with a buffer too small the
     # rest are walked in place, and with tail redistribution the split records are moved after

@@ -118,13 +118,22 @@ PAIR_MIN = 32
 #: Resident blocks per SM the DFS kernel is compiled for (``__launch_bounds__``): above 1 it
 #: caps the kernel's registers at 65536 / (256 * MIN_BLOCKS) (compiled in).
 MIN_BLOCKS = 6
+#: Where the DFS kernel compiled for ``MIN_BLOCKS`` keeps more than this many bytes of local
+#: memory per thread (spilled values), it is compiled for one block per SM fewer: measured on
+#: the H200 (kernel ms, sk10m and synth10m), 40 registers with 16-24 bytes spilled beat 48 with
+#: none (M3, M7, M8, M13: 3-7% faster), and 48 beat 40 with 40 bytes (M10, M11, M12: 1-7%).
+SPILL_MAX = 32
 #: Enter a level whose list's vertex is an endpoint of an earlier (not the previous) motif edge by
 #: galloping from that edge's walk-index position instead of a binary search of the whole list
 #: (compiled in; a probe setting).
 EARLY_WALK = True
-#: Leave a walked level's window end open until a candidate falls outside it, instead of
-#: searching for it on entry (compiled in; a probe setting; kernels/temporal_dfs.cu LAZY_END).
-LAZY_END = True
+#: On graphs of more edges than this, a level's window end is left open until a candidate
+#: falls outside it instead of being searched for on entry (compiled in: kernels/
+#: temporal_dfs.cu LAZY_END). Smaller graphs, whose level 1 is expanded and whose last
+#: milliseconds are worked by stealing (which needs exact ranges: every steal round closes
+#: them), search on entry. H200, kernel ms: the 10M-edge graphs 2-25% faster open (sk10m M11
+#: at 1 day 4.39 against 5.47), CollegeMsg at 1 day M12 and M13 18-30% slower.
+LAZY_END_EDGES = 1 << 21
 #: Count and exists on more than ``EXPAND_ROOTS`` roots: a first kernel keeps only the roots
 #: whose level-1 window holds the first edge after them in level 1's list (``temporal_roots``),
 #: and the DFS launch takes those alone.
@@ -207,15 +216,17 @@ def structure_defines(plan: TemporalPlan, graph: TemporalGraph) -> dict[str, int
 
 
 def kernel_defines(plan: TemporalPlan, graph: TemporalGraph) -> dict[str, int]:
-    """Every macro the DFS module of ``plan`` on ``graph`` is compiled with: the plan's structure
-    (:func:`structure_defines`) and this module's compiled-in settings (``PAIR_MIN``,
-    ``MIN_BLOCKS``, ``EARLY_WALK``, ``LAZY_END``), read when the plan is first run."""
+    """The macros the DFS module of ``plan`` on ``graph`` is first compiled with: the plan's
+    structure (:func:`structure_defines`) and this module's compiled-in settings (``PAIR_MIN``,
+    ``MIN_BLOCKS``, ``EARLY_WALK``, ``LAZY_END`` from ``LAZY_END_EDGES``), read when the plan is
+    first run (``MIN_BLOCKS`` drops by one where that build spills more than ``SPILL_MAX``
+    bytes a thread)."""
     return {
         **structure_defines(plan, graph),
         "PAIR_MIN": int(PAIR_MIN),
         "MIN_BLOCKS": int(MIN_BLOCKS),
         "EARLY_WALK": int(bool(EARLY_WALK)),
-        "LAZY_END": int(bool(LAZY_END)),
+        "LAZY_END": int(graph.m > LAZY_END_EDGES),
     }
 
 
@@ -542,6 +553,7 @@ class _Prep:
     tlim: Any
     allow: Any
     module: Any = None
+    built: dict = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
     buffers: dict = field(default_factory=dict)
     launch: tuple | None = None  # (grid size, kernel graph arguments), fixed per graph and plan
@@ -599,8 +611,24 @@ def _prepare(graph: TemporalGraph, plan: TemporalPlan) -> _Prep:
 def _kernel(prep: _Prep, name: str = "temporal_dfs") -> Any:
     """A kernel of the module specialised for the plan's structure (compiled once)."""
     if prep.module is None:
-        prep.module = load_module("temporal_dfs.cu", prep.defines)
-        prep.stats["compile_seconds"] = prep.module.compile_seconds
+        module = load_module("temporal_dfs.cu", prep.defines)
+        seconds = module.compile_seconds
+        blocks = prep.defines.get("MIN_BLOCKS", 1)
+        if blocks > 1 and module.kernel("temporal_dfs").local_size_bytes > SPILL_MAX:
+            # the register cap spills too much for this shape: one block per SM fewer
+            prep.defines = {**prep.defines, "MIN_BLOCKS": blocks - 1}
+            module = load_module("temporal_dfs.cu", prep.defines)
+            seconds += module.compile_seconds
+        prep.module = module
+        prep.stats["compile_seconds"] = seconds
+        k = module.kernel("temporal_dfs")
+        prep.built = {  # what the DFS kernel was built as (the probes report it)
+            "min_blocks": prep.defines.get("MIN_BLOCKS", 1),
+            "registers": int(k.num_regs),
+            "local_bytes": int(k.local_size_bytes),
+        }
+    if name == "temporal_dfs":
+        prep.stats.update(prep.built)
     return prep.module.kernel(name)
 
 
@@ -702,13 +730,13 @@ def _run(
     ]
     ctl = cp.zeros(16, dtype=cp.uint64)
     start, end = cp.cuda.Event(), cp.cuda.Event()
-    rec = pref = roots = None
+    rec = pref = roots = mid = None
     nrec = 0
     item_lo, item_hi = lo, hi  # the root launch's work items: roots lo..hi-1
     start.record()
     if filtering:
         # the roots whose level-1 window is not empty, compacted; the root launch takes
-        # roots[0 .. kept) (the count read back here: read in the kernel, it cost registers)
+        # roots[0 .. kept), reading the count itself (item_hi < 0): no host round trip
         roots = _buffer(prep, "roots", hi - lo, cp.int64 if _wide_ids(graph) else cp.int32)
         _kernel(prep, "temporal_roots")(
             (min(blocks * 4, -(-(hi - lo) // (WPB * 32))),),
@@ -724,11 +752,7 @@ def _run(
         )
         mid = cp.cuda.Event()
         mid.record()
-        item_lo, item_hi = 0, int(ctl[C_NROOT : C_NROOT + 1].get()[0])
-        prep.stats["roots_kept"] = prep.stats.get("roots_kept", 0) + item_hi
-        prep.stats["filter_ms"] = prep.stats.get("filter_ms", 0.0) + float(
-            cp.cuda.get_elapsed_time(start, mid)
-        )
+        item_lo, item_hi = 0, -1
     if expanding:
         # root r's live level-1 range becomes a record (compacted); the count stays on the
         # device (the DFS launch reads ctl[C_NREC]) and the prefix sums run over the whole
@@ -746,34 +770,58 @@ def _run(
         pref = _buffer(prep, "level1_pref", cap + 1, cp.int64)[: cap + 1]
         pref[0] = 0
         cp.cumsum(lens, out=pref[1:])
-        nrec = -1
+        nrec = -(cap + 1)
+
+    def launch(rounds: int, split_on: bool, tail: int) -> None:
+        kern(
+            (blocks,),
+            (WPB * 32,),
+            (
+                *gargs,
+                np.int64(item_lo),
+                np.int64(item_hi),
+                roots if roots is not None and rec is None else _null(),
+                rec if rec is not None else _null(),
+                pref if pref is not None else _null(),
+                np.int64(nrec),
+                ctl,
+                out if out is not None else _null(),
+                np.int64(outcap),
+                dumps[rounds % 2] if tail else _null(),
+                np.int64(dumpcap),
+                np.int32(mode),
+                np.int32(1 if steal else 0),
+                np.int64(tail),
+                np.int32(1 if count_last else 0),
+                dumps[1][dumpcap * rw :] if split_on else _null(),
+                np.int64(splitcap if split_on else 0),
+                np.int32(SPLIT_MIN if split_on else 0),
+                np.int32(RECORD_CHUNK if rec is not None else ROOT_CHUNK),
+            ),
+        )
+
     rounds = 0
+    first = True
     while True:
         rounds += 1
-        split_on = splitting and rounds == 1
-        args = [
-            *gargs,
-            np.int64(item_lo),
-            np.int64(item_hi),
-            roots if roots is not None and rec is None else _null(),
-            rec if rec is not None else _null(),
-            pref if pref is not None else _null(),
-            np.int64(nrec),
-            ctl,
-            out if out is not None else _null(),
-            np.int64(outcap),
-            dumps[rounds % 2] if tail_ns else _null(),
-            np.int64(dumpcap),
-            np.int32(mode),
-            np.int32(1 if steal else 0),
-            np.int64(tail_ns),
-            np.int32(1 if count_last else 0),
-            dumps[1][dumpcap * rw :] if split_on else _null(),
-            np.int64(splitcap if split_on else 0),
-            np.int32(SPLIT_MIN if split_on else 0),
-            np.int32(RECORD_CHUNK if rec is not None else ROOT_CHUNK),
-        ]
-        kern((blocks,), (WPB * 32,), tuple(args))
+        if splitting and rounds == 1:
+            # the root launch splits roots off (without a tail dump of its own) and the record
+            # launch that takes them follows on the device: their lengths and prefix sums, then
+            # the launch, which reads their count (nrec < 0), and dumps its tail
+            launch(rounds, True, 0)
+            rec = dumps[1][dumpcap * rw : (dumpcap + splitcap) * rw]
+            lens = _buffer(prep, "split_len", splitcap, cp.int64)[:splitcap]
+            pref = _buffer(prep, "split_pref", splitcap + 1, cp.int64)[: splitcap + 1]
+            _kernel(prep, "temporal_record_lengths")(
+                (min(blocks * 4, -(-splitcap // (WPB * 32))),),
+                (WPB * 32,),
+                (rec, np.int64(splitcap), ctl, lens),
+            )
+            pref[0] = 0
+            cp.cumsum(lens, out=pref[1:])
+            nrec = -(splitcap + 1)
+            rounds += 1
+        launch(rounds, False, tail_ns)
         end.record()
         # Ctrl-C: warps poll their flags (F_FOUND stops them); the launch's results are dropped
         wait_event(end, stop=lambda: request_stop(ctl, C_FLAGS, F_FOUND))
@@ -781,31 +829,29 @@ def _run(
             cp.cuda.get_elapsed_time(start, end)
         )
         h = ctl.get()
+        if first:  # counts of the first launches (the words are reset below)
+            first = False
+            if mid is not None:
+                prep.stats["roots_kept"] = prep.stats.get("roots_kept", 0) + int(h[C_NROOT])
+                prep.stats["filter_ms"] = prep.stats.get("filter_ms", 0.0) + float(
+                    cp.cuda.get_elapsed_time(start, mid)
+                )
+            nsplit = min(int(h[C_NREC]), splitcap) if splitting else int(h[C_NREC])
+            prep.stats["level1_records"] = prep.stats.get("level1_records", 0) + nsplit
         flags = int(h[C_FLAGS])
         if flags & F_DUMPFULL:  # pragma: no cover - capacity is the proven maximum
             raise RuntimeError("internal error: tail dump buffer overflowed")
         if flags & F_OVERFLOW:
             raise overflow_error()
         ndump = int(h[C_NDUMP])
-        nsplit = min(int(h[C_NREC]), splitcap) if split_on else 0
         prep.stats["steals"] = prep.stats.get("steals", 0) + int(h[C_NSTEAL])
         prep.stats["tail_warps"] = prep.stats.get("tail_warps", 0) + int(h[C_NTAIL])
         prep.stats["tail_records"] = prep.stats.get("tail_records", 0) + ndump
-        prep.stats["level1_records"] = prep.stats.get("level1_records", 0) + (
-            nsplit if split_on else int(h[C_NREC])
-        )
-        if ndump + nsplit == 0 or flags & (F_FOUND | F_OUTFULL):
+        if ndump == 0 or flags & (F_FOUND | F_OUTFULL):
             break
-        # the next launch takes every candidate of the records as a work item: this launch's
-        # tail records, then its split roots (moved right after them)
-        buf = dumps[rounds % 2]
-        if nsplit and ndump:
-            moved = buf[dumpcap * rw : (dumpcap + nsplit) * rw].copy()
-            buf[ndump * rw : (ndump + nsplit) * rw] = moved
-            del moved
-        first = dumpcap if nsplit and not ndump else 0
-        nrec = ndump + nsplit
-        rec = buf[first * rw : (first + nrec) * rw]
+        # the next launch takes every candidate of this launch's tail records as a work item
+        nrec = ndump
+        rec = dumps[rounds % 2][: nrec * rw]
         recs = rec.reshape(nrec, rw)
         pref = cp.zeros(nrec + 1, dtype=cp.int64)
         cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])

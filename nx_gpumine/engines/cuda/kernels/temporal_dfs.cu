@@ -118,15 +118,15 @@ __host__ __device__ constexpr int earlier_in(int I) {
 #ifndef LAZY_END
 #define LAZY_END 1  // engines/cuda/temporal.py LAZY_END
 #endif
-// A walked level whose candidates come from one list (out-list or in-list) leaves its window's
-// end open when it is entered (LAZY_END): its range runs to the list's end and each candidate's
-// time is tested as it is taken (its entry holds it), so the window search's chain of
-// dependent probes is saved; the first candidate out of the window closes the range. Where an
-// exact range is needed (stealing, the tail dump, splitting a root, records) close<J>() finds
-// the window's end first. Counted last levels, both-mapped levels and "all edges" levels are
-// always exact.
+// A level whose candidates come from an adjacency list leaves its window's end open when it is
+// entered (LAZY_END): its range runs to the list's end and each candidate's time is tested as
+// it is taken (its entry holds it), so the window search's chain of dependent probes is saved;
+// the first candidate out of the window closes the range. Where an exact range is needed
+// (stealing, the tail dump, splitting a root, records) close<J>() finds the window's end
+// first. A counted last level walks its window the same way (count_last). Pair groups and
+// "all edges" levels are always exact.
 __host__ __device__ constexpr bool lazy_level(int I) {
-  return LAZY_END && I >= 1 && (source(I) == 0 || source(I) == 1);
+  return LAZY_END && I >= 1 && source(I) != 2;
 }
 __host__ __device__ constexpr int anti_a(int j) { return nib((unsigned long long)(ANTI_A), j); }
 __host__ __device__ constexpr int anti_b(int j) { return nib((unsigned long long)(ANTI_B), j); }
@@ -361,6 +361,18 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
                     : from >= 0 ? gallop_entry(l, from, stop, lo_id)
                                 : lower_entry(l, ptr[x], stop, lo_id);
     c.pos[I] = a;
+    if constexpr (sc == SRC_BOTH) {
+      // a long window of the shorter list (more than PAIR_MIN candidates: the one PAIR_MIN
+      // after the first is in it): walk only its edges f(src) -> f(dst) (pair index), exact
+      c.kinds &= ~(1u << (PAIR_BIT + I));
+      if (a + PAIR_MIN < stop && in_window(l[a + PAIR_MIN].t, c.t0, tp, v.delta, gon, gap)) {
+        pair_range(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap,
+                   c.pos[I], c.end[I]);
+        c.kinds |= 1u << (PAIR_BIT + I);
+        if constexpr (lazy_level(I)) c.open &= ~(1u << I);
+        return;
+      }
+    }
     if constexpr (lazy_level(I) && !exact) {
       c.end[I] = stop;
       c.open |= 1u << I;
@@ -368,15 +380,18 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
     }
     c.end[I] = window_end_l(l, a, stop, c.t0, tp, v.delta, gon, gap);
     if constexpr (lazy_level(I)) c.open &= ~(1u << I);
-    if constexpr (sc == SRC_BOTH) {
-      // a long window of the shorter list: walk only its edges f(src) -> f(dst) (pair index)
-      c.kinds &= ~(1u << (PAIR_BIT + I));
-      if (c.end[I] - a > PAIR_MIN) {
-        pair_range(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap,
-                   c.pos[I], c.end[I]);
-        c.kinds |= 1u << (PAIR_BIT + I);
-      }
-    }
+  }
+}
+
+// The list level I walks (its positions index it); never a pair group while the level is open.
+template <int I>
+__device__ __forceinline__ const LEntry* level_list(const Ctx& c, const Env& v) {
+  if constexpr (source(I) == SRC_OUT) {
+    return v.g.out_l;
+  } else if constexpr (source(I) == SRC_IN) {
+    return v.g.in_l;
+  } else {
+    return ((c.kinds >> I) & 1) ? v.g.in_l : v.g.out_l;
   }
 }
 
@@ -387,7 +402,7 @@ __device__ __forceinline__ void close(Ctx& c, const Env& v) {
   if constexpr (lazy_level(J)) {
     if ((c.open >> J) & 1) {
       constexpr bool gon = gap_on(J);
-      const LEntry* l = source(J) == SRC_IN ? v.g.in_l : v.g.out_l;
+      const LEntry* l = level_list<J>(c, v);
       c.end[J] = window_end_l(l, c.pos[J], c.end[J], c.t0, v.g.time[c.eid[J - 1]], v.delta, gon,
                               gon ? v.tlim[1 + J] : (tm_t)0);
       c.open &= ~(1u << J);
@@ -425,7 +440,7 @@ __device__ __forceinline__ bool holds_at_least(const Ctx& c, const Env& v, idx_t
   if constexpr (lazy_level(I)) {
     if ((c.open >> I) & 1) {
       constexpr bool gon = gap_on(I);
-      const LEntry* l = source(I) == SRC_IN ? v.g.in_l : v.g.out_l;
+      const LEntry* l = level_list<I>(c, v);
       return in_window(l[q].t, c.t0, v.g.time[c.eid[I - 1]], v.delta, gon,
                        gon ? v.tlim[1 + I] : (tm_t)0);
     }
@@ -545,23 +560,42 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   const tm_t tp = g.time[prev];
   constexpr bool gon = gap_on(I);
   const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
-  enter<I, true>(c, v);  // the candidate range; never walked by the DFS (lvl stays below I)
-  const idx_t n = c.end[I] - c.pos[I];
+  // the candidate range (never walked by the DFS: lvl stays below I); left open, its window is
+  // walked here for at most WALK_MAX candidates, and only a longer one is searched for its end
+  enter<I>(c, v);
   if constexpr (source(I) == SRC_BOTH) {
-    if ((c.kinds >> (PAIR_BIT + I)) & 1) return (u64)n;  // a pair group: all match
+    if ((c.kinds >> (PAIR_BIT + I)) & 1) return (u64)(c.end[I] - c.pos[I]);  // all match
   }
-  if (n <= WALK_MAX) {
-    u64 k = 0;
-    for (idx_t p = c.pos[I]; p < c.end[I]; ++p) {
-      if constexpr (source(I) == SRC_BOTH) {
-        k += ((c.kinds >> I) & 1) ? g.in_l[p].nbr == c.fm[esrc(I)] : g.out_l[p].nbr == c.fm[edst(I)];
-      } else if constexpr (source(I) == SRC_OUT) {
-        k += !mapped_before<I>(c, g.out_l[p].nbr);
-      } else {
-        k += !mapped_before<I>(c, g.in_l[p].nbr);
-      }
+  const LEntry* l = level_list<I>(c, v);
+  const auto matches = [&](int x) -> bool {
+    if constexpr (source(I) == SRC_BOTH) {
+      return x == (((c.kinds >> I) & 1) ? c.fm[esrc(I)] : c.fm[edst(I)]);
+    } else {
+      return !mapped_before<I>(c, x);
     }
-    return k;
+  };
+  idx_t n;
+  if constexpr (lazy_level(I)) {
+    // open: the candidates up to the first outside the window, at most WALK_MAX of them
+    const idx_t a = c.pos[I], stop = c.end[I];
+    const idx_t q = stop - a > WALK_MAX ? a + WALK_MAX : stop;
+    u64 k = 0;
+    idx_t p = a;
+    for (; p < q; ++p) {
+      const LEntry x = l[p];
+      if (!in_window(x.t, c.t0, tp, v.delta, gon, gap)) return k;
+      k += matches(x.nbr);
+    }
+    if (p == stop) return k;
+    n = window_end_l(l, p, stop, c.t0, tp, v.delta, gon, gap) - a;
+    if (n <= WALK_MAX) return k;
+  } else {
+    n = c.end[I] - c.pos[I];
+    if (n <= WALK_MAX) {
+      u64 k = 0;
+      for (idx_t p = c.pos[I]; p < c.end[I]; ++p) k += matches(l[p].nbr);
+      return k;
+    }
   }
   if constexpr (source(I) == SRC_BOTH) {
     return (u64)count_pair(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap);
@@ -625,7 +659,7 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
       // an open level: the candidate's time (in its entry, which accept() reads next) against
       // the window; the first one outside closes the range there
       constexpr bool gon = gap_on(I);
-      const LEntry* l = source(I) == SRC_IN ? v.g.in_l : v.g.out_l;
+      const LEntry* l = level_list<I>(c, v);
       if (!in_window(l[p].t, c.t0, v.g.time[c.eid[I - 1]], v.delta, gon,
                      gon ? v.tlim[1 + I] : (tm_t)0)) {
         c.end[I] = p;
@@ -884,12 +918,13 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 
 // ------------------------------------------------------------------ kernel
 // Work items: root edges lo..hi-1 (rec == nullptr, roots == nullptr), the root edges
-// roots[0 .. hi - lo) (rec == nullptr: those that passed the root filter, the host passing
-// lo = 0 and hi = their count; taking the count from ctl here instead raised the kernel's
-// registers by 8-16), or the candidates of nrec records (the level-1 expansion's, or the tail ranges dumped by an
-// earlier launch; rec_pref: exclusive prefix sums of their range lengths). nrec < 0: the
-// expansion's count, ctl[C_NREC], which the host has not read. Every record holds at least
-// one candidate.
+// roots[0 .. count) (rec == nullptr: those that passed the root filter; hi < 0: count is
+// ctl[C_NROOT], written by temporal_roots and not read by the host; else hi - lo), or the
+// candidates of nrec records (the level-1 expansion's, the split roots of the launch before,
+// or the tail ranges dumped by an earlier launch; rec_pref: exclusive prefix sums of their
+// range lengths). nrec < 0: the count is ctl[C_NREC] (expansion or splitting), which the host
+// has not read, at most -nrec - 1 (beyond the buffer nothing was written). Every record holds
+// at least one candidate. So a call's kernels follow each other without a host round trip.
 extern "C" __global__ void DFS_BOUNDS
     temporal_dfs(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
                  const idx_t* out_ptr, const idx_t* in_ptr, const int* nlab, const int* elab,
@@ -934,8 +969,8 @@ extern "C" __global__ void DFS_BOUNDS
   v.outcap = outcap;
 
   const int lane = threadIdx.x & 31;
-  if (rec && nrec < 0) nrec = (i64)ctl[C_NREC];
-  const i64 nitems = rec ? rec_pref[nrec] : hi - lo;
+  if (rec && nrec < 0) nrec = min((i64)ctl[C_NREC], -nrec - 1);
+  const i64 nitems = rec ? rec_pref[nrec] : (roots && hi < 0 ? (i64)ctl[C_NROOT] : hi - lo);
   Ctx c;
   c.lvl = -1;
   c.floor = 1;
@@ -1042,9 +1077,9 @@ extern "C" __global__ void DFS_BOUNDS
 // conservative test: under strict ties that edge may share e's time and be no candidate,
 // labels are not looked at, and a rounded float gap may pass. The roots that pass go to
 // roots[], compacted (ctl[C_NROOT] of them, a block-aggregated cursor, in no particular order;
-// the host reads the count), and the DFS launch takes only those: a root with an empty level-1
-// window no longer costs its lane two loop iterations (start, then an empty level 1) and their
-// scattered reads; the filter reads one coalesced 4-byte word per root.
+// the DFS launch reads the count there), and the DFS launch takes only those: a root with an
+// empty level-1 window no longer costs its lane two loop iterations (start, then an empty
+// level 1) and their scattered reads; the filter reads one coalesced 4-byte word per root.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     temporal_roots(const gap_t* gap1, tm_t lim, i64 lo, i64 hi, idx_t* roots, u64* ctl) {
   // one atomic per block and 256 roots (a warp's would be 8 times as many on one address)
@@ -1070,6 +1105,23 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       roots[at] = (idx_t)e;
     }
     __syncthreads();  // wlive and bbase are rewritten by the next round
+  }
+}
+
+// Between a root launch that split roots off and the record launch that takes them (no host
+// round trip): lens[i] = the range length of split record i for i < min(ctl[C_NREC], cap),
+// else 0, so that prefix sums over all cap entries serve the record launch (which reads the
+// count itself); and the launch counters the next launch starts from (its work cursor, the
+// tail signal's count of warps out of work) back to 0.
+extern "C" __global__ void __launch_bounds__(WPB * 32)
+    temporal_record_lengths(const i64* rec, i64 cap, u64* ctl, i64* lens) {
+  const i64 n = min((i64)ctl[C_NREC], cap);
+  const i64 stride = (i64)gridDim.x * blockDim.x;
+  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < cap; i += stride)
+    lens[i] = i < n ? rec[i * RW + 3] - rec[i * RW + 2] : 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    ctl[C_CURSOR] = 0;
+    ctl[C_EXITED] = 0;
   }
 }
 
