@@ -6,8 +6,9 @@ usage: python3 benchmarks/bench_temporal_peers.py OUT_DIR [--graphs collegemsg,s
 Runs the public call ``nx_gpumine.count_motifs(T, motif, delta=..., tie="input_order",
 engine="cuda")`` on a prepared TemporalGraph (Everest counts with the input-order tie policy):
 one warm-up call (NVRTC compile reported apart; the graph's upload, walk and pair indexes are
-built before timing and reported apart), then three timed calls: the engine's kernel time (CUDA
-events over every launch of the call) and the whole call (host clock). Everest's processing
+built before timing and reported apart), then ``--repeat`` timed calls (default 3; the device
+script passes 7), medians of: the engine's kernel time (CUDA events over every launch of the
+call) and the whole call (host clock). Everest's processing
 times and counts are read from OUT_DIR/everest.tsv (``graph motif delta count us``, written by
 the peer kit in the same device call) when present.
 

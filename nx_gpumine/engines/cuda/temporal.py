@@ -642,6 +642,24 @@ def _buffer(prep: _Prep, name: str, size: int, dtype: Any) -> Any:
     return buf
 
 
+def _zero(a: Any) -> None:
+    """Zero the contiguous device array ``a`` on the current stream (a memset, without CuPy's
+    kernel launch machinery: this runs on every call)."""
+    cp = import_cupy()
+    cp.cuda.runtime.memsetAsync(a.data.ptr, 0, a.nbytes, cp.cuda.get_current_stream().ptr)
+
+
+def _prefix_buffer(prep: _Prep, name: str, n: int) -> Any:
+    """``n + 1`` int64 prefix sums kept with the plan, whose first entry is 0 (set when the
+    buffer is made; the scans write only the rest)."""
+    cp = import_cupy()
+    buf = _buffer(prep, name, n + 1, cp.int64)
+    if prep.buffers.get(name + ":zeroed") is not buf:
+        buf[:1] = 0
+        prep.buffers[name + ":zeroed"] = buf
+    return buf[: n + 1]
+
+
 def _drop_buffers(graph: TemporalGraph, plan: TemporalPlan, *args: Any, **kw: Any) -> None:
     """Forget the plan's cached work buffers (after a GPU out-of-memory error)."""
     hit = (_PLAN_DATA.get(plan) or {}).get(current_device())
@@ -728,8 +746,13 @@ def _run(
         _buffer(prep, "dump0", dumpcap * rw, cp.int64),
         _buffer(prep, "dump1", (dumpcap + splitcap) * rw, cp.int64),
     ]
-    ctl = cp.zeros(16, dtype=cp.uint64)
-    start, end = cp.cuda.Event(), cp.cuda.Event()
+    # the control block and events are kept with the plan (no allocation per call)
+    ctl = _buffer(prep, "ctl", 16, cp.uint64)[:16]
+    _zero(ctl)
+    events = prep.buffers.get("events")
+    if events is None:
+        events = prep.buffers["events"] = tuple(cp.cuda.Event() for _ in range(3))
+    start, end, filtered = events
     rec = pref = roots = mid = None
     nrec = 0
     item_lo, item_hi = lo, hi  # the root launch's work items: roots lo..hi-1
@@ -750,7 +773,7 @@ def _run(
                 ctl,
             ),
         )
-        mid = cp.cuda.Event()
+        mid = filtered
         mid.record()
         item_lo, item_hi = 0, -1
     if expanding:
@@ -761,14 +784,13 @@ def _run(
         cap = hi - lo
         rec = _buffer(prep, "level1", cap * rw, cp.int64)
         lens = _buffer(prep, "level1_len", cap, cp.int64)[:cap]
-        lens.fill(0)
+        _zero(lens)
         k1(
             (min(blocks * 4, -(-cap // (WPB * 32))),),
             (WPB * 32,),
             (*gargs, np.int64(lo), np.int64(hi), rec, lens, ctl),
         )
-        pref = _buffer(prep, "level1_pref", cap + 1, cp.int64)[: cap + 1]
-        pref[0] = 0
+        pref = _prefix_buffer(prep, "level1_pref", cap)
         cp.cumsum(lens, out=pref[1:])
         nrec = -(cap + 1)
 
@@ -811,13 +833,12 @@ def _run(
             launch(rounds, True, 0)
             rec = dumps[1][dumpcap * rw : (dumpcap + splitcap) * rw]
             lens = _buffer(prep, "split_len", splitcap, cp.int64)[:splitcap]
-            pref = _buffer(prep, "split_pref", splitcap + 1, cp.int64)[: splitcap + 1]
+            pref = _prefix_buffer(prep, "split_pref", splitcap)
             _kernel(prep, "temporal_record_lengths")(
                 (min(blocks * 4, -(-splitcap // (WPB * 32))),),
                 (WPB * 32,),
                 (rec, np.int64(splitcap), ctl, lens),
             )
-            pref[0] = 0
             cp.cumsum(lens, out=pref[1:])
             nrec = -(splitcap + 1)
             rounds += 1
@@ -1200,12 +1221,12 @@ def _stream_plan(
     if max_device_bytes == _INF_BUDGET:  # a streamed partition: sized to fit already
         return None
     max_device_bytes = memory.check_budget(max_device_bytes)
+    cache = graph.device_data(("cuda_temporal", current_device())) or {}
+    if memory.current_budget(max_device_bytes) is None and ("g" in cache or _built_here(graph)):
+        return None  # already on the device, and no budget set (no device query per call)
     cp = import_cupy()
     free, total = cp.cuda.runtime.memGetInfo()
     budget, explicit = memory.resolve_budget(max_device_bytes, free, total)
-    cache = graph.device_data(("cuda_temporal", current_device())) or {}
-    if not explicit and ("g" in cache or _built_here(graph)):
-        return None  # already on the device
     labels = graph.edge_label is not None or graph.node_label is not None
     lanes = _lanes_estimate()
     need = device_need(graph, plan)["total"]
