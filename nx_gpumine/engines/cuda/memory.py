@@ -326,8 +326,8 @@ def temporal_need(
     Returns
     -------
     dict
-        ``vertex``, ``edges`` (copied arrays, times ``slots``), ``index`` (walk and pair
-        indexes, list-ordered copies, root filter, build scratch), ``work`` (dump and level-1
+        ``vertex``, ``edges`` (copied arrays, times ``slots``), ``index`` (walk index,
+        list entries, root filter, build scratch), ``work`` (dump and level-1
         buffers), ``total``.
     """
     w = 2 if wide_ids else 1

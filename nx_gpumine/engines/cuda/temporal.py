@@ -1338,7 +1338,7 @@ class _Streamer:
     A partition is a contiguous edge range, so staging it is a copy of its ``src``, ``dst``,
     ``time`` (and edge label) columns into a pinned slot; the copy stream sends them while the
     previous partition computes, and the compute stream builds the partition's lists, next-id
-    array, walk, pair and list-ordered indexes on the device.
+    array, walk index and list entries on the device.
     """
 
     def __init__(self, graph: TemporalGraph, cap: int) -> None:

@@ -464,7 +464,7 @@ __device__ __forceinline__ idx_t candidate(const Ctx& c, const Env& v, idx_t p) 
 }
 
 // The endpoints of the candidate at position p of level I's range: the list's own vertex is
-// already mapped, the other endpoint is read from the list-ordered copy (consecutive words as
+// already mapped, the other endpoint is read from the list's entry (consecutive entries as
 // p advances) instead of src/dst by edge id.
 template <int I>
 __device__ __forceinline__ void endpoints(const Ctx& c, const Env& v, idx_t p, idx_t e, int& s,
