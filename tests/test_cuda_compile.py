@@ -141,9 +141,10 @@ def test_temporal_dfs_registers_allow_six_blocks_per_sm(tmp_path):
     """Occupancy guard: the DFS kernel is latency-bound, so its speed follows the resident warps,
     which its register count sets (persistent grid, 256 threads a block). The engine compiles it
     for six blocks per SM (``MIN_BLOCKS``: at most 40 registers, 75% occupancy); the few values
-    that spill stay small (measured 10-20% faster than 48-59 registers without spills on the
-    10M-edge graphs, docs/cuda_temporal.md). Unbounded, ``__launch_bounds__(256, 1)`` once took
-    it to 64-72 registers and every 10M-edge cell 20-40% slower."""
+    that spill stay small (on the 10M-edge graphs 4-10% faster than five blocks without spills,
+    up to 24% faster than nvcc's own 48-59 registers: docs/cuda_temporal.md). With
+    ``__launch_bounds__(256, 1)`` nvcc took 64-72 registers and every 10M-edge cell ran 20-40%
+    slower (fourth session)."""
     from nx_gpumine.engines.cuda.temporal import MIN_BLOCKS, kernel_defines
     from nx_gpumine.inputs.generators import skewed_temporal_graph
     from nx_gpumine.inputs.motifs import named_motif
@@ -380,3 +381,20 @@ def test_level1_gaps_equal_a_walk_of_each_list(float_times):
                 assert int(got[e]) == min(int(exact), GAP_NONE)
                 saturated += int(exact) >= GAP_NONE
     assert float_times or saturated > 0
+
+
+def test_window_mode_follows_the_graph_size(monkeypatch):
+    """Open windows (LAZY_END) are compiled in for graphs above ``LAZY_END_EDGES`` edges only,
+    and the GPU tests' ``lazy`` fixture switches the mode through that setting."""
+    from nx_gpumine.engines.cuda import temporal as gpu
+    from nx_gpumine.inputs.generators import skewed_temporal_graph
+    from nx_gpumine.plan.temporal_plan import build_temporal_plan
+
+    g = skewed_temporal_graph(n=200, m=2000, seed=3)
+    plan = build_temporal_plan(named_motif("M10", 3600, tie="input_order"), g)
+    assert gpu.LAZY_END_EDGES >= 2000
+    assert gpu.kernel_defines(plan, g)["LAZY_END"] == 0
+    monkeypatch.setattr(gpu, "LAZY_END_EDGES", 1999)
+    assert gpu.kernel_defines(plan, g)["LAZY_END"] == 1
+    monkeypatch.setattr(gpu, "LAZY_END_EDGES", 2000)
+    assert gpu.kernel_defines(plan, g)["LAZY_END"] == 0

@@ -99,6 +99,7 @@ def _plan(graph, name, delta, tie="strict"):
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
 def test_counts_equal_cpu_with_every_switch(gpu, lazy, skewed, name, delta, tie):
     plan = _plan(skewed, name, delta, tie)
+    assert gpu.kernel_defines(plan, skewed)["LAZY_END"] == int(lazy)  # the mode this run tests
     want = cpu.count(skewed, plan)
     assert gpu.count(skewed, plan) == want
     assert gpu.count(skewed, plan, steal=False, tail_ms=0) == want

@@ -120,8 +120,9 @@ PAIR_MIN = 32
 MIN_BLOCKS = 6
 #: Where the DFS kernel compiled for ``MIN_BLOCKS`` keeps more than this many bytes of local
 #: memory per thread (spilled values), it is compiled for one block per SM fewer: measured on
-#: the H200 (kernel ms, sk10m and synth10m), 40 registers with 16-24 bytes spilled beat 48 with
-#: none (M3, M7, M8, M13: 3-7% faster), and 48 beat 40 with 40 bytes (M10, M11, M12: 1-7%).
+#: the H200 (kernel ms, sk10m and synth10m; benchmarks/results/temporal_probe_2026-11-26_seventh/
+#: lazy_end_steal_close.json), 40 registers with 16-32 bytes spilled beat 48 with none (M3, M7,
+#: M8, M13: 3-7% faster), and 48 beat 40 with 40 bytes spilled (M11: 5-7%; M12: 1%).
 SPILL_MAX = 32
 #: Enter a level whose list's vertex is an endpoint of an earlier (not the previous) motif edge by
 #: galloping from that edge's walk-index position instead of a binary search of the whole list
@@ -131,8 +132,9 @@ EARLY_WALK = True
 #: falls outside it instead of being searched for on entry (compiled in: kernels/
 #: temporal_dfs.cu LAZY_END). Smaller graphs, whose level 1 is expanded and whose last
 #: milliseconds are worked by stealing (which needs exact ranges: every steal round closes
-#: them), search on entry. H200, kernel ms: the 10M-edge graphs 2-25% faster open (sk10m M11
-#: at 1 day 4.39 against 5.47), CollegeMsg at 1 day M12 and M13 18-30% slower.
+#: them), search on entry. H200, kernel ms (temporal_probe_2026-11-26_seventh/
+#: lazy_both_and_last.json): the 10M-edge graphs 1-25% faster open (sk10m M11 at 1 day 4.39
+#: against 5.47), CollegeMsg at 1 day M12 and M13 18-30% slower.
 LAZY_END_EDGES = 1 << 21
 #: Count and exists on more than ``EXPAND_ROOTS`` roots: a first kernel keeps only the roots
 #: whose level-1 window holds the first edge after them in level 1's list (``temporal_roots``),
