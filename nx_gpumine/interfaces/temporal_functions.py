@@ -9,6 +9,7 @@ name (``"M4"``, ``"triangle"``, ``"01 12 20"``...), a list of ``(a, b)`` edges, 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,10 +96,27 @@ def _check_columns(graph_kw: Mapping) -> None:
         )
 
 
+@functools.lru_cache(maxsize=256, typed=True)
+def _named_query(name: str, delta: Any, tie: str | None) -> TemporalMotif:
+    """:func:`as_motif` of a motif name or query text, kept: a repeated call on a prepared
+    graph then builds no motif (issue 9's per-call host time)."""
+    return as_motif(name, delta, tie)
+
+
+def _query(motif: Any, delta: Any, tie: str | None) -> TemporalMotif:
+    if isinstance(motif, str):
+        try:
+            hash(delta)
+        except TypeError:  # an unhashable delta: built each time
+            return as_motif(motif, delta, tie)
+        return _named_query(motif, delta, tie)
+    return as_motif(motif, delta, tie)
+
+
 def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping) -> tuple:
     _check_columns(graph_kw)
     graph = as_temporal_graph(G, **graph_kw)
-    m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
+    m = motif_in_units(_query(motif, delta, tie), graph.time_spec)
     return graph, m, temporal_plan(m, graph)
 
 
