@@ -114,6 +114,31 @@ def test_counts_equal_cpu_with_every_switch(gpu, lazy, skewed, name, delta, tie)
     assert gpu.count(skewed, plan, m // 3, m // 2) == cpu.count(skewed, plan, m // 3, m // 2)
 
 
+@pytest.mark.parametrize("name", ["M1", "M4"])
+def test_repeated_calls_keep_their_launches(gpu, skewed, name, monkeypatch):
+    """A repeated call reuses the launches kept with the plan (issue 9's host time); another
+    range, mode, option or switch builds its own, and every answer stays the CPU engine's."""
+    plan = _plan(skewed, name, 3600, "input_order")
+    want = cpu.count(skewed, plan)
+    assert gpu.count(skewed, plan) == want > 0
+    kept = gpu._PLAN_DATA[plan][gpu.current_device()][1].buffers
+    seq = kept["launches"]
+    assert gpu.count(skewed, plan) == want and kept["launches"] is seq
+    m = skewed.m
+    for lo, hi in ((m // 3, m // 2), (0, 2000)):  # expanded roots in the second range
+        assert gpu.count(skewed, plan, lo, hi) == cpu.count(skewed, plan, lo, hi)
+        assert kept["launches"] is not seq
+    assert gpu.exists(skewed, plan) and gpu.count(skewed, plan, tail_ms=0) == want
+    assert kept["launches"].level1 is not None  # 200K roots: level 1 expanded first
+    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)  # a switch: the launches are decided again
+    assert gpu.count(skewed, plan) == want and kept["launches"].level1 is None
+    monkeypatch.undo()
+    assert gpu.count(skewed, plan) == want and kept["launches"].level1 is not None
+    rows = gpu.enumerate_matches(skewed, plan, 0, 3000)  # an output buffer: its own launches
+    assert np.array_equal(rows, cpu.enumerate_matches(skewed, plan, 0, 3000))
+    assert gpu.count(skewed, plan) == want
+
+
 @pytest.mark.parametrize("name,delta", MOTIFS[:6])
 def test_enumeration_equals_cpu_rows_and_order(gpu, lazy, skewed, name, delta):
     plan = _plan(skewed, name, delta)

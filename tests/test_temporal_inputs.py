@@ -239,6 +239,28 @@ def test_query_text_in_functions():
     assert count_motifs(g, text) == count_motifs(g, want) > 0
 
 
+def test_named_motifs_are_resolved_once_per_name_delta_and_tie():
+    """count_motifs keeps the motif of a name (issue 9's host time); the kept motif answers
+    exactly as a fresh one, and a delta of another type is not taken for an equal one."""
+    from nx_gpumine.interfaces import temporal_functions as tf
+
+    g = load_collegemsg(3000)
+    tf._named_query.cache_clear()
+    for delta in (3600, 86400, 3600):
+        want = count_motifs(g, named_motif("M4", delta=delta, tie="input_order"))
+        assert count_motifs(g, "M4", delta=delta, tie="input_order") == want > 0
+    info = tf._named_query.cache_info()
+    assert (info.hits, info.misses) == (1, 2), info
+    assert count_motifs(g, "M4", delta=1) == count_motifs(g, "M4", delta=1.0)
+    with pytest.raises(QueryError, match="delta must be a number"):
+        count_motifs(g, "M4", delta=True)  # typed: not the kept motif of delta=1
+    # a text query is kept the same way; an unhashable delta is built each time
+    text = "pattern: M4\nconstraints:\n  delta: 3600\n"
+    assert count_motifs(g, text) == count_motifs(g, text) == count_motifs(g, "M4", delta=3600)
+    with pytest.raises(QueryError):
+        count_motifs(g, "M4", delta=[3600])
+
+
 def test_everest_query_inline_and_files(tmp_path):
     (tmp_path / "tri.txt").write_text("1 2 1\n2 3 2\n3 1 3\n")
     q = parse_everest_query("pattern: tri.txt\nconstraints:\n  delta: 60\n", base_dir=tmp_path)
