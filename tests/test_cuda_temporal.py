@@ -139,6 +139,51 @@ def test_repeated_calls_keep_their_launches(gpu, skewed, name, monkeypatch):
     assert gpu.count(skewed, plan) == want
 
 
+@pytest.mark.parametrize("n", [1, 5, 2047, 2048, 2049, 100_000, (1 << 21) + 5])
+def test_prefix_sum_kernels_equal_numpy(gpu, skewed, n):
+    """temporal_scan_tiles / temporal_scan_add (the capturable prefix sums of the record
+    lengths) against numpy, across tile edges and beyond the 2^21 records a call can have."""
+    import cupy as cp
+
+    prep = gpu._prepare(skewed, _plan(skewed, "M4", 3600))
+    values = np.random.default_rng(n).integers(0, 1000, n).astype(np.int64)
+    out = cp.full(n + 1, -1, dtype=cp.int64)
+    gpu._scan(prep, gpu._scan_args(prep, cp.asarray(values), out[1:]))
+    got = out.get()
+    assert got[0] == -1 and np.array_equal(got[1:], np.cumsum(values))
+
+
+@pytest.mark.parametrize("path", ["expand", "filter", "split", "tail"])
+def test_replayed_graphs_equal_cpu(gpu, skewed, path, monkeypatch):
+    """From a shape's second call the opening launches replay as one CUDA graph: on every
+    opening path (level-1 expansion, root filter, split roots, tail records after it) the
+    replays give the CPU engine's answers, and they ran as graphs."""
+    name, kw = "M4", {}
+    if path == "filter":  # all 200K roots go through the root filter
+        monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+        monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", 1.0)
+        name = "M1"
+    elif path == "split":
+        monkeypatch.setattr(gpu, "EXPAND_ROOTS", 1000)
+        monkeypatch.setattr(gpu, "SPLIT_GATE_ROOTS", 0)
+    elif path == "tail":
+        kw = {"tail_ms": 0.002, "steal": False}
+    plan = _plan(skewed, name, 3600, "input_order")
+    want = cpu.count(skewed, plan)
+    assert want > 0
+    for i in range(4):
+        assert gpu.count(skewed, plan, **kw) == want, i
+        assert gpu.last_run["graph"] == (i >= 1), i
+        if path == "filter":
+            assert gpu.last_run["roots_kept"] > 0
+        if path == "split":
+            assert gpu.last_run["level1_records"] > 0 and gpu.last_run["launches"] >= 2
+    for _ in range(3):
+        assert gpu.exists(skewed, plan, **kw)
+    monkeypatch.setattr(gpu, "GRAPHS", False)
+    assert gpu.count(skewed, plan, **kw) == want and gpu.last_run["graph"] == 0
+
+
 @pytest.mark.parametrize("name,delta", MOTIFS[:6])
 def test_enumeration_equals_cpu_rows_and_order(gpu, lazy, skewed, name, delta):
     plan = _plan(skewed, name, delta)

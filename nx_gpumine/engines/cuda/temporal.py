@@ -94,6 +94,7 @@ MAX_EDGES = 15
 MAX_NODES = 15
 MAX_ANTI = 15
 WPB = 8  # warps per block (kernels/temporal_common.cuh)
+SCAN_TILE = WPB * 32 * 8  # values per block of the prefix-sum kernels (temporal_dfs.cu)
 _D2H = 2  # cudaMemcpyDeviceToHost (the control block's copy after the launches)
 (C_COUNT, C_FLAGS, C_CURSOR, C_OUTCUR, C_NDUMP, C_EXITED, C_NSTEAL, C_NTAIL, C_NREC, C_NROOT) = (
     range(10)
@@ -142,6 +143,10 @@ LAZY_END_EDGES = 1 << 21
 #: whose level-1 window holds the first edge after them in level 1's list (``temporal_roots``),
 #: and the DFS launch takes those alone.
 ROOT_FILTER = True
+#: A call shape run a second time replays its opening launches (control block reset, root
+#: filter, level-1 expansion, split and record launches, prefix sums) as one CUDA graph, captured
+#: then and kept with the plan: one launch for the host to enqueue instead of up to eight.
+GRAPHS = True
 #: The root filter runs only where it is expected to keep at most this share of the roots (from
 #: the quantiles of the gap between each edge and the next edge of level 1's list): where most
 #: roots pass, its pass costs more than it saves (H100, kernel time: sk10m at 55-59% kept 0-3%
@@ -699,12 +704,15 @@ class _Launches:
     #: (grid, list kind, arguments after the gaps) of the root filter (temporal_roots); the gap
     #: array is looked up per call (the graph keeps one, of the last list kind asked)
     roots: tuple | None = None
-    level1: tuple | None = None  # (grid, arguments, lengths, prefix tail) of temporal_level1
-    split: tuple | None = None  # (grid, arguments, lengths, prefix tail) of the split records
+    level1: tuple | None = None  # (grid, arguments, lengths, prefix sums) of temporal_level1
+    split: tuple | None = None  # (grid, arguments, lengths, prefix sums) of the split records
     second: tuple | None = None  # arguments of the record launch after a split root launch
     splitcap: int = 0
     #: ``tail_args(round, records, prefix sums, count, tail_ns)``: a tail-record launch's arguments
     tail_args: Callable[[int, Any, Any, int, int], tuple] | None = None
+    uses: int = 0  # calls that ran these launches
+    graph: Any = None  # the launches captured as a CUDA graph (GRAPHS), from the second use
+    graph_gaps: Any = None  # the root filter's gap array the graph reads (kept alive with it)
 
 
 def _launch_key(*call: Any) -> tuple:
@@ -826,7 +834,8 @@ def _launches(
         lens = _buffer(prep, "level1_len", cap, cp.int64)[:cap]
         pref = _prefix_buffer(prep, "level1_pref", cap)
         grid = (min(blocks * 4, -(-cap // threads)),)
-        seq.level1 = (grid, (*gargs, np.int64(lo), np.int64(hi), rec, lens, ctl), lens, pref[1:])
+        k1_args = (*gargs, np.int64(lo), np.int64(hi), rec, lens, ctl)
+        seq.level1 = (grid, k1_args, lens, _scan_args(prep, lens, pref[1:]))
         nrec = -(cap + 1)
     seq.item_lo, seq.item_hi = item
     if splitting:
@@ -838,7 +847,8 @@ def _launches(
         lens = _buffer(prep, "split_len", splitcap, cp.int64)[:splitcap]
         pref = _prefix_buffer(prep, "split_pref", splitcap)
         grid = (min(blocks * 4, -(-splitcap // threads)),)
-        seq.split = (grid, (rec, np.int64(splitcap), ctl, lens), lens, pref[1:])
+        rl_args = (rec, np.int64(splitcap), ctl, lens)
+        seq.split = (grid, rl_args, lens, _scan_args(prep, lens, pref[1:]))
         seq.second = dfs_args(item, roots, rec, pref, -(splitcap + 1), 2, tail_ns, False)
         seq.splitcap = splitcap
     else:
@@ -870,6 +880,64 @@ def _ctl_host(prep: _Prep) -> np.ndarray:
     return host
 
 
+def _scan_args(prep: _Prep, values: Any, out: Any) -> tuple:
+    """``(grid, tile arguments, add arguments)``: the prefix-sum kernels writing the inclusive
+    sums of ``values`` to ``out`` (``temporal_scan_tiles`` / ``temporal_scan_add``, no
+    temporary allocation: capturable)."""
+    cp = import_cupy()
+    n = len(values)
+    tiles = max(-(-n // SCAN_TILE), 1)
+    sums = _buffer(prep, "scan_sums", tiles, cp.int64)
+    return (tiles,), (values, np.int64(n), out, sums), (out, np.int64(n), sums)
+
+
+def _scan(prep: _Prep, scan: tuple) -> None:
+    grid, tile_args, add_args = scan
+    threads = (WPB * 32,)
+    _kernel(prep, "temporal_scan_tiles")(grid, threads, tile_args)
+    _kernel(prep, "temporal_scan_add")(grid, threads, add_args)
+
+
+def _open(prep: _Prep, seq: _Launches, gaps: Any, filtered: Any = None) -> None:
+    """Enqueue the opening launches ``seq`` on the current stream (``gaps``: the root filter's
+    gap array; ``filtered``: an event recorded after the root filter, if any)."""
+    threads = (WPB * 32,)
+    _zero(seq.ctl)
+    if seq.roots is not None:
+        grid, _, args = seq.roots
+        _kernel(prep, "temporal_roots")(grid, threads, (gaps, *args))
+        if filtered is not None:
+            filtered.record()
+    if seq.level1 is not None:
+        grid, args, lens, scan = seq.level1
+        _zero(lens)
+        _kernel(prep, "temporal_level1")(grid, threads, args)
+        _scan(prep, scan)
+    kern = _kernel(prep)
+    kern((seq.blocks,), threads, seq.first)
+    if seq.split is not None:
+        grid, args, lens, scan = seq.split
+        _kernel(prep, "temporal_record_lengths")(grid, threads, args)
+        _scan(prep, scan)
+        kern((seq.blocks,), threads, seq.second)
+
+
+def _capture(prep: _Prep, seq: _Launches, gaps: Any) -> Any:
+    """``seq``'s opening launches captured as a CUDA graph (on a stream kept with the plan:
+    capture cannot use the legacy default stream); the graph is launched on any stream."""
+    cp = import_cupy()
+    stream = prep.buffers.get("capture")
+    if stream is None:
+        stream = prep.buffers["capture"] = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        try:
+            _open(prep, seq, gaps)
+        finally:
+            graph = stream.end_capture()
+    return graph
+
+
 def _run(
     prep: _Prep,
     mode: int,
@@ -892,8 +960,9 @@ def _run(
     candidates or more are split off as records for the next launch. Each launch's tail
     redistribution (``tail_ms``) adds records.
 
-    The opening launches (:class:`_Launches`) are built once per plan and call shape; a call
-    with an output buffer (``out``, enumeration) builds its own.
+    The opening launches (:class:`_Launches`) are built once per plan and call shape, and from
+    the shape's second call on replayed as one CUDA graph (:data:`GRAPHS`); a call with an
+    output buffer (``out``, enumeration) builds its own and launches them one by one.
     """
     cp = import_cupy()
     kern = _kernel(prep)
@@ -908,27 +977,22 @@ def _run(
     grid, threads = (blocks,), (WPB * 32,)
     start, end, filtered, copied = _events(prep)
     host = _ctl_host(prep)
-    stream = cp.cuda.get_current_stream().ptr
-    _zero(ctl)
+    current = cp.cuda.get_current_stream()
+    gaps = _level1_gaps_device(prep.graph, seq.roots[1])[0] if seq.roots is not None else None
+    if GRAPHS and out is None:
+        seq.uses += 1
+        if seq.graph is not None and seq.graph_gaps is not gaps:
+            seq.graph = None  # the graph's gap array was replaced (another list kind asked)
+        if seq.graph is None and seq.uses >= 2:
+            seq.graph, seq.graph_gaps = _capture(prep, seq, gaps), gaps
+    replay = GRAPHS and out is None and seq.graph is not None
     start.record()
-    if seq.roots is not None:
-        g0, kind, args = seq.roots
-        gap1 = _level1_gaps_device(prep.graph, kind)[0]
-        _kernel(prep, "temporal_roots")(g0, threads, (gap1, *args))
-        filtered.record()
-    if seq.level1 is not None:
-        g1, args, lens, pref_tail = seq.level1
-        _zero(lens)
-        _kernel(prep, "temporal_level1")(g1, threads, args)
-        cp.cumsum(lens, out=pref_tail)
-    kern(grid, threads, seq.first)
-    rounds = 1
-    if seq.split is not None:
-        g2, args, lens, pref_tail = seq.split
-        _kernel(prep, "temporal_record_lengths")(g2, threads, args)
-        cp.cumsum(lens, out=pref_tail)
-        kern(grid, threads, seq.second)
-        rounds = 2
+    if replay:
+        seq.graph.launch(stream=current)
+    else:
+        _open(prep, seq, gaps, filtered)
+    rounds = 2 if seq.split is not None else 1
+    stream = current.ptr
     tail_ns = seq.tail_ns
     stats = prep.stats
     first = True
@@ -946,9 +1010,10 @@ def _run(
             first = False
             if seq.roots is not None:
                 stats["roots_kept"] = stats.get("roots_kept", 0) + int(h[C_NROOT])
-                stats["filter_ms"] = stats.get("filter_ms", 0.0) + cp.cuda.get_elapsed_time(
-                    start, filtered
-                )
+                if not replay:  # a graph has no event between its launches
+                    stats["filter_ms"] = stats.get("filter_ms", 0.0) + cp.cuda.get_elapsed_time(
+                        start, filtered
+                    )
             nsplit = min(int(h[C_NREC]), seq.splitcap) if seq.split else int(h[C_NREC])
             stats["level1_records"] = stats.get("level1_records", 0) + nsplit
         flags = int(h[C_FLAGS])
@@ -975,6 +1040,7 @@ def _run(
         kern(grid, threads, seq.tail_args(rounds, rec, pref, ndump, tail_ns))  # type: ignore[misc]
     stats["launches"] = stats.get("launches", 0) + rounds
     stats["blocks"] = blocks
+    stats["graph"] = int(replay)
     return h
 
 

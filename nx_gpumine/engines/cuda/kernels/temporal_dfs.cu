@@ -1125,6 +1125,65 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
   }
 }
 
+// Inclusive prefix sums of n int64 values (the record lengths of the level-1 expansion and of
+// the split roots) in two launches, with no temporary allocation and no host round trip, so that
+// the opening launches of a call can be replayed as one CUDA graph (temporal.py: _Launches).
+// temporal_scan_tiles scans each block's tile of SCAN_TILE values into out and writes the tile's
+// total to sums[blockIdx.x]; temporal_scan_add adds to each tile the totals of the tiles before
+// it (at most n / SCAN_TILE reads per block: 1024 for the 2^21 records a call can have).
+#define SCAN_ITEMS 8
+#define SCAN_TILE (WPB * 32 * SCAN_ITEMS)
+
+// The sum of x over the threads of the block before this one (and the block's total).
+__device__ __forceinline__ i64 block_exclusive_sum(i64 x, i64* total) {
+  __shared__ i64 warp_sums[WPB];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  i64 v = x;
+  for (int d = 1; d < 32; d <<= 1) {
+    const i64 y = __shfl_up_sync(FULLMASK, v, d);
+    if (lane >= d) v += y;
+  }
+  if (lane == 31) warp_sums[warp] = v;
+  __syncthreads();
+  i64 before = 0, all = 0;
+  for (int w = 0; w < WPB; w++) {
+    before += w < warp ? warp_sums[w] : 0;
+    all += warp_sums[w];
+  }
+  __syncthreads();  // warp_sums is rewritten by a later call
+  *total = all;
+  return before + v - x;
+}
+
+extern "C" __global__ void __launch_bounds__(WPB * 32)
+    temporal_scan_tiles(const i64* in, i64 n, i64* out, i64* sums) {
+  const i64 base = (i64)blockIdx.x * SCAN_TILE + (i64)threadIdx.x * SCAN_ITEMS;
+  i64 run[SCAN_ITEMS];
+  i64 s = 0;
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++) {
+    s += base + k < n ? in[base + k] : 0;
+    run[k] = s;
+  }
+  i64 total;
+  const i64 before = block_exclusive_sum(s, &total);
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; k++)
+    if (base + k < n) out[base + k] = before + run[k];
+  if (threadIdx.x == 0) sums[blockIdx.x] = total;
+}
+
+extern "C" __global__ void __launch_bounds__(WPB * 32)
+    temporal_scan_add(i64* out, i64 n, const i64* sums) {
+  if (blockIdx.x == 0) return;
+  i64 part = 0;
+  for (i64 b = threadIdx.x; b < blockIdx.x; b += blockDim.x) part += sums[b];
+  i64 offset;
+  block_exclusive_sum(part, &offset);
+  const i64 base = (i64)blockIdx.x * SCAN_TILE;
+  for (i64 i = base + threadIdx.x; i < min(base + SCAN_TILE, n); i += blockDim.x) out[i] += offset;
+}
+
 // Level-1 expansion: for each root edge e of [lo, hi) that starts a match with a non-empty
 // level-1 candidate range, one record (level 1, list kinds, pos, end, e_0), written compacted
 // (a warp-aggregated cursor, ctl[C_NREC]) with its range length in lens[slot], so that the DFS
