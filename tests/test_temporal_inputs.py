@@ -254,11 +254,23 @@ def test_named_motifs_are_resolved_once_per_name_delta_and_tie():
     assert count_motifs(g, "M4", delta=1) == count_motifs(g, "M4", delta=1.0)
     with pytest.raises(QueryError, match="delta must be a number"):
         count_motifs(g, "M4", delta=True)  # typed: not the kept motif of delta=1
-    # a text query is kept the same way; an unhashable delta is built each time
-    text = "pattern: M4\nconstraints:\n  delta: 3600\n"
-    assert count_motifs(g, text) == count_motifs(g, text) == count_motifs(g, "M4", delta=3600)
-    with pytest.raises(QueryError):
+    with pytest.raises(QueryError):  # an unhashable delta is built each time (and refused)
         count_motifs(g, "M4", delta=[3600])
+
+
+def test_query_text_naming_a_motif_file_is_read_on_every_call(tmp_path, monkeypatch):
+    """Only catalogue names are kept: query text may name a motif file, which can change."""
+    from nx_gpumine.interfaces import temporal_functions as tf
+
+    g = load_collegemsg(3000)
+    monkeypatch.chdir(tmp_path)
+    text = "pattern: q.txt\nconstraints:\n  delta: 3600\n"
+    (tmp_path / "q.txt").write_text("1 2 1\n2 3 2\n3 1 3\n")  # triangle
+    tf._named_query.cache_clear()
+    assert count_motifs(g, text) == count_motifs(g, "triangle", delta=3600)
+    (tmp_path / "q.txt").write_text("1 2 1\n2 3 2\n")  # a 2-path now
+    assert count_motifs(g, text) == count_motifs(g, "path2", delta=3600)
+    assert tf._named_query.cache_info().misses == 2  # the two names, not the text
 
 
 def test_everest_query_inline_and_files(tmp_path):

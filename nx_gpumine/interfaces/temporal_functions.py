@@ -98,13 +98,14 @@ def _check_columns(graph_kw: Mapping) -> None:
 
 @functools.lru_cache(maxsize=256, typed=True)
 def _named_query(name: str, delta: Any, tie: str | None) -> TemporalMotif:
-    """:func:`as_motif` of a motif name or query text, kept: a repeated call on a prepared
-    graph then builds no motif (issue 9's per-call host time)."""
+    """:func:`as_motif` of a catalogue name, kept: a repeated call on a prepared graph then
+    builds no motif (issue 9's per-call host time)."""
     return as_motif(name, delta, tie)
 
 
 def _query(motif: Any, delta: Any, tie: str | None) -> TemporalMotif:
-    if isinstance(motif, str):
+    # catalogue names only: query text may name a motif file, read anew on every call
+    if isinstance(motif, str) and "pattern:" not in motif:
         try:
             hash(delta)
         except TypeError:  # an unhashable delta: built each time

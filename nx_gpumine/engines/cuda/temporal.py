@@ -698,11 +698,9 @@ class _Launches:
     tail_ns: int  # the first DFS launch's tail time (0: no tail dump)
     dumps: list  # tail record buffers: a launch writes dumps[round % 2]
     ctl: Any  # the control block (16 device words)
-    item_lo: int
-    item_hi: int
     first: tuple  # arguments of the first DFS launch
     #: (grid, list kind, arguments after the gaps) of the root filter (temporal_roots); the gap
-    #: array is looked up per call (the graph keeps one, of the last list kind asked)
+    #: array is looked up per call (the TemporalGraph keeps one, of the last list kind asked)
     roots: tuple | None = None
     level1: tuple | None = None  # (grid, arguments, lengths, prefix sums) of temporal_level1
     split: tuple | None = None  # (grid, arguments, lengths, prefix sums) of the split records
@@ -814,7 +812,7 @@ def _launches(
         )
 
     item = (lo, hi)  # the root launch's work items: roots lo..hi-1
-    seq = _Launches(None, blocks, rw, tail_ns, dumps, ctl, lo, hi, ())
+    seq = _Launches((), blocks, rw, tail_ns, dumps, ctl, ())
     roots = rec = pref = None
     nrec = 0
     if filtering:
@@ -837,7 +835,6 @@ def _launches(
         k1_args = (*gargs, np.int64(lo), np.int64(hi), rec, lens, ctl)
         seq.level1 = (grid, k1_args, lens, _scan_args(prep, lens, pref[1:]))
         nrec = -(cap + 1)
-    seq.item_lo, seq.item_hi = item
     if splitting:
         # the root launch splits roots off (without a tail dump of its own) and the record
         # launch that takes them follows on the device: their lengths and prefix sums, then
