@@ -154,34 +154,38 @@ def test_prefix_sum_kernels_equal_numpy(gpu, skewed, n):
 
 
 @pytest.mark.parametrize("path", ["expand", "filter", "split", "tail"])
-def test_replayed_graphs_equal_cpu(gpu, skewed, path, monkeypatch):
+def test_replayed_graphs_equal_cpu(gpu, skewed, hub, path, monkeypatch):
     """From a shape's second call the opening launches replay as one CUDA graph: on every
-    opening path (level-1 expansion, root filter, split roots, tail records after it) the
-    replays give the CPU engine's answers, and they ran as graphs."""
-    name, kw = "M4", {}
+    opening path (level-1 expansion, root filter, split roots; tail-record rounds launched after
+    a replay) the replays give the CPU engine's answers, and they ran as graphs."""
+    graph, kw = skewed, {}
+    plan = _plan(skewed, "M4", 3600, "input_order")
     if path == "filter":  # all 200K roots go through the root filter
         monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
         monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", 1.0)
-        name = "M1"
+        plan = _plan(skewed, "M1", 3600, "input_order")
     elif path == "split":
         monkeypatch.setattr(gpu, "EXPAND_ROOTS", 1000)
         monkeypatch.setattr(gpu, "SPLIT_GATE_ROOTS", 0)
-    elif path == "tail":
-        kw = {"tail_ms": 0.002, "steal": False}
-    plan = _plan(skewed, name, 3600, "input_order")
-    want = cpu.count(skewed, plan)
+    elif path == "tail":  # the hub's burst, one root per thread (as in the tail test above)
+        graph = hub
+        plan = build_temporal_plan(TemporalMotif([(0, 1), (0, 2)], delta=3600), hub)
+        kw = {"steal": True, "tail_ms": 0.05, "expand": False, "count_last": False}
+    want = cpu.count(graph, plan)
     assert want > 0
     for i in range(4):
-        assert gpu.count(skewed, plan, **kw) == want, i
+        assert gpu.count(graph, plan, **kw) == want, i
         assert gpu.last_run["graph"] == (i >= 1), i
         if path == "filter":
             assert gpu.last_run["roots_kept"] > 0
         if path == "split":
             assert gpu.last_run["level1_records"] > 0 and gpu.last_run["launches"] >= 2
+        if path == "tail":
+            assert gpu.last_run["tail_records"] > 0 and gpu.last_run["launches"] > 1
     for _ in range(3):
-        assert gpu.exists(skewed, plan, **kw)
+        assert gpu.exists(graph, plan, **kw)
     monkeypatch.setattr(gpu, "GRAPHS", False)
-    assert gpu.count(skewed, plan, **kw) == want and gpu.last_run["graph"] == 0
+    assert gpu.count(graph, plan, **kw) == want and gpu.last_run["graph"] == 0
 
 
 @pytest.mark.parametrize("name,delta", MOTIFS[:6])

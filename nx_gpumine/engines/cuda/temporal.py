@@ -145,7 +145,7 @@ LAZY_END_EDGES = 1 << 21
 ROOT_FILTER = True
 #: A call shape run a second time replays its opening launches (control block reset, root
 #: filter, level-1 expansion, split and record launches, prefix sums) as one CUDA graph, captured
-#: then and kept with the plan: one launch for the host to enqueue instead of up to eight.
+#: then and kept with the plan: one launch for the host to enqueue instead of up to seven.
 GRAPHS = True
 #: The root filter runs only where it is expected to keep at most this share of the roots (from
 #: the quantiles of the gap between each edge and the next edge of level 1's list): where most
