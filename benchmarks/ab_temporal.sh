@@ -7,6 +7,8 @@
 # working tree, on the same machine; default cells: synth10m, sk10m, CollegeMsg at delta = 1 day.
 # AB_BENCH=static times bench_static_peers.py instead (default cells: facebook and pl1m, the
 # patterns triangle, 4-cycle, P1, P2, P4, P6, P7), our engine only: old vs new host and kernel.
+# AB_BENCH=host runs host_time_temporal.py (a repeated call's host phases), old and new
+# alternated twice (writes $OUT/host_time_{old,new}_{1,2}.json: the eighth session's A/Bs).
 set -uo pipefail
 case "${1:?prepare OLD_REV | run [bench args]}" in
   prepare)
@@ -27,6 +29,14 @@ case "${1:?prepare OLD_REV | run [bench args]}" in
       bench=benchmarks/bench_static_peers.py
       [ ${#args[@]} -eq 0 ] && args=(--graphs facebook,pl1m
         --patterns triangle,4-cycle,P1,P2,P4,P6,P7 --deadline 130)
+    fi
+    if [ "${AB_BENCH:-temporal}" = host ]; then
+      for i in 1 2; do for v in old new; do
+        pp=.; [ "$v" = old ] && pp=.ab/old
+        PYTHONPATH=$pp timeout 150 python3 benchmarks/host_time_temporal.py \
+          "$OUT/host_time_${v}_$i.json" "${args[@]}" 2>&1 | tail -13 | sed "s/^/$v$i /"
+      done; done
+      exit 0
     fi
     [ ${#args[@]} -eq 0 ] && args=(--graphs synth10m,sk10m,collegemsg --deltas 86400 --deadline 130)
     for v in old new; do

@@ -19,7 +19,8 @@ engine="cuda")``, with host clocks at the call's edges and around the engine's l
 
 ``--waits`` also times the wait as CUDA's own ``Event.synchronize`` (``sync``) or a bare
 ``Event.done`` loop (``query``) instead of the engine's interruptible wait (``spin``).
-Run it under an older package (``PYTHONPATH=.ab/old``, see ``ab_temporal.sh``) for an A/B.
+For an A/B against an older package: ``bash benchmarks/ab_temporal.sh prepare REV`` here, then
+``AB_BENCH=host bash benchmarks/ab_temporal.sh run --repeat 21`` on the GPU (carry ``.ab``).
 """
 
 from __future__ import annotations

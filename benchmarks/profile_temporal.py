@@ -1,13 +1,15 @@
 """One temporal count under Nsight Compute (issue: temporal speed — where the time goes).
 
 usage (GPU machine, repo root):
-  ncu --profile-from-start off --set full --launch-count 4 -o OUT/temporal \\
+  ncu --profile-from-start off --set full -k regex:temporal_dfs -o OUT/temporal \\
       python3 benchmarks/profile_temporal.py --graph synth10m --motif M8 --delta 86400
-  (or ``--cells M10:3600,M11:86400``: one profiled call per cell, in turn)
+  (or ``--cells M10:3600,M11:86400``: one profiled call per cell, in turn; ``--launch-count``
+  caps the whole run, so leave it out there)
 
-Loads the graph as ``bench_temporal_peers.py`` does, makes one warm-up call (compile, uploads,
-indexes), then profiles only the next call (``cudaProfilerStart``/``Stop`` around it), so the
-report holds the kernels of one repeated call. Prints the count and the engine's stats.
+Loads the graph as ``bench_temporal_peers.py`` does, makes two warm-up calls (the first
+compiles and builds the uploads and indexes, the second captures the launches' CUDA graph),
+then profiles only the next call (``cudaProfilerStart``/``Stop`` around it), so the report
+holds the kernels of one repeated call. Prints the count and the engine's stats.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def main() -> None:
     for motif, delta in cells:
         kw = {"delta": int(delta), "tie": "input_order", "engine": "cuda"}
         warm = ng.count_motifs(g, motif, **kw)
+        if ng.count_motifs(g, motif, **kw) != warm:  # the second call captures the CUDA graph
+            raise RuntimeError("count changed between calls")
         cp.cuda.Device().synchronize()
         cp.cuda.profiler.start()
         got = ng.count_motifs(g, motif, **kw)

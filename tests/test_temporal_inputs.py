@@ -245,11 +245,11 @@ def test_named_motifs_are_resolved_once_per_name_delta_and_tie():
     from nx_gpumine.interfaces import temporal_functions as tf
 
     g = load_collegemsg(3000)
-    tf._named_query.cache_clear()
+    tf._catalogue_motif.cache_clear()
     for delta in (3600, 86400, 3600):
         want = count_motifs(g, named_motif("M4", delta=delta, tie="input_order"))
         assert count_motifs(g, "M4", delta=delta, tie="input_order") == want > 0
-    info = tf._named_query.cache_info()
+    info = tf._catalogue_motif.cache_info()
     assert (info.hits, info.misses) == (1, 2), info
     assert count_motifs(g, "M4", delta=1) == count_motifs(g, "M4", delta=1.0)
     with pytest.raises(QueryError, match="delta must be a number"):
@@ -266,11 +266,11 @@ def test_query_text_naming_a_motif_file_is_read_on_every_call(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     text = "pattern: q.txt\nconstraints:\n  delta: 3600\n"
     (tmp_path / "q.txt").write_text("1 2 1\n2 3 2\n3 1 3\n")  # triangle
-    tf._named_query.cache_clear()
+    tf._catalogue_motif.cache_clear()
     assert count_motifs(g, text) == count_motifs(g, "triangle", delta=3600)
     (tmp_path / "q.txt").write_text("1 2 1\n2 3 2\n")  # a 2-path now
     assert count_motifs(g, text) == count_motifs(g, "path2", delta=3600)
-    assert tf._named_query.cache_info().misses == 2  # the two names, not the text
+    assert tf._catalogue_motif.cache_info().misses == 2  # the two names, not the text
 
 
 def test_everest_query_inline_and_files(tmp_path):

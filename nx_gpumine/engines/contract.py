@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import sys
 from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
@@ -231,7 +230,7 @@ def engine_module(kind: str, name: str) -> ModuleType:
         path = ENGINE_MODULES[(kind, name)]
     except KeyError:
         raise ValueError(f"no {kind} engine named {name!r}") from None
-    return sys.modules.get(path) or importlib.import_module(path)
+    return importlib.import_module(path)
 
 
 def optional_hook(module: ModuleType, name: str) -> Callable[..., Any] | None:

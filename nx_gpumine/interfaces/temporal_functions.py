@@ -56,10 +56,13 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
     if isinstance(motif, EverestQuery):
         motif = motif.motif
     if isinstance(motif, str):
-        if "pattern:" in motif:  # Everest query text
+        if "pattern:" in motif:  # Everest query text (it may name a motif file: read each time)
             motif = parse_everest_query(motif).motif
         else:
-            motif = named_motif(motif)
+            try:
+                return _catalogue_motif(motif, delta, tie)
+            except TypeError:  # an unhashable delta: not kept (with_ judges it)
+                motif = named_motif(motif)
     elif not isinstance(motif, TemporalMotif):
         if isinstance(motif, Sequence):
             motif = TemporalMotif(list(motif))
@@ -68,12 +71,23 @@ def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> Tempora
                 f"motif must be a TemporalMotif, a catalogue name or a list of edges, "
                 f"got {type(motif).__name__}"
             )
+    return _with(motif, delta, tie)
+
+
+def _with(motif: TemporalMotif, delta: Any, tie: str | None) -> TemporalMotif:
     changes: dict = {}
     if delta is not _UNSET:
         changes["delta"] = delta
     if tie is not None:
         changes["tie"] = tie
     return motif.with_(**changes) if changes else motif
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _catalogue_motif(name: str, delta: Any, tie: str | None) -> TemporalMotif:
+    """A catalogue motif with the call's window and tie policy, kept (motifs are immutable): a
+    repeated call by name then builds no motif (issue 9's per-call host time)."""
+    return _with(named_motif(name), delta, tie)
 
 
 def _check_columns(graph_kw: Mapping) -> None:
@@ -96,28 +110,10 @@ def _check_columns(graph_kw: Mapping) -> None:
         )
 
 
-@functools.lru_cache(maxsize=256, typed=True)
-def _named_query(name: str, delta: Any, tie: str | None) -> TemporalMotif:
-    """:func:`as_motif` of a catalogue name, kept: a repeated call on a prepared graph then
-    builds no motif (issue 9's per-call host time)."""
-    return as_motif(name, delta, tie)
-
-
-def _query(motif: Any, delta: Any, tie: str | None) -> TemporalMotif:
-    # catalogue names only: query text may name a motif file, read anew on every call
-    if isinstance(motif, str) and "pattern:" not in motif:
-        try:
-            hash(delta)
-        except TypeError:  # an unhashable delta: built each time
-            return as_motif(motif, delta, tie)
-        return _named_query(motif, delta, tie)
-    return as_motif(motif, delta, tie)
-
-
 def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping) -> tuple:
     _check_columns(graph_kw)
     graph = as_temporal_graph(G, **graph_kw)
-    m = motif_in_units(_query(motif, delta, tie), graph.time_spec)
+    m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
     return graph, m, temporal_plan(m, graph)
 
 

@@ -282,11 +282,6 @@ def static_need(
 #: Device scratch bytes per temporal edge while the walk and pair indexes are built (int64
 #: keys, ids and endpoints, searchsorted and argsort outputs).
 TEMPORAL_SCRATCH_BYTES = 96
-#: Device bytes per temporal edge of the DFS kernels' list entries (``_lists_device``: an
-#: entry of id, other endpoint and 8-byte time per position of the out-lists, the in-lists and
-#: the pair index; 16 bytes each, 24 with 64-bit ids).
-TEMPORAL_LIST_BYTES = 3 * 16
-TEMPORAL_LIST_BYTES_WIDE = 3 * 24
 #: Roots per level-1 expansion slice of the temporal engine (its record buffers: ``4 + l``
 #: words, a length and a prefix sum per root).
 TEMPORAL_EXPAND_ROOTS = 1 << 21
@@ -335,9 +330,12 @@ def temporal_need(
     vertex = 2 * idb * (n + 1) + (4 * n if node_labels else 0)
     per_edge = 4 + 4 + 8 + 3 * idb + (4 if edge_labels else 0)
     edges = slots * per_edge * m
-    # walk index, the list entries (out-lists, in-lists, pair index), the root filter (32-bit
-    # gaps of one list kind, kept root ids), build scratch
-    entries = TEMPORAL_LIST_BYTES_WIDE if wide_ids else TEMPORAL_LIST_BYTES
+    # the DFS kernels' list entries (temporal._lists_device): id, other endpoint and 8-byte time
+    # per position of the out-lists, the in-lists and the pair index; 16 bytes, 24 with 64-bit
+    # ids (the struct's 8-byte alignment)
+    entries = 3 * (8 + 2 * idb)
+    # walk index, the list entries, the root filter (32-bit gaps of one list kind, kept root
+    # ids), build scratch
     index = (4 * idb + entries + 4 + idb + TEMPORAL_SCRATCH_BYTES) * m
     rw = 4 + int(l)
     # two tail-dump buffers and a relaunch's prefix sums; level-1 work items with theirs

@@ -70,6 +70,11 @@ struct LEntry {
   int nbr;
   tm_t t;
 };
+// the layout list_entries writes: [id, nbr, t (2 words)] or [id (2 words), nbr, pad, t (2 words)]
+static_assert(sizeof(LEntry) == (sizeof(idx_t) == 8 ? 24 : 16), "LEntry: see list_entries");
+static_assert(__builtin_offsetof(LEntry, nbr) == sizeof(idx_t), "LEntry: see list_entries");
+static_assert(__builtin_offsetof(LEntry, t) == (sizeof(idx_t) == 8 ? 16 : 8),
+              "LEntry: see list_entries");
 
 struct TGraph {
   const int* __restrict__ src;
@@ -179,7 +184,7 @@ __device__ __forceinline__ idx_t window_end_l(const LEntry* l, idx_t lo, idx_t h
 }
 
 // The window's end in a list of edge ids (arr; the ids themselves when arr == nullptr), times
-// gathered by id: the census kernel.
+// gathered by id: the census kernel and the DFS's all-edges levels.
 __device__ __forceinline__ idx_t window_end(const idx_t* arr, idx_t lo, idx_t hi,
                                             const tm_t* time, tm_t t0, tm_t tp, tm_t delta,
                                             bool gap_on, tm_t gap) {

@@ -126,7 +126,7 @@ __host__ __device__ constexpr int earlier_in(int I) {
 // first. A counted last level walks its window the same way (count_last). Pair groups and
 // "all edges" levels are always exact.
 __host__ __device__ constexpr bool lazy_level(int I) {
-  return LAZY_END && I >= 1 && source(I) != 2;
+  return LAZY_END && I >= 1 && source(I) != SRC_ALL;
 }
 __host__ __device__ constexpr int anti_a(int j) { return nib((unsigned long long)(ANTI_A), j); }
 __host__ __device__ constexpr int anti_b(int j) { return nib((unsigned long long)(ANTI_B), j); }
@@ -143,7 +143,7 @@ __host__ __device__ constexpr bool anti_won(int j) { return ((ANTI_WON) >> j) & 
 __host__ __device__ constexpr bool last_countable() {
   if (L < 2) return false;
   constexpr int I = L - 1;
-  if (source(I) == 2) return false;  // SRC_ALL
+  if (source(I) == SRC_ALL) return false;
   if (((ELAB) >> I) & 1) return false;
   const int fresh = source(I) == 0 ? edst(I) : (source(I) == 1 ? esrc(I) : -1);
   if (fresh >= 0 && ((((NLAB) | (ALLOW)) >> fresh) & 1)) return false;
@@ -194,8 +194,10 @@ struct Env {
 //   mapped before I, and accept<I> writes level I's nodes before anything deeper reads them.
 // * pos[J] is level J's next untested candidate (advanced before the test; while deeper levels
 //   run, the candidate in eid[J] sits at pos[J] - 1). So for floor <= J <= lvl, [pos[J], end[J])
-//   is exactly level J's unexplored work (at lvl only once entered): what stealing and the
-//   tail dump hand out.
+//   holds level J's unexplored work (at lvl only once entered), exactly once the level is
+//   closed: under LAZY_END an open level (bit J of open) keeps end[J] at its list's end until
+//   close<J>() searches the window's end. What stealing and the tail dump hand out is closed
+//   first (Spare::close_level, close_owned); holds_at_least reads an open range safely.
 struct Ctx {
   int fm[K];
   idx_t eid[L];
@@ -365,7 +367,7 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
       // a long window of the shorter list (more than PAIR_MIN candidates: the one PAIR_MIN
       // after the first is in it): walk only its edges f(src) -> f(dst) (pair index), exact
       c.kinds &= ~(1u << (PAIR_BIT + I));
-      if (a + PAIR_MIN < stop && in_window(l[a + PAIR_MIN].t, c.t0, tp, v.delta, gon, gap)) {
+      if (stop - a > PAIR_MIN && in_window(l[a + PAIR_MIN].t, c.t0, tp, v.delta, gon, gap)) {
         pair_range(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap,
                    c.pos[I], c.end[I]);
         c.kinds |= 1u << (PAIR_BIT + I);
@@ -423,8 +425,9 @@ struct Closer<L> {
 };
 
 // Close every open level the lane owns, from its floor to its current level (that one only
-// once entered): before its ranges are split (stealing) or written out (the tail dump). Bits
-// of levels deeper than lvl are stale and not looked at.
+// once entered): before its ranges are written out (the tail dump; stealing closes only the
+// level a donor gives, Spare::close_level). Bits of levels deeper than lvl are stale and not
+// looked at.
 __device__ __forceinline__ void close_owned(Ctx& c, const Env& v) {
 #if LAZY_END
   if (c.open && c.lvl >= 1) Closer<1>::run(c, v);
