@@ -414,14 +414,13 @@ def test_window_mode_follows_the_graph_size(monkeypatch):
 
 
 def test_nvrtc_options_from_the_environment(monkeypatch):
-    """NX_GPUMINE_NVRTC_OPTIONS takes profiling aids only, read on every module load (its
-    parse kept per value)."""
+    """NX_GPUMINE_NVRTC_OPTIONS takes profiling aids only, read on every module load."""
     from nx_gpumine.engines.cuda import _runtime
 
     monkeypatch.setenv("NX_GPUMINE_NVRTC_OPTIONS", " -lineinfo  --generate-line-info ")
-    assert _runtime._extra_options() == ("-lineinfo", "--generate-line-info")
+    assert _runtime._extra_options() == ["-lineinfo", "--generate-line-info"]
     monkeypatch.setenv("NX_GPUMINE_NVRTC_OPTIONS", "-lineinfo -G")
     with pytest.raises(ValueError, match=r"unsupported option\(s\) \['-G'\]"):
         _runtime._extra_options()
     monkeypatch.delenv("NX_GPUMINE_NVRTC_OPTIONS")
-    assert _runtime._extra_options() == ()
+    assert _runtime._extra_options() == []

@@ -130,15 +130,10 @@ def _defines_to_options(defines: Mapping[str, int | str]) -> list[str]:
     return opts
 
 
-def _extra_options() -> tuple[str, ...]:
+def _extra_options() -> list[str]:
     """NVRTC options from ``NX_GPUMINE_NVRTC_OPTIONS`` (profiling aids such as ``-lineinfo``;
     only ``-lineinfo`` and ``--generate-line-info`` are accepted)."""
-    return _parse_options(os.environ.get("NX_GPUMINE_NVRTC_OPTIONS", ""))
-
-
-@functools.cache
-def _parse_options(value: str) -> tuple[str, ...]:  # kept: load_module runs on every call
-    extra = tuple(value.split())
+    extra = os.environ.get("NX_GPUMINE_NVRTC_OPTIONS", "").split()
     bad = [o for o in extra if o not in ("-lineinfo", "--generate-line-info")]
     if bad:
         raise ValueError(f"NX_GPUMINE_NVRTC_OPTIONS: unsupported option(s) {bad}")

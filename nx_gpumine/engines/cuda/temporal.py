@@ -1027,10 +1027,8 @@ def _run(
         # the next launch takes every candidate of this launch's tail records as a work item
         rec = seq.dumps[rounds % 2][: ndump * rw]
         recs = rec.reshape(ndump, rw)
-        lens = _buffer(prep, "tail_len", ndump, cp.int64)[:ndump]
-        cp.subtract(recs[:, 3], recs[:, 2], out=lens)
-        pref = _prefix_buffer(prep, "tail_pref", ndump)
-        _scan(prep, _scan_args(prep, lens, pref[1:]))
+        pref = cp.zeros(ndump + 1, dtype=cp.int64)
+        cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
         ctl[C_CURSOR] = 0
         ctl[C_NDUMP:] = 0
         tail_ns *= 2

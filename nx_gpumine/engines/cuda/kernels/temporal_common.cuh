@@ -70,11 +70,6 @@ struct LEntry {
   int nbr;
   tm_t t;
 };
-// the layout list_entries writes: [id, nbr, t (2 words)] or [id (2 words), nbr, pad, t (2 words)]
-static_assert(sizeof(LEntry) == (sizeof(idx_t) == 8 ? 24 : 16), "LEntry: see list_entries");
-static_assert(__builtin_offsetof(LEntry, nbr) == sizeof(idx_t), "LEntry: see list_entries");
-static_assert(__builtin_offsetof(LEntry, t) == (sizeof(idx_t) == 8 ? 16 : 8),
-              "LEntry: see list_entries");
 
 struct TGraph {
   const int* __restrict__ src;

@@ -126,7 +126,7 @@ __host__ __device__ constexpr int earlier_in(int I) {
 // first. A counted last level walks its window the same way (count_last). Pair groups and
 // "all edges" levels are always exact.
 __host__ __device__ constexpr bool lazy_level(int I) {
-  return LAZY_END && I >= 1 && source(I) != SRC_ALL;
+  return LAZY_END && I >= 1 && source(I) != 2;
 }
 __host__ __device__ constexpr int anti_a(int j) { return nib((unsigned long long)(ANTI_A), j); }
 __host__ __device__ constexpr int anti_b(int j) { return nib((unsigned long long)(ANTI_B), j); }
@@ -143,7 +143,7 @@ __host__ __device__ constexpr bool anti_won(int j) { return ((ANTI_WON) >> j) & 
 __host__ __device__ constexpr bool last_countable() {
   if (L < 2) return false;
   constexpr int I = L - 1;
-  if (source(I) == SRC_ALL) return false;
+  if (source(I) == 2) return false;  // SRC_ALL
   if (((ELAB) >> I) & 1) return false;
   const int fresh = source(I) == 0 ? edst(I) : (source(I) == 1 ? esrc(I) : -1);
   if (fresh >= 0 && ((((NLAB) | (ALLOW)) >> fresh) & 1)) return false;
@@ -367,7 +367,7 @@ __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
       // a long window of the shorter list (more than PAIR_MIN candidates: the one PAIR_MIN
       // after the first is in it): walk only its edges f(src) -> f(dst) (pair index), exact
       c.kinds &= ~(1u << (PAIR_BIT + I));
-      if (stop - a > PAIR_MIN && in_window(l[a + PAIR_MIN].t, c.t0, tp, v.delta, gon, gap)) {
+      if (a + PAIR_MIN < stop && in_window(l[a + PAIR_MIN].t, c.t0, tp, v.delta, gon, gap)) {
         pair_range(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap,
                    c.pos[I], c.end[I]);
         c.kinds |= 1u << (PAIR_BIT + I);
