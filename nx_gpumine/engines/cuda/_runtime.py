@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
+from .kernel_args import KernelStruct, check_layout, layout_probe_source
 
 __all__ = [
     "KERNEL_DIR",
@@ -144,6 +145,7 @@ def load_module(
     filename: str,
     defines: Mapping[str, int] | None = None,
     options: Sequence[str] = (),
+    structs: tuple[KernelStruct, ...] = (),
 ) -> CompiledModule:
     """Compile (or fetch from cache) a kernel source file with NVRTC.
 
@@ -155,6 +157,10 @@ def load_module(
         Macros passed as ``-DNAME=value`` (only validated integers reach the compiler).
     options : sequence of str
         Further NVRTC options.
+    structs : tuple of KernelStruct
+        The structs the module's kernels take by value: a layout probe
+        (:func:`~.kernel_args.layout_probe_source`) is compiled with the module and run once,
+        right after the compile, against the host packing (:func:`~.kernel_args.check_layout`).
 
     Returns
     -------
@@ -163,11 +169,13 @@ def load_module(
     cp = import_cupy()
     dev = cp.cuda.runtime.getDevice()
     options = (*options, *_extra_options())
-    fast = (dev, filename, tuple(sorted((defines or {}).items())), tuple(options))
+    fast = (dev, filename, tuple(sorted((defines or {}).items())), tuple(options), structs)
     hit = _by_name.get(fast)
     if hit is not None:  # the package's sources do not change while it runs
         return hit
     src = preprocess_source(filename)
+    if structs:
+        src += layout_probe_source(structs)
     opts = tuple(["--std=c++17", *_defines_to_options(defines or {}), *options])
     key = hashlib.sha256((src + "\0" + "\0".join(opts)).encode()).hexdigest()
     with _lock:
@@ -179,6 +187,8 @@ def load_module(
         mod = cp.RawModule(code=src, options=opts, backend="nvrtc")
         mod.compile()
         dt = time.perf_counter() - t
+        if structs:
+            check_layout(mod, structs, defines or {})
         cm = CompiledModule(mod, key, dt, opts)
         _cache[(dev, key)] = cm
         _by_name[fast] = cm
