@@ -1,10 +1,19 @@
 """How the CPU engines call their numba kernels: interruptible, and safe from several threads.
 
-This module also holds what both CPU engines share on the host: the kernels' status codes
-(:data:`DONE` ...) and step mask (:data:`POLL_MASK`), and the enumeration loop
-(:func:`enumerate_rows`). The jitted chunk drivers stay in each engine's module: numba's on-disk
-cache (``cache=True``) misses in every new process for a kernel built by a factory or passed in
-as an argument.
+This module also holds what both CPU engines share around their walks: the run modes
+(:data:`COUNT` ...), statuses (:data:`DONE` ...) and step mask (:data:`POLL_MASK`) their kernels
+compile in, the :class:`RootRun` tuple that tells a walk which roots to take and where its rows
+go, and the host loops over root ranges (:func:`reduce_roots`, :func:`enumerate_rows`), which
+drive an engine's :class:`WalkKernels`.
+
+**Why each engine keeps its own chunk drivers.** Each engine's walk module
+(:mod:`.static_walk`, :mod:`.temporal_walk`) has its own ``run_chunks`` / ``run_serial``: the
+same few lines of ``prange`` loop, but calling that module's walk. numba's on-disk cache
+(``cache=True``) checks only the source file of the function it loads: a driver shared from
+here would keep running the old walk after the walk's file changed, and a driver built by a
+factory or handed the walk as an argument misses the cache in every new process. The same goes
+for the jitted helpers each walk module keeps to itself (the binary search
+``_lower_bound`` / ``_lower_id``).
 
 **Interrupts.** A numba kernel holds the thread that called it until it returns, and Python runs
 signal handlers (Ctrl-C's ``KeyboardInterrupt``) only in the main thread between bytecodes. So a
@@ -36,7 +45,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 # OpenMP threads spin after a parallel region by default. The kernels run in the worker thread
 # below while the caller's thread waits; on a machine with few cores the spinning team then
@@ -52,6 +61,12 @@ from ...limits import check_result_rows, grow_rows  # noqa: E402
 from ..checks import INT64_MAX, checked_sum  # noqa: E402
 
 __all__ = [
+    "COUNT",
+    "ENUMERATE",
+    "EXISTS",
+    "RootRun",
+    "WalkKernels",
+    "reduce_roots",
     "DONE",
     "FULL",
     "LIMIT",
@@ -68,6 +83,14 @@ __all__ = [
     "running_kernels",
     "STOP_GRACE",
 ]
+
+# Run modes of a walk (:attr:`RootRun.mode`), the same in both engines; plain ints (see below).
+#: Count the matches.
+COUNT = 0
+#: Write the matches as rows.
+ENUMERATE = 1
+#: Stop at the first match (count 1), and make the other chunks stop too.
+EXISTS = 2
 
 # Statuses a CPU kernel's DFS over a root range returns (``(count, rows_end, next_root, status)``),
 # the same in both engines. Plain ints: numba freezes a module-level int global into the code it
@@ -89,6 +112,48 @@ OVERFLOW = 4
 PAUSED = 5
 #: DFS steps between two looks at the stop flag (a power of two, minus one).
 POLL_MASK = 255
+
+
+class RootRun(NamedTuple):
+    """One walk over the roots ``[lo, hi)``: the ``run`` argument of both engines' kernels.
+
+    Built on the host for a serial call, inside the chunk drivers for a parallel one (the same
+    numba type either way: numba types the fields, ints as int64). numba's on-disk cache keys a
+    kernel by its argument types but does not notice a change of this declaration: touch the
+    walk modules, or clear their cache, after changing it.
+    """
+
+    #: First root (static: union-CSR entry; temporal: edge id).
+    lo: int
+    #: One past the last root.
+    hi: int
+    #: :data:`COUNT`, :data:`ENUMERATE` or :data:`EXISTS`.
+    mode: int
+    #: ``(rows, width)`` int64 rows of an enumeration (``(0, width)`` otherwise).
+    out: np.ndarray
+    #: First row this run writes.
+    row0: int
+    #: One past the last row this run may write.
+    cap: int
+    #: Whether ``cap`` is the caller's limit (:data:`LIMIT`) rather than a full buffer
+    #: (:data:`FULL`, the host grows it and re-runs the root).
+    cap_is_limit: bool
+    #: The call's stop flag (:func:`new_stop`).
+    stop: np.ndarray
+
+
+class WalkKernels(NamedTuple):
+    """An engine's jitted entry points over root ranges (see the module docstring for why each
+    engine has its own)."""
+
+    #: ``run_chunks(bounds, *args, mode, out, offsets, stop)``: the walk of every chunk
+    #: ``[bounds[c], bounds[c + 1])`` in parallel, rows at ``out[offsets[c]:offsets[c + 1]]``;
+    #: returns int64 ``(3, chunks)``: count, rows end and status per chunk.
+    chunks: Callable[..., np.ndarray]
+    #: ``run_serial(*args, run)``: one :class:`RootRun` on this thread; returns
+    #: ``(count, rows_end, next_root, status)``.
+    serial: Callable[..., tuple]
+
 
 #: Seconds the main thread waits for a stopped kernel before re-raising anyway (a kernel still
 #: being compiled cannot stop; it finishes in the background and its result is dropped).
@@ -205,48 +270,67 @@ def run_kernel(
     return box["value"]
 
 
+def reduce_roots(
+    kernels: WalkKernels,
+    args: tuple,
+    lo: int,
+    hi: int,
+    width: int,
+    mode: int,
+    bounds: Callable[[], np.ndarray] | None,
+) -> int:
+    """Run an engine's walk over roots ``[lo, hi)`` and reduce it: with ``mode``
+    :data:`COUNT` the number of matches (``CapacityError`` past 64 bits), with :data:`EXISTS`
+    1 if it finds one (the first found stops every chunk), else 0.
+
+    ``kernels`` are the engine's, ``args`` its kernel arguments before the run (a named tuple
+    of its named tuples), ``lo < hi`` a checked root range and ``width`` the columns of a match
+    row (the empty row buffer the kernels are typed for). ``bounds`` returns the chunk bounds
+    of ``[lo, hi)`` for a parallel run; None: one serial run.
+    """
+    stop = new_stop()
+    no_rows = np.empty((0, width), dtype=np.int64)
+    if bounds is None:
+        run = RootRun(lo, hi, mode, no_rows, 0, 0, False, stop)
+        parts = np.array([run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)[0]])
+    else:
+        chunks = bounds()
+        offsets = np.zeros(len(chunks), dtype=np.int64)  # no rows: every chunk writes none
+        res = run_kernel(kernels.chunks, chunks, *args, mode, no_rows, offsets, stop, stop=stop)
+        parts = res[0]
+    # a chunk's -1 is an overflowing count; with EXISTS that means a match too
+    return int(parts.any()) if mode == EXISTS else checked_sum(parts)
+
+
 def enumerate_rows(
-    kernels: tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]],
+    kernels: WalkKernels,
     args: tuple,
     lo: int,
     hi: int,
     width: int,
     limit: int | None,
     *,
-    stop: np.ndarray,
     bounds: Callable[[], np.ndarray] | None,
     initial_rows: int,
     count_rows: Callable[[], int],
 ) -> np.ndarray:
-    """The rows of an engine's enumeration over roots ``[lo, hi)``: the host side both CPU
-    engines share (their jitted chunk drivers stay per engine, for numba's on-disk cache).
+    """The rows of an engine's enumeration over roots ``[lo, hi)``.
 
-    With ``limit`` None and ``bounds`` given, two passes run in parallel: ``count_chunks``
-    counts per chunk, the exact result is allocated (:func:`~nx_gpumine.limits.check_result_rows`
-    first), and ``fill_chunks`` writes each chunk's rows at its offset. Otherwise
-    ``enum_serial`` fills a growing buffer in root order on one thread, until the range ends or
-    ``limit`` rows are found; when the buffer fills inside a root, that root's rows are dropped,
-    the buffer grows (:func:`~nx_gpumine.limits.grow_rows`) and the run resumes at that root.
+    With ``limit`` None and ``bounds`` given, two passes run in parallel: the chunks are
+    counted, the exact result is allocated (:func:`~nx_gpumine.limits.check_result_rows`
+    first), and each chunk writes its rows at its offset. Otherwise one serial run fills a
+    growing buffer in root order, until the range ends or ``limit`` rows are found; when the
+    buffer fills inside a root, that root's rows are dropped, the buffer grows
+    (:func:`~nx_gpumine.limits.grow_rows`) and the run resumes at that root.
 
     Parameters
     ----------
-    kernels : tuple of callable
-        ``(count_chunks, fill_chunks, enum_serial)``, called as
-        ``count_chunks(bounds, args, stop) -> counts``,
-        ``fill_chunks(bounds, offsets, out, args, stop) -> (ends, statuses)`` and
-        ``enum_serial(args, lo, hi, out, row0, cap, cap_is_limit, stop) ->
-        (count, rows_end, next_root, status)`` (statuses :data:`DONE`, :data:`FULL`,
-        :data:`LIMIT`).
-    args : tuple
-        The engine's flat kernel arguments.
-    lo, hi : int
-        Checked root range, ``lo < hi``.
+    kernels, args, lo, hi
+        As in :func:`reduce_roots`.
     width : int
         Columns per row.
     limit : int or None
         Most rows wanted (``>= 1``), or None for all.
-    stop : numpy.ndarray
-        The call's stop flag (:func:`new_stop`).
     bounds : callable or None
         Returns the chunk bounds of ``[lo, hi)`` for the parallel two-pass run; None: always
         the serial growing buffer.
@@ -268,17 +352,18 @@ def enumerate_rows(
     RuntimeError
         The fill pass disagrees with the count pass (an engine bug).
     """
-    count_chunks, fill_chunks, enum_serial = kernels
+    stop = new_stop()
     if limit is None and bounds is not None:
         chunks = bounds()
-        counts = run_kernel(count_chunks, chunks, args, stop, stop=stop)
-        total = checked_sum(counts)
+        no_rows = np.empty((0, width), dtype=np.int64)
+        offsets = np.zeros(len(chunks), dtype=np.int64)
+        counts = run_kernel(kernels.chunks, chunks, *args, COUNT, no_rows, offsets, stop, stop=stop)
+        total = checked_sum(counts[0])
         check_result_rows(total, width)
-        offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
+        np.cumsum(counts[0], out=offsets[1:])
         out = np.empty((total, width), dtype=np.int64)
-        ends, status = run_kernel(fill_chunks, chunks, offsets, out, args, stop, stop=stop)
-        if not (np.array_equal(ends, offsets[1:]) and (status == DONE).all()):
+        res = run_kernel(kernels.chunks, chunks, *args, ENUMERATE, out, offsets, stop, stop=stop)
+        if not (np.array_equal(res[1], offsets[1:]) and (res[2] == DONE).all()):
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
         return out
     # serial, growing buffer (limit None: unbounded growth)
@@ -288,10 +373,8 @@ def enumerate_rows(
     rows = 0
     e = lo
     while True:
-        is_limit = cap >= bound
-        _, rows, e, status = run_kernel(
-            enum_serial, args, e, hi, out, rows, cap, is_limit, stop, stop=stop, parallel=False
-        )
+        run = RootRun(e, hi, ENUMERATE, out, rows, cap, cap >= bound, stop)
+        _, rows, e, status = run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)
         if status == DONE or status == LIMIT:
             return out[:rows].copy() if rows < len(out) else out
         # buffer full inside root e: grow and resume from e (rows of e were dropped)

@@ -48,7 +48,7 @@ def triangle_counts(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        int64 ``[n]``.
+        int64 ``[n]``: ``t[v]``.
     """
     n = len(indptr) - 1
     out = np.zeros(n, dtype=np.int64)
@@ -117,7 +117,7 @@ def square_counts(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, 
     Parameters
     ----------
     indptr, indices : numpy.ndarray
-        Symmetric CSR (undirected, no self-loops, sorted rows).
+        Symmetric CSR, as for :func:`triangle_counts`.
 
     Returns
     -------
@@ -219,12 +219,12 @@ def maximal_clique_counts(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray
     Parameters
     ----------
     indptr, indices : numpy.ndarray
-        Symmetric CSR (undirected, no self-loops, sorted rows).
+        Symmetric CSR, as for :func:`triangle_counts` (isolated nodes count too).
 
     Returns
     -------
     numpy.ndarray
-        int64 ``[n]``.
+        int64 ``[n]``: the maximal cliques each node is in.
     """
     n = len(indptr) - 1
     counts = np.zeros(n, dtype=np.int64)

@@ -18,6 +18,8 @@ Entry points (the CUDA module :mod:`nx_gpumine.engines.cuda.refine` offers the s
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -31,6 +33,19 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 #: Incremental rounds after an individualisation before switching to full rounds.
 _WAVE_ROUNDS = 24
+
+
+class UnionArrays(NamedTuple):
+    """The union graph's adjacency, as the kernels take it (the ``arrays`` of the entry
+    points): out-lists sorted within each row with their edge label codes, and the same for
+    in-lists (empty for undirected graphs, whose out-lists hold both directions)."""
+
+    out_ptr: np.ndarray
+    out_idx: np.ndarray
+    out_lab: np.ndarray
+    in_ptr: np.ndarray
+    in_idx: np.ndarray
+    in_lab: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -86,14 +101,21 @@ def _halves_differ(col: np.ndarray, n: int) -> bool:
     return a1 != a2 or b1 != b2
 
 
+@njit(cache=True, inline="always")
+def _acc(y: int, g: UnionArrays, col: np.ndarray) -> np.uint64:
+    """Order-free hash of ``y``'s neighbourhood: (colour, edge label, direction) summed."""
+    acc = np.uint64(0)
+    for e in range(g.out_ptr[y], g.out_ptr[y + 1]):
+        acc += _mix(col[g.out_idx[e]] * _M1 + np.uint64(g.out_lab[e]) * _M2 + np.uint64(1))
+    if len(g.in_ptr) > 0:
+        for e in range(g.in_ptr[y], g.in_ptr[y + 1]):
+            acc += _mix(col[g.in_idx[e]] * _M2 + np.uint64(g.in_lab[e]) * _M1 + np.uint64(2))
+    return acc
+
+
 @njit(cache=True)
 def _refine(
-    out_ptr: np.ndarray,
-    out_idx: np.ndarray,
-    out_lab: np.ndarray,
-    in_ptr: np.ndarray,
-    in_idx: np.ndarray,
-    in_lab: np.ndarray,
+    g: UnionArrays,
     col: np.ndarray,
     n: int,
     table: np.ndarray,
@@ -111,16 +133,9 @@ def _refine(
     if _halves_differ(col, n):
         return -1
     cnt = _count_distinct(col, table, used)
-    directed = len(in_ptr) > 0
     while True:
         for v in range(N):
-            acc = np.uint64(0)
-            for e in range(out_ptr[v], out_ptr[v + 1]):
-                acc += _mix(col[out_idx[e]] * _M1 + np.uint64(out_lab[e]) * _M2 + np.uint64(1))
-            if directed:
-                for e in range(in_ptr[v], in_ptr[v + 1]):
-                    acc += _mix(col[in_idx[e]] * _M2 + np.uint64(in_lab[e]) * _M1 + np.uint64(2))
-            tmp[v] = _mix(col[v] * _GOLD + acc)
+            tmp[v] = _mix(col[v] * _GOLD + _acc(v, g, col))
         for v in range(N):
             col[v] = tmp[v]
         if _halves_differ(col, n):
@@ -182,52 +197,39 @@ def verify(
     return f
 
 
-@njit(cache=True, inline="always")
-def _acc(
-    y: int,
-    out_ptr: np.ndarray,
-    out_idx: np.ndarray,
-    out_lab: np.ndarray,
-    in_ptr: np.ndarray,
-    in_idx: np.ndarray,
-    in_lab: np.ndarray,
-    col: np.ndarray,
-) -> np.uint64:
-    """Order-free hash of ``y``'s neighbourhood: (colour, edge label, direction) summed."""
-    acc = np.uint64(0)
-    for e in range(out_ptr[y], out_ptr[y + 1]):
-        acc += _mix(col[out_idx[e]] * _M1 + np.uint64(out_lab[e]) * _M2 + np.uint64(1))
-    if len(in_ptr) > 0:
-        for e in range(in_ptr[y], in_ptr[y + 1]):
-            acc += _mix(col[in_idx[e]] * _M2 + np.uint64(in_lab[e]) * _M1 + np.uint64(2))
-    return acc
-
-
 @njit(cache=True)
-def _accumulate(
-    out_ptr: np.ndarray,
-    out_idx: np.ndarray,
-    out_lab: np.ndarray,
-    in_ptr: np.ndarray,
-    in_idx: np.ndarray,
-    in_lab: np.ndarray,
-    col: np.ndarray,
-) -> np.ndarray:
+def _accumulate(g: UnionArrays, col: np.ndarray) -> np.ndarray:
     N = len(col)
     out = np.empty(N, dtype=np.uint64)
     for y in range(N):
-        out[y] = _acc(y, out_ptr, out_idx, out_lab, in_ptr, in_idx, in_lab, col)
+        out[y] = _acc(y, g, col)
     return out
+
+
+@njit(cache=True, inline="always")
+def _stamp(
+    idx: np.ndarray,
+    lo: int,
+    hi: int,
+    stamp: np.ndarray,
+    tick: int,
+    aff: np.ndarray,
+    naff: int,
+) -> int:
+    """Append to ``aff[naff:]`` the nodes of ``idx[lo:hi]`` not stamped ``tick`` yet (stamping
+    them); return the new length."""
+    for e in range(lo, hi):
+        y = idx[e]
+        if stamp[y] != tick:
+            stamp[y] = tick
+            aff[naff] = y
+            naff += 1
+    return naff
 
 
 @njit(cache=True)
 def _scan(
-    out_ptr: np.ndarray,
-    out_idx: np.ndarray,
-    out_lab: np.ndarray,
-    in_ptr: np.ndarray,
-    in_idx: np.ndarray,
-    in_lab: np.ndarray,
+    g: UnionArrays,
     base: np.ndarray,
     acc_base: np.ndarray,
     n: int,
@@ -258,7 +260,7 @@ def _scan(
     aff = np.empty(N, dtype=np.int64)
     newc = np.empty(N, dtype=np.uint64)
     changed = np.empty(N, dtype=np.int64)
-    directed = len(in_ptr) > 0
+    directed = len(g.in_ptr) > 0
     mark = _mix(np.uint64(depth + 1) * _M2 + base[v])
     tick = 0
     for i in range(start, len(cands)):
@@ -282,22 +284,12 @@ def _scan(
             naff = 0
             for j in range(nchanged):
                 x = changed[j]
-                for e in range(out_ptr[x], out_ptr[x + 1]):
-                    y = out_idx[e]
-                    if stamp[y] != tick:
-                        stamp[y] = tick
-                        aff[naff] = y
-                        naff += 1
+                naff = _stamp(g.out_idx, g.out_ptr[x], g.out_ptr[x + 1], stamp, tick, aff, naff)
                 if directed:
-                    for e in range(in_ptr[x], in_ptr[x + 1]):
-                        y = in_idx[e]
-                        if stamp[y] != tick:
-                            stamp[y] = tick
-                            aff[naff] = y
-                            naff += 1
+                    naff = _stamp(g.in_idx, g.in_ptr[x], g.in_ptr[x + 1], stamp, tick, aff, naff)
             for j in range(naff):
                 y = aff[j]
-                a = _acc(y, out_ptr, out_idx, out_lab, in_ptr, in_idx, in_lab, col)
+                a = _acc(y, g, col)
                 if a == acc_base[y]:
                     newc[j] = c0[y]
                 else:
@@ -326,14 +318,12 @@ def _scan(
         if not ok:
             continue
         if nchanged > 0:
-            cnt = _refine(
-                out_ptr, out_idx, out_lab, in_ptr, in_idx, in_lab, col, n, table, used, newc
-            )
+            cnt = _refine(g, col, n, table, used, newc)
             if cnt < 0:
                 continue
         else:
             cnt = _count_distinct(col, table, used)
-        if cnt == n and len(verify(col, n, out_ptr, out_idx, out_lab)) == 0:
+        if cnt == n and len(verify(col, n, g.out_ptr, g.out_idx, g.out_lab)) == 0:
             continue  # discrete but not an isomorphism
         return i, cnt
     return -1, 0
@@ -341,7 +331,7 @@ def _scan(
 
 def accumulate(arrays: tuple, col: np.ndarray) -> np.ndarray:
     """Every node's neighbourhood hash under colouring ``col`` (uint64 ``[2n]``)."""
-    return _accumulate(*arrays, col)
+    return _accumulate(UnionArrays(*arrays), col)
 
 
 def stable_colours(arrays: tuple, col: np.ndarray, n: int) -> tuple[np.ndarray, int]:
@@ -369,7 +359,7 @@ def stable_colours(arrays: tuple, col: np.ndarray, n: int) -> tuple[np.ndarray, 
     table = np.empty(size, dtype=np.uint64)
     used = np.zeros(size, dtype=np.bool_)
     tmp = np.empty(2 * n, dtype=np.uint64)
-    cnt = _refine(*arrays, col, n, table, used, tmp)
+    cnt = _refine(UnionArrays(*arrays), col, n, table, used, tmp)
     return col, cnt
 
 
@@ -416,7 +406,7 @@ def scan(
     """
     out = np.empty(2 * n, dtype=np.uint64)
     cands = np.asarray(cands, dtype=np.int64)
-    i, cnt = _scan(*arrays, col, acc, n, v, cands, start, depth, out)
+    i, cnt = _scan(UnionArrays(*arrays), col, acc, n, v, cands, start, depth, out)
     if i < 0:
         return -1, None, 0
     return i, out, cnt

@@ -1,0 +1,747 @@
+"""CPU temporal engine, the jitted walk (numba): chronological edge-driven DFS (Mackey et al.).
+
+Each root edge id ``e_0`` of a run starts an iterative DFS; level ``i`` matches motif edge
+``i``. When a level is entered its candidate list (out-list, in-list or the global edge list),
+start and end positions are found by binary search once and cached per level (Everest's
+candidate-edge caching): backtracking resumes at ``pos + 1`` with no new search. Time windows
+compare differences (``time[x] - time[base] <= limit``), exact for integer times of any spread
+(:func:`_past`).
+
+The kernels take named tuples: the graph's arrays (:class:`TemporalGraphArrays`), the plan's
+(:class:`TemporalPlanArrays`, :class:`AntiEdges`), the graph's :class:`WalkIndex` and a
+:class:`~.calls.RootRun`; together, before the run, a :class:`TemporalArgs`. The 3-edge census
+(:func:`census_chunks`) takes the graph's arrays and a :class:`CensusQuery`. :mod:`.temporal`
+(the engine's facade) builds them and splits root ranges into chunks.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .calls import DONE, ENUMERATE, EXISTS, FULL, LIMIT, POLL_MASK, STOPPED, RootRun
+
+__all__ = [
+    "TemporalGraphArrays",
+    "TemporalPlanArrays",
+    "AntiEdges",
+    "WalkIndex",
+    "TemporalArgs",
+    "CensusQuery",
+    "run_chunks",
+    "run_serial",
+    "census_chunks",
+    "build_walk_index",
+]
+
+
+class TemporalGraphArrays(NamedTuple):
+    """The data graph's arrays a walk reads: the fields of
+    :class:`~nx_gpumine.inputs.temporal_graph.TemporalGraph` of the same names (edge ids in
+    time order; absent labels: one -1)."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    time: np.ndarray
+    #: Per edge, the first edge id with a strictly later time.
+    next_id: np.ndarray
+    #: Each node's out-edge ids (CSR), ascending.
+    out_ptr: np.ndarray
+    out_edges: np.ndarray
+    #: Each node's in-edge ids (CSR), ascending.
+    in_ptr: np.ndarray
+    in_edges: np.ndarray
+    #: int32 node label codes.
+    node_label: np.ndarray
+    has_node_label: bool
+    #: int32 edge label codes.
+    edge_label: np.ndarray
+    has_edge_label: bool
+
+
+class WalkIndex(NamedTuple):
+    """Where each edge id stands in its endpoints' lists (int64 per edge id; docs/temporal.md):
+    a level starts next to the previous edge instead of searching its list."""
+
+    #: Position of the edge in its source's out-list.
+    pos_out: np.ndarray
+    #: Position of the edge in its target's in-list.
+    pos_in: np.ndarray
+    #: First position in the target's out-list with a larger id.
+    out_after_in: np.ndarray
+    #: First position in the source's in-list with a larger id.
+    in_after_out: np.ndarray
+
+
+class TemporalPlanArrays(NamedTuple):
+    """The plan's arrays a walk reads: the fields of
+    :class:`~nx_gpumine.plan.temporal_plan.TemporalPlan` of the same names (its anti-edges are
+    :class:`AntiEdges`)."""
+
+    #: Motif nodes.
+    k: int
+    #: Motif edges (levels).
+    l: int  # noqa: E741
+    #: 0 strict (a later edge has a later time), 1 input order (a later id).
+    tie: int
+    #: The window ``t_last - t_0 <= delta``.
+    delta_on: bool
+    delta: np.generic
+    # per level (the motif edge it matches):
+    #: where candidates come from: 0 out-list, 1 in-list, 2 every edge, 3 the shorter list;
+    source: np.ndarray
+    #: the edge's motif nodes, and whether each is first mapped there;
+    esrc: np.ndarray
+    src_new: np.ndarray
+    edst: np.ndarray
+    dst_new: np.ndarray
+    #: int32 label code (-1: any);
+    edge_label: np.ndarray
+    #: the gap ``t_i - t_(i-1) <= gap[i]``.
+    gap_on: np.ndarray
+    gap: np.ndarray
+    # per motif node:
+    #: int32 label code (-1: any);
+    node_label: np.ndarray
+    #: which graph nodes it may map to (uint8 ``[k, n]``).
+    has_allow: bool
+    allow: np.ndarray
+
+
+class AntiEdges(NamedTuple):
+    """The plan's anti-edges (edges that must be absent), CSR over the level that tests them:
+    ``src -> dst`` between the times of levels ``lo_level`` and ``hi_level``, within ``w``
+    of the latter where ``w_on``."""
+
+    ptr: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
+    lo_level: np.ndarray
+    hi_level: np.ndarray
+    w_on: np.ndarray
+    w: np.ndarray
+
+
+class TemporalArgs(NamedTuple):
+    """Everything a temporal walk reads besides its run, built once per engine call. The
+    kernels take its fields as four arguments (``*args``): numba's parallel loops pass tuples
+    of arrays one level deep only."""
+
+    graph: TemporalGraphArrays
+    plan: TemporalPlanArrays
+    anti: AntiEdges
+    walk: WalkIndex
+
+
+class CensusQuery(NamedTuple):
+    """What the 3-edge census counts: the tie rule, the window and the motif table."""
+
+    #: 0 strict, 1 input order.
+    tie: int
+    delta_on: bool
+    delta: np.generic
+    #: Motif index of each pair of edge codes (``plan.temporal_plan.CENSUS_TABLE``).
+    table: np.ndarray
+
+
+class Window(NamedTuple):
+    """The time window of a level: ``t - t0 <= delta`` and ``t - tp <= gap`` where on."""
+
+    t0: np.generic
+    tp: np.generic
+    delta_on: bool
+    delta: np.generic
+    gap_on: bool
+    gap: np.generic
+
+
+@njit(cache=True, inline="always")
+def _lower_id(arr, lo, hi, x):
+    """First position p in [lo, hi) with arr[p] >= x."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if arr[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _gallop_id(arr, lo, hi, x):
+    """First position p in [lo, hi) with arr[p] >= x, galloping from lo (x is usually near)."""
+    step = 1
+    while lo < hi:
+        probe = lo + step - 1
+        if probe >= hi:
+            probe = hi - 1
+        if arr[probe] < x:
+            lo = probe + 1
+            step <<= 1
+        else:
+            hi = probe
+            break
+    return _lower_id(arr, lo, hi, x)
+
+
+@njit(cache=True, inline="always")
+def _past(t, base, lim):
+    """``t - base > lim`` (``lim >= 0``), exact whatever the spread of int64 times.
+
+    The one window rule of the engines (``plan/temporal_plan.py``, "Window arithmetic"):
+    ``t <= base`` never exceeds; otherwise int64 times are compared by their unsigned
+    difference, exact up to 2**64 - 1. Float differences never wrap.
+    """
+    if t <= base:
+        return False
+    if isinstance(t, float):
+        return t - base > lim
+    # 0 < t - base < 2**64: exact as an unsigned difference (a signed one would overflow)
+    return np.uint64(t) - np.uint64(base) > np.uint64(lim)
+
+
+@njit(cache=True, inline="always")
+def _in_window(t, win):
+    if win.delta_on and _past(t, win.t0, win.delta):
+        return False
+    if win.gap_on and _past(t, win.tp, win.gap):
+        return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _edge_at(arr, p):
+    """The edge id at position ``p`` of a list: ``arr[p]``, or ``p`` itself for the global
+    list (``arr`` None: numba compiles that case with the branch pruned)."""
+    if arr is None:
+        return p
+    return arr[p]
+
+
+@njit(cache=True)
+def _window_end(arr, lo, hi, time, win):
+    """First position p in [lo, hi) whose edge (``arr[p]``; ``arr`` None: ``p``) leaves the
+    window (hi if none). Galloping from ``lo`` (windows are usually short), then binary search.
+    """
+    if not win.delta_on and not win.gap_on:
+        return hi
+    step = 1
+    while lo < hi:
+        probe = lo + step - 1
+        if probe >= hi:
+            probe = hi - 1
+        if _in_window(time[_edge_at(arr, probe)], win):
+            lo = probe + 1
+            step <<= 1
+        else:
+            hi = probe
+            break
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if _in_window(time[_edge_at(arr, mid)], win):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, inline="always")
+def _touching(graph, v, incoming):
+    """``v``'s in-list (``incoming``) or out-list: ``(edge ids, start, end)``."""
+    if incoming:
+        return graph.in_edges, graph.in_ptr[v], graph.in_ptr[v + 1]
+    return graph.out_edges, graph.out_ptr[v], graph.out_ptr[v + 1]
+
+
+@njit(cache=True, inline="always")
+def _window_list(graph, v, incoming, lo_id, win):
+    """``v``'s in-list (``incoming``) or out-list and the positions ``[p, q)`` of its edges
+    with ids ``>= lo_id`` inside the window: ``(edge ids, p, q)``."""
+    arr, a, b = _touching(graph, v, incoming)
+    p = _lower_id(arr, a, b, lo_id)
+    return arr, p, _window_end(arr, p, b, graph.time, win)
+
+
+@njit(cache=True, inline="always")
+def _node_ok(v, a, g_nlab, has_nlab, p_nlab, has_allow, allow):
+    """Graph node ``v`` may be the image of motif node ``a`` (label, allowed set)."""
+    req = p_nlab[a]
+    if req != -1:
+        if not has_nlab or g_nlab[v] != req:
+            return False
+    if has_allow and allow[a, v] == 0:
+        return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _is_mapped(v, fmap, k):
+    for j in range(k):
+        if fmap[j] == v:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _anti_ok(level, eid, fmap, graph, anti):
+    """False if some anti-edge checked at ``level`` is present in the graph."""
+    src, dst, time = graph.src, graph.dst, graph.time
+    out_ptr, out_edges, in_ptr, in_edges = (
+        graph.out_ptr,
+        graph.out_edges,
+        graph.in_ptr,
+        graph.in_edges,
+    )
+    a_src, a_dst, a_lo, a_hi, a_w_on, a_w = (
+        anti.src,
+        anti.dst,
+        anti.lo_level,
+        anti.hi_level,
+        anti.w_on,
+        anti.w,
+    )
+    for j in range(anti.ptr[level], anti.ptr[level + 1]):
+        u = fmap[a_src[j]]
+        w = fmap[a_dst[j]]
+        tlo = time[eid[a_lo[j]]]
+        thi = time[eid[a_hi[j]]]
+        won = a_w_on[j] != 0
+        lim = a_w[j]
+        # walk the shorter of u's out-list and w's in-list for an edge u -> w
+        if out_ptr[u + 1] - out_ptr[u] <= in_ptr[w + 1] - in_ptr[w]:
+            arr = out_edges
+            a = out_ptr[u]
+            b = out_ptr[u + 1]
+            other = dst
+            want = w
+        else:
+            arr = in_edges
+            a = in_ptr[w]
+            b = in_ptr[w + 1]
+            other = src
+            want = u
+        # first position with time > tlo
+        lo = a
+        hi = b
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if time[arr[mid]] <= tlo:
+                lo = mid + 1
+            else:
+                hi = mid
+        p = lo
+        while p < b:
+            x = arr[p]
+            if won and _past(time[x], thi, lim):
+                break
+            if other[x] == want:
+                return False
+            p += 1
+    return True
+
+
+@njit(cache=True)
+def _run_range(graph, plan, anti, walk, run):
+    """DFS over root edges ``[run.lo, run.hi)`` (``run.mode`` as in :class:`~.calls.RootRun`).
+
+    ``stop[0]`` set (a chunk found a match, or the host was interrupted) ends the run within
+    ``POLL_MASK + 1`` steps with status ``STOPPED``.
+    Returns (count, rows_end, next_root, status).
+    """
+    # the fields as locals, under the names the walk has always used
+    src, dst, time, next_id = graph.src, graph.dst, graph.time, graph.next_id
+    out_ptr, out_edges, in_ptr, in_edges = (
+        graph.out_ptr,
+        graph.out_edges,
+        graph.in_ptr,
+        graph.in_edges,
+    )
+    g_elab, has_elab = graph.edge_label, graph.has_edge_label
+    k, l, tie, esrc, edst = plan.k, plan.l, plan.tie, plan.esrc, plan.edst  # noqa: E741
+    src_new, dst_new, source = plan.src_new, plan.dst_new, plan.source
+    delta_on, delta, gap_on, gap = plan.delta_on, plan.delta, plan.gap_on, plan.gap
+    p_elab, p_nlab, has_allow, allow = plan.edge_label, plan.node_label, plan.has_allow, plan.allow
+    g_nlab, has_nlab = graph.node_label, graph.has_node_label
+    pos_out, pos_in, out_after_in, in_after_out = walk
+    anti_ptr = anti.ptr
+    lo, hi, mode, out, stop = run.lo, run.hi, run.mode, run.out, run.stop
+    row0, cap, cap_is_limit = run.row0, run.cap, run.cap_is_limit
+    Z = np.int64(0)  # typed: a literal 0 argument would compile a helper specialisation
+    m = len(src)
+    # The search state (level i matches motif edge i; level 0 is the root edge e0):
+    #   fmap[a]        the vertex of motif node a, -1 while unmapped. A step at level i finds
+    #                  exactly the nodes first mapped at levels < i: _is_mapped scans every
+    #                  entry, so each rejection and backtrack resets its level's new nodes.
+    #   eid[i]         the edge id matched at level i (valid for i < level)
+    #   pos[i], end[i] level i's candidate range, found once when the level is entered (Everest's
+    #                  candidate-edge caching); positions in the list kind[i] says: 0 out_edges,
+    #                  1 in_edges, 2 the edge ids themselves. While deeper levels run, pos[i] is
+    #                  the candidate in eid[i]; the backtrack into level i moves it on by one.
+    fmap = np.full(k, -1, np.int64)
+    eid = np.zeros(l, np.int64)
+    pos = np.zeros(l, np.int64)
+    end = np.zeros(l, np.int64)
+    kind = np.zeros(l, np.int64)
+    cnt = Z
+    rows = row0
+    steps = Z
+    for e0 in range(lo, hi):
+        if stop[0] != 0:  # exists: another chunk found a match; or the host stops the call
+            return cnt, rows, e0, STOPPED
+        # level 0: the root edge's own tests (self-loops never match: the map is injective)
+        s0 = src[e0]
+        d0 = dst[e0]
+        if s0 == d0:
+            continue
+        if p_elab[0] != -1 and (not has_elab or g_elab[e0] != p_elab[0]):
+            continue
+        if not _node_ok(s0, esrc[0], g_nlab, has_nlab, p_nlab, has_allow, allow):
+            continue
+        if not _node_ok(d0, edst[0], g_nlab, has_nlab, p_nlab, has_allow, allow):
+            continue
+        fmap[esrc[0]] = s0
+        fmap[edst[0]] = d0
+        eid[0] = e0
+        ok0 = anti_ptr[1] == anti_ptr[0] or _anti_ok(Z, eid, fmap, graph, anti)
+        if not ok0:
+            fmap[esrc[0]] = -1
+            fmap[edst[0]] = -1
+            continue
+        if l == 1:  # the root edge alone is the match
+            if mode == ENUMERATE:
+                if rows >= cap:
+                    fmap[esrc[0]] = -1
+                    fmap[edst[0]] = -1
+                    if cap_is_limit:
+                        return cnt, rows, e0, LIMIT
+                    return cnt, rows, e0, FULL
+                out[rows, 0] = e0
+                rows += 1
+            cnt += 1
+            fmap[esrc[0]] = -1
+            fmap[edst[0]] = -1
+            if mode == EXISTS:
+                stop[0] = 1
+                return cnt, rows, e0 + 1, DONE
+            continue
+        root_rows = rows  # a full buffer rolls back to here (FULL): the host re-runs e0
+        root_cnt = cnt
+        t0 = time[e0]
+        level = Z + 1
+        entering = True
+        # one iteration: enter `level` (compute its range) if just descended, then pop it if
+        # exhausted or test the candidate at pos[level]; level 0 is fixed, so reaching it ends e0
+        while level >= 1:
+            steps += 1
+            if (steps & POLL_MASK) == 0 and stop[0] != 0:
+                for j in range(k):
+                    fmap[j] = -1
+                return cnt, rows, e0, STOPPED
+            if entering:
+                entering = False
+                prev = eid[level - 1]
+                # every list is sorted by edge id, i.e. by time, so the tie rule is a lower
+                # bound on ids: strictly later time (next_id) or, input order, a later id
+                lo_id = next_id[prev] if tie == 0 else prev + 1
+                sc = source[level]
+                if sc == 3:  # both endpoints mapped: walk the shorter whole list
+                    u = fmap[esrc[level]]
+                    w = fmap[edst[level]]
+                    sc = 0 if out_ptr[u + 1] - out_ptr[u] <= in_ptr[w + 1] - in_ptr[w] else 1
+                # the range ends at the first edge past the window (delta from the root's
+                # time, gap from the previous edge's): later ids have later times
+                win = Window(t0, time[prev], delta_on, delta, gap_on[level] != 0, gap[level])
+                # start next to the previous edge when it touches the list's node (Mackey-style
+                # walk: the walk index says where), else search the list. The two lists are
+                # written out, not picked into variables or passed to a helper: numba counts
+                # references to array variables, which made the walk 15-20% slower
+                if sc == 0:  # the out-list of esrc's image u
+                    u = fmap[esrc[level]]
+                    a, b = out_ptr[u], out_ptr[u + 1]
+                    if src[prev] == u:
+                        a = _gallop_id(out_edges, pos_out[prev] + 1, b, lo_id)
+                    elif dst[prev] == u:
+                        a = _gallop_id(out_edges, out_after_in[prev], b, lo_id)
+                    else:
+                        a = _lower_id(out_edges, a, b, lo_id)
+                    b = _window_end(out_edges, a, b, time, win)
+                elif sc == 1:  # the in-list of edst's image w
+                    w = fmap[edst[level]]
+                    a, b = in_ptr[w], in_ptr[w + 1]
+                    if dst[prev] == w:
+                        a = _gallop_id(in_edges, pos_in[prev] + 1, b, lo_id)
+                    elif src[prev] == w:
+                        a = _gallop_id(in_edges, in_after_out[prev], b, lo_id)
+                    else:
+                        a = _lower_id(in_edges, a, b, lo_id)
+                    b = _window_end(in_edges, a, b, time, win)
+                else:  # both endpoints new: the global edge list (ids are positions)
+                    a = lo_id
+                    b = _window_end(None, lo_id, m, time, win)
+                pos[level] = a
+                end[level] = b
+                kind[level] = sc
+            p = pos[level]
+            if p >= end[level]:
+                # exhausted: back to the previous level, unmapping the nodes it introduced,
+                # and on to its next candidate
+                level -= 1
+                if level >= 1:
+                    if src_new[level]:
+                        fmap[esrc[level]] = -1
+                    if dst_new[level]:
+                        fmap[edst[level]] = -1
+                    pos[level] += 1
+                continue
+            kd = kind[level]
+            if kd == 0:
+                e = out_edges[p]
+            elif kd == 1:
+                e = in_edges[p]
+            else:
+                e = p
+            s = src[e]
+            d = dst[e]
+            # endpoint tests: a new endpoint must be unmapped (injectivity) and pass its node
+            # filters; a mapped one must be its node's image (always so for the list's own
+            # vertex, but not for the other end of a both-mapped level's list)
+            if src_new[level]:
+                if _is_mapped(s, fmap, k) or not _node_ok(
+                    s, esrc[level], g_nlab, has_nlab, p_nlab, has_allow, allow
+                ):
+                    pos[level] = p + 1
+                    continue
+            elif s != fmap[esrc[level]]:
+                pos[level] = p + 1
+                continue
+            if dst_new[level]:
+                if (
+                    d == s  # a new s is not in fmap yet
+                    or _is_mapped(d, fmap, k)
+                    or not _node_ok(d, edst[level], g_nlab, has_nlab, p_nlab, has_allow, allow)
+                ):
+                    pos[level] = p + 1
+                    continue
+            elif d != fmap[edst[level]]:
+                pos[level] = p + 1
+                continue
+            if p_elab[level] != -1 and (not has_elab or g_elab[e] != p_elab[level]):
+                pos[level] = p + 1
+                continue
+            fmap[esrc[level]] = s
+            fmap[edst[level]] = d
+            eid[level] = e
+            # anti-edges last: the plan puts each at the first level where both its nodes and
+            # the edges bounding its interval are mapped, and the test walks a list
+            if anti_ptr[level + 1] > anti_ptr[level]:
+                ok = _anti_ok(level, eid, fmap, graph, anti)
+                if not ok:
+                    if src_new[level]:
+                        fmap[esrc[level]] = -1
+                    if dst_new[level]:
+                        fmap[edst[level]] = -1
+                    pos[level] = p + 1
+                    continue
+            if level == l - 1:  # a full match
+                if mode == ENUMERATE:
+                    # checked before writing: the limit ends the run; else FULL drops this
+                    # root's rows and count (back to root_rows, root_cnt) for a re-run of e0
+                    if rows >= cap:
+                        for j in range(k):
+                            fmap[j] = -1
+                        if cap_is_limit:
+                            return cnt, rows, e0, LIMIT
+                        return root_cnt, root_rows, e0, FULL
+                    for j in range(l):
+                        out[rows, j] = eid[j]
+                    rows += 1
+                cnt += 1
+                if mode == EXISTS:
+                    stop[0] = 1  # the other chunks stop at their next look at the flag
+                    for j in range(k):
+                        fmap[j] = -1
+                    return cnt, rows, e0 + 1, DONE
+                if src_new[level]:
+                    fmap[esrc[level]] = -1
+                if dst_new[level]:
+                    fmap[edst[level]] = -1
+                pos[level] = p + 1
+                continue
+            level += 1  # descend (this level's pos stays on e until the backtrack)
+            entering = True
+        fmap[esrc[0]] = -1
+        fmap[edst[0]] = -1
+    return cnt, rows, hi, DONE
+
+
+# The chunk drivers: each engine keeps its own (see calls.py, "Why each engine keeps ...").
+@njit(cache=True, parallel=True, nogil=True)
+def run_chunks(bounds, graph, plan, anti, walk, mode, out, offsets, stop):
+    """The walk of every chunk ``[bounds[c], bounds[c + 1])`` in parallel (``mode`` as in
+    :class:`~.calls.RootRun`; rows at ``out[offsets[c]:offsets[c + 1]]``).
+
+    Returns int64 ``(3, chunks)``: count, rows end and status per chunk.
+    """
+    nch = len(bounds) - 1
+    res = np.zeros((3, nch), np.int64)
+    for c in prange(nch):
+        run = RootRun(bounds[c], bounds[c + 1], mode, out, offsets[c], offsets[c + 1], False, stop)
+        count, rows, _, status = _run_range(graph, plan, anti, walk, run)
+        res[0, c] = count
+        res[1, c] = rows
+        res[2, c] = status
+    return res
+
+
+@njit(cache=True, nogil=True)
+def run_serial(graph, plan, anti, walk, run):
+    """One :class:`~.calls.RootRun` on this thread: ``(count, rows_end, next_root, status)``."""
+    return _run_range(graph, plan, anti, walk, run)
+
+
+# ---------------------------------------------------------------------- census
+@njit(cache=True)
+def _census_range(graph, query, lo, hi, counts, stop):
+    """Add the 3-edge census of roots [lo, hi) into counts (36,); stops early on ``stop[0]``."""
+    src, dst, time, next_id = graph.src, graph.dst, graph.time, graph.next_id
+    tie, table = query.tie, query.table
+    S = np.zeros(3, np.int64)
+    polls = 0
+    # S: the match's nodes by first appearance (S[0] = u, S[1] = v, S[2] = a third node once an
+    # edge brings one). Each level walks the out- and in-lists of the nodes of S: list
+    # j = 2 * i + (0 out, 1 in) of S[i]. An edge between two nodes of S lies in two of those
+    # lists and is taken only from the first (the skip tests below). Both levels keep only
+    # edges within delta of t0 (e1 comes before e2, so the window bounds it too). The codes
+    # 3 * x + y (x, y: positions in S of the source and target) of e1 (c2) and of e2 select
+    # the motif through `table`.
+    for e0 in range(lo, hi):
+        if stop[0] != 0:
+            return counts
+        u = src[e0]
+        v = dst[e0]
+        if u == v:
+            continue
+        t0 = time[e0]
+        win = Window(t0, t0, query.delta_on, query.delta, False, query.delta)
+        S[0] = u
+        S[1] = v
+        lo1 = next_id[e0] if tie == 0 else e0 + 1
+        for j1 in range(4):
+            arr1, p1, q1 = _window_list(graph, S[j1 >> 1], (j1 & 1) == 1, lo1, win)
+            for pp1 in range(p1, q1):
+                polls += 1  # each pp1 walks up to a few lists: look at the flag often
+                if (polls & 15) == 0 and stop[0] != 0:
+                    return counts
+                e1 = arr1[pp1]
+                s1 = src[e1]
+                d1 = dst[e1]
+                if s1 == d1:
+                    continue
+                # node indices in S (size 2)
+                i_s = 0 if s1 == u else 1 if s1 == v else -1
+                i_d = 0 if d1 == u else 1 if d1 == v else -1
+                jn = j1 >> 1
+                if j1 & 1 == 0:  # from out(S[jn]): skip if dst in S with idx < jn
+                    if i_d != -1 and i_d < jn:
+                        continue
+                else:  # from in(S[jn]): skip if src in S with idx <= jn
+                    if i_s != -1 and i_s <= jn:
+                        continue
+                ns = 2  # nodes in S; e1 may bring the third
+                if i_s == -1:
+                    S[2] = s1
+                    i_s = 2
+                    ns = 3
+                elif i_d == -1:
+                    S[2] = d1
+                    i_d = 2
+                    ns = 3
+                c2 = i_s * 3 + i_d
+                lo2 = next_id[e1] if tie == 0 else e1 + 1
+                for j2 in range(2 * ns):
+                    arr2, p2, q2 = _window_list(graph, S[j2 >> 1], (j2 & 1) == 1, lo2, win)
+                    jm = j2 >> 1
+                    for pp2 in range(p2, q2):
+                        e2 = arr2[pp2]
+                        s2 = src[e2]
+                        d2 = dst[e2]
+                        if s2 == d2:
+                            continue
+                        k_s = -1
+                        k_d = -1
+                        for q in range(ns):
+                            if S[q] == s2:
+                                k_s = q
+                            if S[q] == d2:
+                                k_d = q
+                        if j2 & 1 == 0:
+                            if k_d != -1 and k_d < jm:
+                                continue
+                        else:
+                            if k_s != -1 and k_s <= jm:
+                                continue
+                        if k_s == -1 or k_d == -1:
+                            if ns == 3:  # a fourth node: not a census motif
+                                continue
+                            if k_s == -1:
+                                k_s = 2
+                            else:
+                                k_d = 2
+                        idx = table[c2 * 9 + k_s * 3 + k_d]
+                        if idx >= 0:
+                            counts[idx] += 1
+    return counts
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def census_chunks(bounds, graph, query, stop):
+    """The census of every chunk ``[bounds[c], bounds[c + 1])`` in parallel: int64
+    ``(chunks, 36)``."""
+    nch = len(bounds) - 1
+    counts = np.zeros((nch, 36), np.int64)
+    for c in prange(nch):
+        _census_range(graph, query, bounds[c], bounds[c + 1], counts[c], stop)
+    return counts
+
+
+# ---------------------------------------------------------------------- walk index
+@njit(cache=True, inline="always")
+def _first_after(edges, lo, hi, other, olo, ohi, after):
+    """For each edge id ``e`` of the ascending ``edges[lo:hi]``, ``after[e]`` = the first
+    position of the ascending ``other[olo:ohi]`` holding an id above ``e`` (one merge)."""
+    j = olo
+    for i in range(lo, hi):
+        e = edges[i]
+        while j < ohi and other[j] <= e:
+            j += 1
+        after[e] = j
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def build_walk_index(graph, walk):
+    """Fill ``walk`` (:class:`WalkIndex`, int64 per edge id) from the graph's lists."""
+    out_ptr, out_edges, in_ptr, in_edges = (
+        graph.out_ptr,
+        graph.out_edges,
+        graph.in_ptr,
+        graph.in_edges,
+    )
+    pos_out, pos_in, out_after_in, in_after_out = (
+        walk.pos_out,
+        walk.pos_in,
+        walk.out_after_in,
+        walk.in_after_out,
+    )
+    n = len(out_ptr) - 1
+    for v in prange(n):
+        oa, ob = out_ptr[v], out_ptr[v + 1]
+        ia, ib = in_ptr[v], in_ptr[v + 1]
+        for j in range(oa, ob):
+            pos_out[out_edges[j]] = j
+        for j in range(ia, ib):
+            pos_in[in_edges[j]] = j
+        # for e entering v, the first out-position with id > e; and vice versa
+        _first_after(in_edges, ia, ib, out_edges, oa, ob, out_after_in)
+        _first_after(out_edges, oa, ob, in_edges, ia, ib, in_after_out)
