@@ -22,9 +22,15 @@ import pytest
 
 import nx_gpumine as ng
 from nx_gpumine.errors import CapacityError, EngineUnavailableError
-from nx_gpumine.execution import multigpu as mg
-from nx_gpumine.execution.static import run_static
-from nx_gpumine.execution.temporal import run_census, run_temporal
+from nx_gpumine.execution.executors import devices as mg
+from nx_gpumine.execution.merge import Merge
+from nx_gpumine.execution.static import run_static, run_static_devices
+from nx_gpumine.execution.temporal import (
+    run_census,
+    run_census_devices,
+    run_temporal,
+    run_temporal_devices,
+)
 from nx_gpumine.inputs.generators import skewed_temporal_graph
 from nx_gpumine.inputs.motifs import named_motif
 from nx_gpumine.inputs.patterns import Pattern, as_pattern
@@ -277,7 +283,7 @@ def test_worker_error_stops_all_and_is_raised():
 
 
 def test_merge_overflow_is_capacity_error():
-    merge = mg._Merge("count", 4, 3, None, None)
+    merge = Merge("count", 4, 3, None, None).add
     with pytest.raises(CapacityError, match="64-bit"):
         mg.run_tasks([0, 0], 4, lambda i: 2**62, merge, context=_Recorder())
 
@@ -311,23 +317,23 @@ def test_static_split_equals_one_process(case):
     want = run_static(g, plan, "count", engine="cpu")
     rows = run_static(g, mapping_plan, "enumerate", engine="cpu")
     for slots in ([0, 0, 0, 0], [0, 1]):
-        assert mg.run_static_devices(g, plan, "count", slots, engine="cpu") == want
-        got = mg.run_static_devices(g, mapping_plan, "enumerate", slots, engine="cpu")
+        assert run_static_devices(g, plan, "count", slots, engine="cpu") == want
+        got = run_static_devices(g, mapping_plan, "enumerate", slots, engine="cpu")
         assert np.array_equal(got, rows)  # root order, as one process gives it
-        head = mg.run_static_devices(g, mapping_plan, "enumerate", slots, engine="cpu", limit=5)
+        head = run_static_devices(g, mapping_plan, "enumerate", slots, engine="cpu", limit=5)
         assert np.array_equal(head, rows[:5])
-        assert mg.run_static_devices(g, plan, "exists", slots, engine="cpu") == (want > 0)
+        assert run_static_devices(g, plan, "exists", slots, engine="cpu") == (want > 0)
     assert mg.last_run["tasks"] > 2
 
 
 def test_static_split_no_match_and_trivial():
     g = as_static_graph(nx.path_graph(30))
     plan = static_plan(as_pattern("triangle"), g, induced=False, distinct=True)
-    assert mg.run_static_devices(g, plan, "count", [0, 0], engine="cpu") == 0
-    assert mg.run_static_devices(g, plan, "exists", [0, 0], engine="cpu") is False
-    got = mg.run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu")
+    assert run_static_devices(g, plan, "count", [0, 0], engine="cpu") == 0
+    assert run_static_devices(g, plan, "exists", [0, 0], engine="cpu") is False
+    got = run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu")
     assert got.shape == (0, 3)
-    got = mg.run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu", limit=0)
+    got = run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu", limit=0)
     assert got.shape == (0, 3)
 
 
@@ -339,12 +345,12 @@ def test_temporal_partitions_equal_one_process(name, delta, gaps, tie):
     want = run_temporal(graph, plan, "count", engine="cpu")
     rows = run_temporal(graph, plan, "enumerate", engine="cpu")
     for slots in ([0, 0, 0, 0], [0, 1]):
-        assert mg.run_temporal_devices(graph, plan, "count", slots, engine="cpu") == want
-        got = mg.run_temporal_devices(graph, plan, "enumerate", slots, engine="cpu")
+        assert run_temporal_devices(graph, plan, "count", slots, engine="cpu") == want
+        got = run_temporal_devices(graph, plan, "enumerate", slots, engine="cpu")
         assert np.array_equal(got, rows)
-        head = mg.run_temporal_devices(graph, plan, "enumerate", slots, engine="cpu", limit=7)
+        head = run_temporal_devices(graph, plan, "enumerate", slots, engine="cpu", limit=7)
         assert np.array_equal(head, rows[:7])
-        assert mg.run_temporal_devices(graph, plan, "exists", slots, engine="cpu") == (want > 0)
+        assert run_temporal_devices(graph, plan, "exists", slots, engine="cpu") == (want > 0)
     assert mg.last_run["tasks"] > 2
 
 
@@ -356,39 +362,37 @@ def test_temporal_without_window_uses_root_ranges_on_the_whole_graph(delta):
     plan = temporal_plan(plan.motif.with_(delta=delta), graph)
     want = run_temporal(graph, plan, "count", engine="cpu")
     rows = run_temporal(graph, plan, "enumerate", engine="cpu")
-    assert mg.run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu") == want
-    got = mg.run_temporal_devices(graph, plan, "enumerate", [0, 1], engine="cpu")
+    assert run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu") == want
+    got = run_temporal_devices(graph, plan, "enumerate", [0, 1], engine="cpu")
     assert np.array_equal(got, rows)
     assert mg.last_run["tasks"] > 2
-    assert graph._derived[mg._SLICE_KEY] == {}  # no slice was cut
+    assert graph._derived[mg.SLICE_CACHE_KEY] == {}  # no slice was cut
     counts = run_census(graph, delta, "strict", engine="cpu")
-    assert np.array_equal(
-        mg.run_census_devices(graph, delta, "strict", [0, 0], engine="cpu"), counts
-    )
+    assert np.array_equal(run_census_devices(graph, delta, "strict", [0, 0], engine="cpu"), counts)
 
 
 def test_temporal_slices_are_kept_for_the_next_call():
     graph = _tie_graph()
     plan = _temporal_case("M1", 60, None, "strict", graph)
-    mg.run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu")
-    table = graph._derived[mg._SLICE_KEY]
+    run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu")
+    table = graph._derived[mg.SLICE_CACHE_KEY]
     kept = dict(table)
     assert kept
-    mg.run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu")
-    assert all(graph._derived[mg._SLICE_KEY][k] is v for k, v in kept.items())
+    run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu")
+    assert all(graph._derived[mg.SLICE_CACHE_KEY][k] is v for k, v in kept.items())
 
 
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
 def test_census_partitions_equal_one_process(tie):
     graph = _tie_graph()
     want = run_census(graph, 60, tie, engine="cpu")
-    got = mg.run_census_devices(graph, 60, tie, [0, 0, 0], engine="cpu")
+    got = run_census_devices(graph, 60, tie, [0, 0, 0], engine="cpu")
     assert np.array_equal(got, want)
 
 
 # ====================================================================== with a device budget
 def test_budget_and_device_spread_reach_every_worker():
-    from nx_gpumine.engines.cuda import memory
+    from nx_gpumine import device_limits as memory
 
     seen = []
 
@@ -406,18 +410,18 @@ def test_budget_and_device_spread_reach_every_worker():
 
 
 def test_temporal_slices_released_after_their_task_under_a_budget(monkeypatch):
+    from nx_gpumine import device_limits as memory
     from nx_gpumine.engines.cpu import temporal as cpu_temporal
-    from nx_gpumine.engines.cuda import memory
 
     released = []
     monkeypatch.setattr(cpu_temporal, "release", released.append, raising=False)
     graph = _tie_graph()
     plan = _temporal_case("M1", 60, None, "strict", graph)
     want = run_temporal(graph, plan, "count", engine="cpu")
-    assert mg.run_temporal_devices(graph, plan, "count", [0, 1], engine="cpu") == want
+    assert run_temporal_devices(graph, plan, "count", [0, 1], engine="cpu") == want
     assert released == []  # no budget: slices stay cached with their device data
     with memory.device_budget(1 << 30):
-        assert mg.run_temporal_devices(graph, plan, "count", [0, 1], engine="cpu") == want
+        assert run_temporal_devices(graph, plan, "count", [0, 1], engine="cpu") == want
     tasks = mg.last_run["tasks"]
     assert len(released) == tasks > 2
     assert all(sub is not graph for sub in released)
@@ -428,6 +432,7 @@ def _fake_cupy(monkeypatch, free=1 << 34):
     import types
 
     from nx_gpumine.engines.cuda import static as gs
+    from nx_gpumine.engines.cuda import static_build, static_stream
 
     fake = types.SimpleNamespace(
         cuda=types.SimpleNamespace(
@@ -435,23 +440,25 @@ def _fake_cupy(monkeypatch, free=1 << 34):
         )
     )
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    monkeypatch.setattr(gs, "sm_count", lambda: 4)
+    monkeypatch.setattr(static_build, "sm_count", lambda: 4)
+    monkeypatch.setattr(static_stream, "sm_count", lambda: 4)
     return gs
 
 
 def test_static_out_of_core_refused_over_distinct_devices(monkeypatch):
-    from nx_gpumine.engines.cuda import memory
+    from nx_gpumine import device_limits as memory
+    from nx_gpumine.engines.cuda.static_stream import residency
 
     gs = _fake_cupy(monkeypatch)
     g = as_static_graph(nx.gnm_random_graph(2000, 20000, seed=3))
     plan = static_plan(as_pattern("diamond"), g, induced=False, distinct=True)
     need = gs.device_need(g, plan, shape=False)["total"]
-    assert gs._residency(g, plan, need, "managed", "count") is None  # fits: in memory
+    assert residency(g, plan, need, "managed", "count") is None  # fits: in memory
     small = need * 2 // 3
-    ooc = gs._residency(g, plan, small, "managed", "count")
+    ooc = residency(g, plan, small, "managed", "count")
     assert ooc is not None and ooc.budget == small  # one device: out of core
     with memory.spread_devices(2), pytest.raises(CapacityError, match="one GPU only"):
-        gs._residency(g, plan, small, "managed", "count")
+        residency(g, plan, small, "managed", "count")
     with memory.device_budget(small):
         assert gs.whole_range_count(g, plan) is False  # out of core: no shape kernel
         with memory.spread_devices(2), pytest.raises(CapacityError, match="devices="):

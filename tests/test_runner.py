@@ -1,4 +1,5 @@
-"""The shared loop of ``execution/runner.py``: merge rules and routing, on fake tasks."""
+"""The task loop and merge (``execution/executors/local.py``, ``execution/merge.py``) and the
+routing of ``execution/runner.py``, on fake tasks."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 import pytest
 
 from nx_gpumine.errors import CapacityError
-from nx_gpumine.execution import runner
+from nx_gpumine.execution import merge, runner
+from nx_gpumine.execution.executors.local import run_in_order
 
 
 class _Bar:
@@ -19,10 +21,10 @@ class _Bar:
 
 def test_count_sums_and_refuses_past_64_bits():
     bar = _Bar()
-    assert runner.run_in_order([3, 4, 5], lambda t, left: t, "count", width=2, bar=bar) == 12
+    assert run_in_order([3, 4, 5], lambda t, left: t, "count", width=2, bar=bar) == 12
     assert bar.n == 3
     with pytest.raises(CapacityError):
-        runner.run_in_order([2**62, 2**62, 2**62], lambda t, left: t, "count", width=2)
+        run_in_order([2**62, 2**62, 2**62], lambda t, left: t, "count", width=2)
 
 
 def test_exists_stops_at_the_first_hit():
@@ -33,9 +35,9 @@ def test_exists_stops_at_the_first_hit():
         return t == 1
 
     bar = _Bar()
-    assert runner.run_in_order([0, 1, 2], one, "exists", width=2, bar=bar) is True
+    assert run_in_order([0, 1, 2], one, "exists", width=2, bar=bar) is True
     assert ran == [0, 1] and bar.n == 2
-    assert runner.run_in_order([0, 2], one, "exists", width=2) is False
+    assert run_in_order([0, 2], one, "exists", width=2) is False
 
 
 def test_enumerate_keeps_task_order_and_stops_at_limit():
@@ -46,21 +48,21 @@ def test_enumerate_keeps_task_order_and_stops_at_limit():
         asked.append(left)
         return blocks[t][: left if left is not None else None]
 
-    out = runner.run_in_order(range(4), one, "enumerate", width=2, limit=5)
+    out = run_in_order(range(4), one, "enumerate", width=2, limit=5)
     assert out[:, 0].tolist() == [0, 0, 0, 1, 1]
     assert asked == [5, 2]  # the third task never ran
-    empty = runner.run_in_order([], one, "enumerate", width=3)
+    empty = run_in_order([], one, "enumerate", width=3)
     assert empty.shape == (0, 3) and empty.dtype == np.int64
 
 
 def test_no_matches_and_check_query():
-    assert runner.no_matches("count", 2) == 0
-    assert runner.no_matches("exists", 2) is False
-    assert runner.no_matches("enumerate", 4).shape == (0, 4)
+    assert merge.no_matches("count", 2) == 0
+    assert merge.no_matches("exists", 2) is False
+    assert merge.no_matches("enumerate", 4).shape == (0, 4)
     with pytest.raises(ValueError, match="mode"):
-        runner.check_query("list", None)
+        merge.check_query("list", None)
     with pytest.raises(ValueError, match="limit"):
-        runner.check_query("enumerate", -1)
+        merge.check_query("enumerate", -1)
 
 
 def test_dispatch_routes():
@@ -79,3 +81,19 @@ def test_dispatch_routes():
     with pytest.raises(ValueError):  # nor for the CPU engine
         runner.dispatch("cpu", None, [0], **kw)
     assert calls == ["local", "dask", "dask"]
+
+
+def test_merge_takes_results_in_any_order_and_keeps_task_order():
+    blocks = [np.full((2, 3), i, dtype=np.int64) for i in range(4)]
+    m = merge.Merge("enumerate", 4, 3, limit=5)
+    assert m.add(2, blocks[2]) is False and m.add(0, blocks[0]) is False
+    assert m.left() == 3  # task 1 is still missing: only task 0's rows count in order
+    assert m.add(1, blocks[1]) is True  # tasks 0..2 hold 6 >= 5 rows: stop
+    assert m.result()[:, 0].tolist() == [0, 0, 1, 1, 2]
+    census = merge.Merge("census", 2, 36)
+    census.add(1, np.arange(36))
+    census.add(0, np.ones(36, np.int64))
+    assert census.result().tolist() == list(range(1, 37))
+    assert merge.Merge("census", 0, 36).result().tolist() == [0] * 36
+    with pytest.raises(ValueError, match="merge mode"):
+        merge.Merge("list", 1, 2)

@@ -173,7 +173,7 @@ def _bar_state(err: str, desc: str) -> tuple[int, int]:
 def test_progress_same_answer(engine, capsys):
     import tqdm  # noqa: F401  (in the test extra: without it the bar path would not run)
 
-    from nx_gpumine.execution.runner import PROGRESS_TASKS
+    from nx_gpumine.execution.executors.local import PROGRESS_TASKS
 
     G = nx.barabasi_albert_graph(2000, 4, seed=7)
     g = ng.from_networkx(G)

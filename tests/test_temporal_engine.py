@@ -76,7 +76,7 @@ def _bar_state(err: str, desc: str) -> tuple[int, int]:
 def test_progress_paths_agree(college, capsys):
     import tqdm  # noqa: F401  (in the test extra: without it the bar path would not run)
 
-    from nx_gpumine.execution.runner import PROGRESS_TASKS
+    from nx_gpumine.execution.executors.local import PROGRESS_TASKS
 
     plan = build_temporal_plan(named_motif("triangle", delta=3600), college)
     name = plan.motif.name

@@ -1,227 +1,37 @@
-"""What running a static plan and a temporal plan have in common: routing, the task loop, merging.
+"""Where a call runs: pick the executor for a job and resolve its engine once.
 
-:mod:`.static` and :mod:`.temporal` supply only what differs (the engine kind, the result
-width ``plan.k`` / ``plan.l``, how root ranges are split, their Dask and multi-device
-functions):
+:func:`run_job` is the one entry every query kind goes through
+(:mod:`~nx_gpumine.execution.static`, :mod:`~nx_gpumine.execution.temporal`):
 
-- :func:`dispatch` routes a call: ``client`` / ``engine="dask"`` to Dask; ``devices=`` (or the
-  ``NX_GPUMINE_DEVICES`` default) with a CUDA engine to the multi-device path; anything else to
-  this process, once the workers of an interrupted multi-device call are done
-  (:func:`~nx_gpumine.execution.multigpu.settle`).
-- :func:`run_local` runs a plan in this process on one engine: the whole root range in one engine
-  call, or, with a progress bar, :data:`PROGRESS_TASKS` root ranges one after the other.
-- :func:`run_in_order` is that task loop with its exact merge (counts summed and refused past
-  64 bits, ``exists`` stopping at the first task that finds one, matches concatenated in task
-  order up to ``limit``), also used for the time partitions of
-  :func:`~nx_gpumine.execution.temporal.run_temporal_partitioned`.
+- ``client`` / ``engine="dask"``: the Dask executor
+  (:func:`~nx_gpumine.execution.executors.dask.run_job`; each worker chooses its engine);
+- ``devices=`` (or the ``NX_GPUMINE_DEVICES`` default) with a CUDA engine: several devices of
+  this host (:func:`~nx_gpumine.execution.executors.devices.run_job`);
+- anything else: this process (:func:`~nx_gpumine.execution.executors.local.run_job`), once
+  the workers of an interrupted multi-device call are done
+  (:func:`~nx_gpumine.execution.executors.devices.settle`).
+
+:func:`dispatch` is that routing rule on its own; :func:`run_on_devices` names the devices
+executor (the ``run_*_devices`` entry points).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-import numpy as np
+from ..engines import is_cuda_engine
+from .executors import dask, devices, local
+from .jobs.base import Job
 
-from ..engines.checks import checked_limit, checked_total
-from ..limits import check_result_rows
-
-__all__ = [
-    "MODES",
-    "PROGRESS_TASKS",
-    "check_query",
-    "no_matches",
-    "progress_bar",
-    "call_engine",
-    "run_in_order",
-    "run_local",
-    "dispatch",
-]
-
-#: What a query computes.
-MODES = ("count", "enumerate", "exists")
-#: Root-range tasks of a one-process call with ``progress=True`` (the steps of its bar).
-PROGRESS_TASKS = 256
-
-
-def check_query(mode: str, limit: int | None) -> None:
-    """Refuse an unknown ``mode`` or a negative ``limit`` (ValueError)."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    checked_limit(limit)
-
-
-def no_matches(mode: str, width: int) -> int | bool | np.ndarray:
-    """The answer of ``mode`` with no match: 0, False, or an empty ``(0, width)`` int64 array."""
-    return {"count": 0, "exists": False}.get(mode, np.empty((0, width), np.int64))
-
-
-def progress_bar(total: int, desc: str) -> Any:
-    """A tqdm bar of ``total`` tasks, or None when tqdm (optional) is not installed."""
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # tqdm is optional
-        return None
-    return tqdm(total=total, desc=desc, unit="task")
-
-
-def call_engine(
-    eng: ModuleType,
-    graph: Any,
-    plan: Any,
-    mode: str,
-    roots: Sequence[int] = (),
-    limit: int | None = None,
-) -> int | bool | np.ndarray:
-    """One engine call: ``eng.count``, ``eng.exists`` or ``eng.enumerate_matches`` on ``roots``.
-
-    ``roots`` is ``(lo, hi)``, or empty for the engine's whole root range; ``limit`` is passed to
-    ``enumerate_matches`` only.
-    """
-    if mode == "count":
-        return int(eng.count(graph, plan, *roots))
-    if mode == "exists":
-        return bool(eng.exists(graph, plan, *roots))
-    return eng.enumerate_matches(graph, plan, *roots, limit=limit)
-
-
-def run_in_order(
-    tasks: Iterable[Any],
-    run_one: Callable[[Any, int | None], Any],
-    mode: str,
-    *,
-    width: int,
-    limit: int | None = None,
-    bar: Any = None,
-) -> int | bool | np.ndarray:
-    """Run ``mode`` task by task and merge the results exactly.
-
-    Parameters
-    ----------
-    tasks : iterable
-        The tasks, in result order (root ranges, time partitions...).
-    run_one : callable
-        ``run_one(task, left)`` returns the task's count, existence flag, or ``(n, width)``
-        matches; ``left`` is the number of matches still wanted (None: no limit; enumeration
-        only, else None).
-    mode : {"count", "enumerate", "exists"}
-        What to compute.
-    width : int
-        Columns of a match row.
-    limit : int, optional
-        For ``"enumerate"``: stop once this many matches are in (later tasks do not run).
-    bar : tqdm bar, optional
-        Advanced by one per task done.
-
-    Returns
-    -------
-    int, bool or numpy.ndarray
-        The summed count, whether some task found a match (stops at the first), or the
-        matches of the tasks concatenated in task order.
-
-    Raises
-    ------
-    CapacityError
-        A count past 64 bits, or matches past the memory budget
-        (:func:`~nx_gpumine.limits.check_result_rows`).
-    """
-    if mode == "count":
-        total = 0
-        for task in tasks:
-            total += int(run_one(task, None))
-            checked_total(total)
-            if bar is not None:
-                bar.update(1)
-        return total
-    if mode == "exists":
-        for task in tasks:
-            if bar is not None:
-                bar.update(1)
-            if run_one(task, None):
-                return True
-        return False
-    blocks = []
-    got = 0
-    for task in tasks:
-        left = None if limit is None else limit - got
-        if left == 0:
-            break
-        block = run_one(task, left)
-        blocks.append(block)
-        got += len(block)
-        check_result_rows(got, width, exact=False)
-        if bar is not None:
-            bar.update(1)
-    if not blocks:
-        return np.empty((0, width), np.int64)
-    return np.concatenate(blocks, axis=0)
-
-
-def run_local(
-    eng: ModuleType,
-    graph: Any,
-    plan: Any,
-    mode: str,
-    *,
-    width: int,
-    limit: int | None,
-    progress: bool,
-    split: Callable[[int], list[tuple[int, int]]],
-    desc: str,
-) -> int | bool | np.ndarray:
-    """Run ``plan`` on engine ``eng`` in this process (current device or the CPU).
-
-    Parameters
-    ----------
-    eng : module
-        The engine module (:func:`~nx_gpumine.engines.select_engine`).
-    graph, plan
-        The data graph and the plan built for it.
-    mode : {"count", "enumerate", "exists"}
-        What to compute.
-    width : int
-        Columns of a match row (``plan.k`` or ``plan.l``).
-    limit : int, optional
-        For ``"enumerate"``: stop after this many matches.
-    progress : bool
-        Run :data:`PROGRESS_TASKS` root ranges one after the other under a tqdm bar (when
-        tqdm is installed) instead of one engine call over every root.
-    split : callable
-        ``split(ntasks)``: the plan's root range split into at most ``ntasks`` ranges.
-    desc : str
-        The bar's label.
-
-    Returns
-    -------
-    int, bool or numpy.ndarray
-        As the engine's ``count``, ``exists``, ``enumerate_matches``.
-    """
-    if plan.impossible:
-        return no_matches(mode, width)
-    bar = None
-    if progress:
-        tasks = split(PROGRESS_TASKS)
-        bar = progress_bar(len(tasks), desc)
-    if bar is None:
-        return call_engine(eng, graph, plan, mode, limit=limit)
-    try:
-        return run_in_order(
-            tasks,
-            lambda roots, left: call_engine(eng, graph, plan, mode, roots, left),
-            mode,
-            width=width,
-            limit=limit,
-            bar=bar,
-        )
-    finally:
-        bar.close()
+__all__ = ["dispatch", "run_job", "run_on_devices"]
 
 
 def dispatch(
     engine: str,
     client: Any,
-    devices: Any,
+    devices_arg: Any,
     *,
     on_dask: Callable[[], Any],
     on_devices: Callable[[list[int]], Any],
@@ -235,9 +45,10 @@ def dispatch(
     engine : str
         The call's engine name (``"dask"`` routes to Dask).
     client : distributed.Client or None
-        A Dask client routes to Dask (``devices`` must then be None).
-    devices : int, list of int, "all" or None
-        The call's ``devices=`` (:func:`~nx_gpumine.execution.multigpu.resolve_devices`).
+        A Dask client routes to Dask (``devices_arg`` must then be None).
+    devices_arg : int, list of int, "all" or None
+        The call's ``devices=`` (:func:`~nx_gpumine.execution.executors.devices.
+        resolve_devices`).
     on_dask : callable
         ``on_dask()`` runs the call on Dask.
     on_devices : callable
@@ -253,14 +64,79 @@ def dispatch(
     object
         What the chosen function returns.
     """
-    from .multigpu import resolve_devices, settle
-
     if client is not None or engine == "dask":
-        if devices is not None:
-            resolve_devices(devices, "dask")  # raises: devices= is not for Dask
+        if devices_arg is not None:
+            devices.resolve_devices(devices_arg, "dask")  # raises: devices= is not for Dask
         return on_dask()
-    slots = resolve_devices(devices, engine)
+    slots = devices.resolve_devices(devices_arg, engine)
     if slots is not None and use_devices():
         return on_devices(slots)
-    settle()
+    devices.settle()
     return on_local()
+
+
+def run_job(
+    job: Job,
+    engine: str = "auto",
+    *,
+    client: Any = None,
+    devices_arg: Any = None,
+    progress: bool = False,
+) -> Any:
+    """Run ``job`` where the call asks (see the module docstring).
+
+    Parameters
+    ----------
+    job : Job
+        What to compute.
+    engine : {"auto", "cpu", "cuda", "dask"}
+        Engine name (:func:`~nx_gpumine.engines.select_engine`; ``"dask"``: the Dask
+        executor, ``"auto"`` on each worker).
+    client : distributed.Client, optional
+        Run on this Dask client's workers, with ``engine`` on each worker.
+    devices_arg : int, list of int, "all" or None
+        GPUs of this host (:func:`~nx_gpumine.execution.executors.devices.resolve_devices`).
+    progress : bool
+        A progress bar (tqdm over tasks; on Dask, Dask's own).
+
+    Returns
+    -------
+    object
+        The job's result.
+    """
+    resolved: list[ModuleType | None] = []
+
+    def eng() -> ModuleType | None:  # the engine, resolved once for the call
+        if not resolved:
+            resolved.append(job.engine(engine))
+        return resolved[0]
+
+    def use_devices() -> bool:
+        module = eng()
+        return module is not None and is_cuda_engine(module)
+
+    return dispatch(
+        engine,
+        client,
+        devices_arg,
+        on_dask=lambda: dask.run_job(job, client=client, engine=engine, progress=progress),
+        on_devices=lambda slots: devices.run_job(job, eng(), slots, progress=progress),
+        on_local=lambda: local.run_job(job, eng(), progress),
+        use_devices=use_devices,
+    )
+
+
+def run_on_devices(
+    job: Job,
+    engine: str,
+    slots: Sequence[int],
+    *,
+    progress: bool = False,
+    ntasks: int | None = None,
+) -> Any:
+    """Run ``job`` on the device ``slots`` with ``engine`` (any engine: the CPU engine runs the
+    slots as plain threads); a job answered without engine tasks selects none."""
+    answer = job.answer()
+    if answer is not None:
+        return answer
+    return devices.run_job(job, job.engine(engine), slots, progress=progress, ntasks=ntasks)

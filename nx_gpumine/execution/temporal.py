@@ -1,55 +1,40 @@
-"""Run a temporal plan: pick the engine, split root-edge ranges into tasks, merge, report progress.
+"""Temporal motifs and the census: the entry points that build a
+:class:`~.jobs.temporal.TemporalJob` or :class:`~.jobs.census.CensusJob` and run it.
 
-Tasks are half-open ranges ``[lo, hi)`` of root edge ids (``plan.temporal_plan.split_root_edges``
-balances them by the number of edges in each root's window), the same split for CPU threads,
-GPUs and Dask workers. The routing, task loop and merge shared with static patterns are in
-:mod:`.runner`.
+:func:`run_temporal` and :func:`run_census` let :func:`~nx_gpumine.execution.runner.run_job`
+pick the executor (this process, several devices, Dask); the ``*_devices`` and ``*_dask``
+functions name one; :func:`run_temporal_partitioned` runs Everest's time
+partitions one after the other in this process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..engines import is_cuda_engine, select_engine
-from ..engines.checks import checked_range
 from ..inputs.temporal_graph import TemporalGraph
-from ..plan.temporal_plan import (
-    TemporalPlan,
-    TimePartition,
-    build_temporal_plan,
-    census_window,
-    split_root_edges,
-    time_partitions,
-)
-from .multigpu import run_census_devices, run_temporal_devices
-from .runner import MODES, call_engine, check_query, dispatch, no_matches, run_in_order, run_local
+from ..plan.temporal_plan import TemporalPlan
+from .executors import dask, local
+from .jobs.census import CensusJob
+from .jobs.temporal import TemporalJob, temporal_tasks
+from .merge import MODES, check_query, no_matches
+from .runner import run_job, run_on_devices
 
 __all__ = [
     "run_temporal",
-    "run_temporal_local",
+    "run_temporal_devices",
+    "run_temporal_dask",
     "run_temporal_partitioned",
     "iter_temporal_blocks",
+    "temporal_frame_dask",
     "run_census",
-    "census_function",
+    "run_census_devices",
+    "run_census_dask",
     "temporal_tasks",
     "MODES",
 ]
-
-
-def temporal_tasks(
-    graph: TemporalGraph, plan: TemporalPlan, ntasks: int, lo: int = 0, hi: int | None = None
-) -> list[tuple[int, int]]:
-    """Split root edge ids ``[lo, hi)`` into at most ``ntasks`` balanced ranges."""
-    lo, hi = checked_range(lo, hi, graph.m)
-    if ntasks < 1:
-        raise ValueError(f"ntasks must be >= 1, got {ntasks}")
-    if hi == lo:
-        return []
-    b = split_root_edges(graph, ntasks, plan.delta_on, plan.delta, lo, hi)
-    return [(int(x), int(y)) for x, y in zip(b[:-1], b[1:], strict=True) if y > x]
 
 
 def run_temporal(
@@ -62,83 +47,60 @@ def run_temporal(
     client: Any = None,
     devices: Any = None,
 ) -> int | bool | np.ndarray:
-    """Execute ``plan`` on ``graph``.
-
-    Parameters
-    ----------
-    graph : TemporalGraph
-        The data graph the plan was built for.
-    plan : TemporalPlan
-        The plan.
-    mode : {"count", "enumerate", "exists"}
-        What to compute.
-    engine : {"auto", "cpu", "cuda", "dask"}
-        Engine; ``"dask"`` (or a ``client``) runs time partitions on a Dask cluster, see
-        :func:`nx_gpumine.execution.distributed.run_temporal_dask`.
-    limit : int, optional
-        For ``"enumerate"``: stop after this many matches.
-    progress : bool
-        Show a tqdm bar (if tqdm is installed) over root-edge tasks (Dask: Dask's own bar).
-    client : distributed.Client, optional
-        Run on this Dask client's workers, with ``engine`` on each worker.
-    devices : int, list of int or "all", optional
-        GPUs of this host to split the time partitions over (see
-        :func:`nx_gpumine.execution.multigpu.resolve_devices`); None: the current device
-        (or the ``NX_GPUMINE_DEVICES`` default).
+    """Execute ``plan`` on ``graph``: :func:`~nx_gpumine.execution.static.run_static` for a
+    temporal plan (same parameters; Dask and ``devices=`` split time partitions, see
+    :func:`run_temporal_dask`, :func:`run_temporal_devices`).
 
     Returns
     -------
     int, bool or numpy.ndarray
         The count, the existence flag, or an ``(n, l)`` int64 array of edge ids.
-
-    Raises
-    ------
-    CapacityError
-        If a count overflows 64 bits.
     """
     check_query(mode, limit)
-
-    def on_dask() -> int | bool | np.ndarray:
-        from .distributed import run_temporal_dask
-
-        return run_temporal_dask(
-            graph, plan, mode, client=client, engine=engine, limit=limit, progress=progress
-        )
-
-    return dispatch(
-        engine,
-        client,
-        devices,
-        on_dask=on_dask,
-        on_devices=lambda slots: run_temporal_devices(
-            graph, plan, mode, slots, engine=engine, limit=limit, progress=progress
-        ),
-        on_local=lambda: run_temporal_local(graph, plan, mode, engine, limit, progress),
-        use_devices=lambda: is_cuda_engine(select_engine(engine, "temporal", plan)),
-    )
+    job = TemporalJob.of(graph, plan, mode, limit)
+    return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
 
 
-def run_temporal_local(
+def run_temporal_devices(
     graph: TemporalGraph,
     plan: TemporalPlan,
     mode: str,
-    engine: str = "auto",
+    devices: Sequence[int],
+    *,
+    engine: str = "cuda",
     limit: int | None = None,
     progress: bool = False,
+    nparts: int | None = None,
 ) -> int | bool | np.ndarray:
-    """:func:`run_temporal` in this process on the current device (or the CPU)."""
-    eng = select_engine(engine, "temporal", plan)
-    return run_local(
-        eng,
-        graph,
-        plan,
-        mode,
-        width=plan.l,
-        limit=limit,
-        progress=progress,
-        split=lambda ntasks: temporal_tasks(graph, plan, ntasks),
-        desc=f"{plan.motif.name or 'motif'} ({mode})",
-    )
+    """:func:`run_temporal` on several devices, one time partition per task.
+
+    ``devices``, ``engine``: as in :func:`~nx_gpumine.execution.static.run_static_devices`;
+    ``nparts``: number of time partitions (default
+    :data:`~nx_gpumine.execution.executors.devices.PARTS_PER_DEVICE` per slot). The result is
+    exactly the one-device result (edge ids, same row order).
+    """
+    check_query(mode, limit)
+    job = TemporalJob.of(graph, plan, mode, limit)
+    return run_on_devices(job, engine, devices, progress=progress, ntasks=nparts)
+
+
+def run_temporal_dask(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    mode: str,
+    *,
+    client: Any = None,
+    engine: str = "dask",
+    limit: int | None = None,
+    progress: bool = False,
+    nparts: int | None = None,
+) -> int | bool | np.ndarray:
+    """:func:`run_temporal` on a Dask cluster, one time partition per task: each reads only its
+    partition's edge slice, cut on a worker, with the plan rebuilt there from ``plan.motif``
+    (:func:`nx_gpumine.execution.executors.dask.run_job`)."""
+    check_query(mode, limit)
+    job = TemporalJob.of(graph, plan, mode, limit)
+    return dask.run_job(job, client=client, engine=engine, progress=progress, ntasks=nparts)
 
 
 def run_temporal_partitioned(
@@ -172,47 +134,34 @@ def run_temporal_partitioned(
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if plan.impossible:
         return no_matches(mode, plan.l)
-
-    def run_part(part: TimePartition, left: int | None) -> int | bool | np.ndarray:
-        sub = graph.edge_slice(part.edge_lo, part.edge_hi)
-        sub_plan = build_temporal_plan(plan.motif, sub)
-        eng = select_engine(engine, "temporal", sub_plan)
-        roots = (0, part.root_hi - part.edge_lo)
-        out = call_engine(eng, sub, sub_plan, mode, roots, left)
-        return out + part.edge_lo if mode == "enumerate" else out
-
-    parts = time_partitions(graph, plan, nparts)
-    return run_in_order(parts, run_part, mode, width=plan.l, limit=limit)
+    job = TemporalJob.of(graph, plan, mode, limit, fallback=False)
+    tasks = job.tasks(nparts, sliced=True)
+    return local.run_tasks_in_order(job, job.engine(engine), tasks)
 
 
 def iter_temporal_blocks(
     graph: TemporalGraph, plan: TemporalPlan, engine: str = "auto", ntasks: int = 256
 ) -> Iterator[np.ndarray]:
     """Lazily yield match blocks (``(n, l)`` edge ids), one root-edge task at a time."""
-    eng = select_engine(engine, "temporal", plan)
-    if plan.impossible:
-        return
-    for lo, hi in temporal_tasks(graph, plan, ntasks):
-        block = eng.enumerate_matches(graph, plan, lo, hi)
-        if len(block):
-            yield block
+    job = TemporalJob.of(graph, plan, "enumerate")
+    yield from local.iter_blocks(job, job.engine(engine), ntasks)
 
 
-def census_function(engine: str = "auto") -> Callable[..., np.ndarray]:
-    """The ``census(graph, delta, tie, lo, hi)`` function of ``engine``'s temporal module.
-
-    Parameters
-    ----------
-    engine : {"auto", "cpu", "cuda"}
-        Engine name, as :func:`nx_gpumine.engines.select_engine` takes it.
-
-    Returns
-    -------
-    callable
-        The module's ``census`` (every temporal engine has one: it is part of
-        :class:`nx_gpumine.engines.contract.TemporalEngine`).
-    """
-    return select_engine(engine, "temporal").census
+def temporal_frame_dask(
+    graph: TemporalGraph,
+    plan: TemporalPlan,
+    *,
+    client: Any = None,
+    engine: str = "dask",
+    limit: int | None = None,
+    nparts: int | None = None,
+) -> Any:
+    """The matches as a dask DataFrame: one pandas partition per time partition, lazy without
+    ``limit`` (:func:`nx_gpumine.execution.executors.dask.frame`). Columns as
+    ``find_motifs(..., output="frame")`` (``edge_i`` input rows, ``time_i``, ``node_a`` keys:
+    :func:`nx_gpumine.results.temporal.match_columns`)."""
+    job = TemporalJob.of(graph, plan, "enumerate", limit)
+    return dask.frame(job, client=client, engine=engine, ntasks=nparts)
 
 
 def run_census(
@@ -226,29 +175,42 @@ def run_census(
 ) -> np.ndarray:
     """The 36 three-edge motif counts (``CENSUS_KEYS`` order) on ``engine``.
 
-    ``engine="dask"`` or a ``client`` runs it on a Dask cluster
-    (:func:`nx_gpumine.execution.distributed.run_census_dask`; ``progress`` shows Dask's bar).
-    ``devices`` splits time partitions over GPUs of this host
-    (:func:`nx_gpumine.execution.multigpu.run_census_devices`).
+    ``engine="dask"`` or a ``client`` runs it on a Dask cluster (:func:`run_census_dask`;
+    ``progress`` shows Dask's bar). ``devices`` splits time partitions over GPUs of this host
+    (:func:`run_census_devices`).
     """
+    job = CensusJob.of(graph, delta, tie)
+    return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
 
-    def on_dask() -> np.ndarray:
-        from .distributed import run_census_dask
 
-        return run_census_dask(graph, delta, tie, client=client, engine=engine, progress=progress)
+def run_census_devices(
+    graph: TemporalGraph,
+    delta: float | int | None,
+    tie: str,
+    devices: Sequence[int],
+    *,
+    engine: str = "cuda",
+    progress: bool = False,
+    nparts: int | None = None,
+) -> np.ndarray:
+    """:func:`run_census` on several devices: time partitions as for any three-edge motif of
+    window ``delta``, counts summed exactly. Other parameters as :func:`run_temporal_devices`.
+    """
+    job = CensusJob.of(graph, delta, tie)
+    return run_on_devices(job, engine, devices, progress=progress, ntasks=nparts)
 
-    def on_local() -> np.ndarray:
-        checked = census_window(graph, delta, tie)
-        return np.asarray(census_function(engine)(graph, checked, tie), dtype=np.int64)
 
-    return dispatch(
-        engine,
-        client,
-        devices,
-        on_dask=on_dask,
-        on_devices=lambda slots: run_census_devices(
-            graph, delta, tie, slots, engine=engine, progress=progress
-        ),
-        on_local=on_local,
-        use_devices=lambda: is_cuda_engine(select_engine(engine, "temporal")),
-    )
+def run_census_dask(
+    graph: TemporalGraph,
+    delta: float | int | None,
+    tie: str = "strict",
+    *,
+    client: Any = None,
+    engine: str = "dask",
+    progress: bool = False,
+    nparts: int | None = None,
+) -> np.ndarray:
+    """:func:`run_census` on a Dask cluster, one time partition per task, counts summed
+    exactly. Other parameters as :func:`run_temporal_dask`."""
+    job = CensusJob.of(graph, delta, tie)
+    return dask.run_job(job, client=client, engine=engine, progress=progress, ntasks=nparts)

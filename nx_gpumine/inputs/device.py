@@ -241,19 +241,20 @@ def static_arrays(xp: Any, src: Any, dst: Any, directed: bool, duplicates: str =
 
 def static_from_device(
     frame: Any,
+    graph_type: type,
     *,
     source: str,
     target: str,
     directed: bool,
     duplicates: str = "raise",
 ) -> Any:
-    """A :class:`StaticGraph` built on the device from a device frame (None: use the host path).
+    """A static graph built on the device from a device frame (None: use the host path).
 
-    The device CSR becomes the graph's device cache (``graph.device_arrays()``), with a host
-    mirror for planning. Returns None when the columns cannot stay on the device.
+    ``graph_type`` is :class:`~nx_gpumine.inputs.static_graph.StaticGraph` (passed by its
+    module, which imports this one). The device CSR becomes the graph's device cache
+    (``graph.device_arrays()``), with a host mirror for planning. Returns None when the
+    columns cannot stay on the device.
     """
-    from .static_graph import StaticGraph
-
     cols = device_columns(frame, [source, target])
     if cols is None:
         return None
@@ -261,7 +262,7 @@ def static_from_device(
 
     arrs = static_arrays(cp, cols[0], cols[1], directed, duplicates)
     host = {k: cp.asnumpy(arrs[k]) for k in ("indptr", "indices", "dircode", "loop")}
-    g = StaticGraph(directed=directed, keys=cp.asnumpy(arrs["keys"]).tolist(), **host)
+    g = graph_type(directed=directed, keys=cp.asnumpy(arrs["keys"]).tolist(), **host)
     # under the key graph.device_arrays() reads: per device id (other GPUs upload the mirror)
     key = ("arrays", cp.cuda.runtime.getDevice())
     g.keep_built_arrays(key, {k: arrs[k] for k in ("indptr", "indices", "dircode", "loop")})
@@ -330,14 +331,13 @@ def temporal_index_arrays(
     return out
 
 
-def temporal_from_device(frame: Any, source: str, target: str, time: str) -> Any:
-    """A :class:`TemporalGraph` built on the device from a device frame (None: host path).
+def temporal_from_device(frame: Any, graph_type: type, source: str, target: str, time: str) -> Any:
+    """A temporal graph built on the device from a device frame (None: host path).
 
-    The device arrays become the graph's device cache (``graph.device_arrays()``), with a
-    host mirror for planning and result rows.
+    ``graph_type`` is :class:`~nx_gpumine.inputs.temporal_graph.TemporalGraph` (passed by its
+    module, which imports this one). The device arrays become the graph's device cache
+    (``graph.device_arrays()``), with a host mirror for planning and result rows.
     """
-    from .temporal_graph import TemporalGraph
-
     cols = device_columns(frame, [source, target, time])
     if cols is None:
         return None
@@ -346,7 +346,7 @@ def temporal_from_device(frame: Any, source: str, target: str, time: str) -> Any
     arrs = temporal_arrays(cp, *cols)
     names = ("src", "dst", "time", "rows", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges")
     host = {k: cp.asnumpy(arrs[k]) for k in names}
-    g = TemporalGraph(keys=cp.asnumpy(arrs["keys"]).tolist(), **host)
+    g = graph_type(keys=cp.asnumpy(arrs["keys"]).tolist(), **host)
     dev = {k: arrs[k] for k in names if k != "rows"}
     dev["node_label"] = dev["edge_label"] = None
     g.keep_built_arrays("arrays", dev)  # what the CUDA temporal engine reads (any device id)

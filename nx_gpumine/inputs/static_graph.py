@@ -28,6 +28,7 @@ from ..errors import InputError, QueryError, UnsupportedGraphError
 from .device import host_fallback, is_device_frame, static_from_device
 from .frames import frame_columns, is_frame
 from .graph_base import IMPOSSIBLE_LABEL, GraphBase
+from .temporal_graph import _dense_ids, _to_host
 
 __all__ = [
     "StaticGraph",
@@ -378,6 +379,7 @@ def build_static_graph(
     Returns
     -------
     StaticGraph
+        The union CSR of the edges, with the label codes given.
 
     Raises
     ------
@@ -630,30 +632,6 @@ def _cache_entry_valid(
     return True
 
 
-def _dense_ids(
-    src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | None
-) -> tuple[np.ndarray, np.ndarray, list]:
-    """Map arbitrary key arrays to dense ids (order: ``nodes`` if given, else sorted keys)."""
-    if nodes is not None:
-        keys = list(nodes)
-        key_to_id = {k: i for i, k in enumerate(keys)}
-        if len(key_to_id) != len(keys):
-            raise InputError("nodes: the node list holds duplicate keys")
-        try:
-            s = np.fromiter((key_to_id[k] for k in src_keys.tolist()), np.int64, len(src_keys))
-            d = np.fromiter((key_to_id[k] for k in dst_keys.tolist()), np.int64, len(dst_keys))
-        except KeyError as exc:
-            raise InputError(f"edge endpoint {exc.args[0]!r} is not in the node list") from exc
-        return s, d, keys
-    both = np.concatenate([src_keys, dst_keys])
-    try:
-        uniq, inv = np.unique(both, return_inverse=True)
-    except TypeError as exc:
-        raise InputError("node keys of mixed, unorderable types; pass nodes= explicitly") from exc
-    keys = uniq.tolist()
-    return inv[: len(src_keys)].astype(np.int64), inv[len(src_keys) :].astype(np.int64), keys
-
-
 def from_arrays(
     src: Any,
     dst: Any,
@@ -780,6 +758,8 @@ def from_edgelist(
     Returns
     -------
     StaticGraph
+        Node keys are the endpoint values (and ``nodes``' keys); built on the device for
+        device columns as above.
 
     Raises
     ------
@@ -789,7 +769,12 @@ def from_edgelist(
     if is_device_frame(frame):
         if edge_label is None and nodes is None and node_label is None:
             g = static_from_device(
-                frame, source=source, target=target, directed=directed, duplicates=duplicates
+                frame,
+                StaticGraph,
+                source=source,
+                target=target,
+                directed=directed,
+                duplicates=duplicates,
             )
             if g is not None:  # built on the device (cuDF / CuPy numeric columns)
                 return g
@@ -817,12 +802,6 @@ def from_edgelist(
     if edge_label is not None:
         g.edge_label_spec = LabelSpec(edge_label)
     return g
-
-
-def _to_host(a: Any) -> np.ndarray:
-    if hasattr(a, "get") and type(a).__module__.startswith("cupy"):
-        a = a.get()
-    return np.asarray(a)
 
 
 def as_static_graph(

@@ -48,10 +48,9 @@ _DATA = Path(__file__).resolve().parent.parent / "data"
 class TemporalGraph(GraphBase):
     """Directed temporal multigraph with edges sorted by time.
 
-    The key map, label encoding, the cache of derived values (``derived``, ``has_derived``,
-    ``forget_derived``) and the store of device data (``device_data``, ``has_device_data``,
-    ``forget_device_data``, ``built_on_device``) come from
-    :class:`~nx_gpumine.inputs.graph_base.GraphBase`.
+    What every graph has (key map, label encoding, derived values, device data) comes from
+    :class:`~nx_gpumine.inputs.graph_base.GraphBase`, as for
+    :class:`~nx_gpumine.inputs.static_graph.StaticGraph`.
 
     Attributes
     ----------
@@ -336,7 +335,11 @@ def _numeric_ids(keys: list, src_keys: np.ndarray, dst_keys: np.ndarray) -> tupl
     return out[0], out[1]
 
 
-def _dense_ids(src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | None):
+def _dense_ids(
+    src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | None
+) -> tuple[np.ndarray, np.ndarray, list]:
+    """Map arbitrary key arrays to dense ids (order: ``nodes`` if given, else sorted keys);
+    the one mapping of static and temporal graphs."""
     if nodes is not None:
         keys = list(nodes)
         key_to_id = {k: i for i, k in enumerate(keys)}
@@ -486,7 +489,7 @@ def temporal_from_frame(
     """
     if is_device_frame(frame):
         if edge_label is None and node_labels is None and nodes is None:
-            g = temporal_from_device(frame, source, target, time)
+            g = temporal_from_device(frame, TemporalGraph, source, target, time)
             if g is not None:  # built on the device (cuDF / CuPy numeric columns)
                 return g
         frame = host_fallback(frame)
@@ -585,6 +588,7 @@ def load_collegemsg(n_edges: int | None = None) -> TemporalGraph:
 
 
 def _to_host(a: Any) -> np.ndarray:
+    """``a`` as a host NumPy array (a CuPy array downloaded, a frame column converted)."""
     if hasattr(a, "get") and type(a).__module__.startswith("cupy"):
         a = a.get()
     if hasattr(a, "to_numpy") and not isinstance(a, np.ndarray):

@@ -1,0 +1,187 @@
+"""The static job: count / find / exists of a subgraph pattern, over root-edge ranges.
+
+Tasks are half-open ranges ``[lo, hi)`` of union-CSR entries (root edges), balanced by
+:func:`~nx_gpumine.execution.tasks.split_root_range`; every task reads the whole graph.
+What execution answers without an engine lives here too: 1- and 2-node plans
+(:func:`small_plan_result`), so engines get plans of
+:data:`~nx_gpumine.engines.contract.STATIC_MIN_K` or more nodes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...engines import select_engine
+from ...engines.checks import checked_range
+from ...engines.contract import STATIC_MIN_K, optional_hook
+from ...inputs.static_graph import StaticGraph
+from ...limits import check_result_rows, memory_budget, result_bytes
+from ...plan.static_plan import StaticPlan, node_mask, root_mask
+from ...results.static import matches_to_frame
+from ..merge import no_matches
+from ..tasks import split_root_range
+from .base import Job, call_engine
+
+__all__ = ["StaticJob", "small_plan_result", "LAZY_BYTES"]
+
+#: Largest result (bytes, see ``limits.result_bytes``) of one task an iterator lists at once.
+LAZY_BYTES = 64 << 20
+
+
+def small_plan_result(
+    graph: StaticGraph,
+    plan: StaticPlan,
+    mode: str,
+    limit: int | None = None,
+    lo: int = 0,
+    hi: int | None = None,
+) -> int | bool | np.ndarray:
+    """The answer of a 1- or 2-node plan (``plan.k < STATIC_MIN_K``), read off the plan's masks.
+
+    A 1-node plan matches the vertices passing its filters (:func:`node_mask`; it has no root
+    entries, so ``lo`` and ``hi`` are not used); a 2-node plan matches its root edges, the
+    union-CSR entries in ``[lo, hi)`` its ``root_ok`` mask admits (every level-0 and level-1
+    condition, symmetry included), so no engine is needed. The one implementation for every
+    executor (this process, several devices, Dask workers).
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph the plan was built for.
+    plan : StaticPlan
+        A plan with ``k <= 2``.
+    mode : {"count", "enumerate", "exists"}
+        What to compute.
+    limit : int, optional
+        For ``"enumerate"``: at most this many rows (the first ones in root order).
+    lo, hi : int
+        Root entry range of a 2-node plan (default: all entries).
+
+    Returns
+    -------
+    int, bool or numpy.ndarray
+        As :func:`~nx_gpumine.execution.static.run_static`; rows in root (entry) order,
+        columns in pattern-node order.
+    """
+    k = int(plan.k)
+    if k >= STATIC_MIN_K:
+        raise ValueError(f"small_plan_result answers plans of 1 or 2 nodes, got k = {k}")
+    if k == 1:
+        mask = node_mask(graph, plan, 0)
+        if mode == "count":
+            return int(mask.sum())
+        if mode == "exists":
+            return bool(mask.any())
+        ids = np.flatnonzero(mask).astype(np.int64)
+        if limit is not None:
+            ids = ids[:limit]
+        check_result_rows(len(ids), 1)
+        return ids.reshape(-1, 1)
+    lo, hi = checked_range(lo, hi, len(graph.indices))
+    if plan.impossible:
+        return no_matches(mode, k)
+    ok = np.asarray(plan.root_ok if plan.root_ok is not None else root_mask(graph, plan))[lo:hi]
+    if mode == "count":
+        return int(np.count_nonzero(ok))
+    if mode == "exists":
+        return bool(ok.any())
+    e = lo + np.flatnonzero(ok)
+    if limit is not None:
+        e = e[:limit]
+    check_result_rows(len(e), k)
+    owner = np.searchsorted(graph.indptr, e, side="right") - 1
+    out = np.empty((len(e), k), dtype=np.int64)
+    out[:, np.asarray(plan.order, dtype=np.int64)] = np.stack(
+        [owner, np.asarray(graph.indices[e], dtype=np.int64)], axis=1
+    )
+    return out
+
+
+@dataclasses.dataclass
+class StaticJob(Job):
+    """Count, find or test a static plan's matches; tasks are root-entry ranges ``(lo, hi)``.
+
+    Build one with :meth:`of`. Results: the count, the flag, or ``(n, k)`` dense vertex ids
+    in root order (columns in pattern-node order).
+    """
+
+    kind: ClassVar[str] = "static"
+    label: ClassVar[str] = "static"
+
+    @classmethod
+    def of(
+        cls, graph: StaticGraph, plan: StaticPlan, mode: str, limit: int | None = None
+    ) -> StaticJob:
+        """The job of ``mode`` for ``plan`` on ``graph``."""
+        return cls(graph, plan, mode, int(plan.k), limit)
+
+    @property
+    def desc(self) -> str:
+        return f"{self.plan.pattern.name or 'pattern'} ({self.mode})"
+
+    def engine(self, name: str, data: Any = None) -> ModuleType | None:
+        # a 1-node plan is read off its node mask: no engine (an unusable one is not refused)
+        return None if self.plan.k == 1 else select_engine(name, "static", self.plan)
+
+    def answer(self) -> Any:
+        plan = self.plan
+        if plan.k == 1:
+            return small_plan_result(self.graph, plan, self.mode, self.limit)
+        if plan.impossible or (self.mode == "enumerate" and self.limit == 0):
+            return no_matches(self.mode, self.width)
+        return None
+
+    def whole(self, eng: ModuleType) -> Any:
+        if self.plan.k < STATIC_MIN_K:
+            return small_plan_result(self.graph, self.plan, self.mode, self.limit)
+        return call_engine(eng, self.graph, self.plan, self.mode, limit=self.limit)
+
+    def splits_for_progress(self) -> bool:
+        return self.plan.k >= STATIC_MIN_K  # 1- and 2-node plans: one mask, nothing to show
+
+    def prefers_whole(self, eng: ModuleType) -> bool:
+        # counts of shapes with a whole-range kernel (cliques, books, 4-cycles on CUDA) take
+        # milliseconds and do not split into root ranges; 2-node plans need no engine
+        if self.plan.k < STATIC_MIN_K:
+            return True
+        whole = optional_hook(eng, "whole_range_count")
+        return self.mode == "count" and whole is not None and bool(whole(self.graph, self.plan))
+
+    def tasks(self, n: int, sliced: bool) -> list[tuple[int, int]]:
+        return split_root_range(self.graph, n, root_ok=self.plan.root_ok)
+
+    def run_task(self, eng: ModuleType, data: Any, task: Any, left: int | None) -> Any:
+        if self.plan.k < STATIC_MIN_K:  # a 2-node plan's range: no engine
+            return small_plan_result(data, self.plan, self.mode, left, *task)
+        return call_engine(eng, data, self.plan, self.mode, task, left)
+
+    def task_blocks(self, eng: ModuleType, data: Any, task: Any) -> Iterator[np.ndarray]:
+        """Lazy per block of matches where the engine can pause (``iter_matches``: the CPU
+        engine); with another engine, a task whose matches need more than
+        :data:`LAZY_BYTES` is listed by the CPU engine's ``iter_matches`` (memory bounded
+        however many matches it has; tests/test_engine_contract.py checks the hook)."""
+        plan = self.plan
+        lo, hi = task
+        if plan.k < STATIC_MIN_K:
+            yield small_plan_result(data, plan, "enumerate", None, lo, hi)
+            return
+        lazy = optional_hook(eng, "iter_matches")
+        if lazy is None:
+            big = min(LAZY_BYTES, memory_budget())
+            if result_bytes(eng.count(data, plan, lo, hi), plan.k) <= big:
+                yield eng.enumerate_matches(data, plan, lo, hi)
+                return
+            lazy = optional_hook(select_engine("cpu", "static"), "iter_matches")
+        yield from lazy(data, plan, lo, hi)
+
+    def frame_meta(self) -> Any:
+        empty = np.empty((0, self.width), np.int64)
+        return matches_to_frame(self.graph, self.plan.pattern, empty, "pandas")
+
+    def frame(self, data: Any, ids: np.ndarray) -> Any:
+        return matches_to_frame(data, self.plan.pattern, ids, "pandas")
