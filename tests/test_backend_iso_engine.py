@@ -21,9 +21,9 @@ from networkx.algorithms import isomorphism as iso
 from nx_gpumine.engines.cpu import local_counts as cpu_counts
 from nx_gpumine.engines.cuda import local_counts as gpu_counts
 from nx_gpumine.engines.cuda import refine as gpu_refine
-from nx_gpumine.execution import graph_iso as gi
 from nx_gpumine.inputs.static_graph import LabelSpec
 from nx_gpumine.interfaces import backend as gb
+from nx_gpumine.interfaces import graph_iso as gi
 from nx_gpumine.interfaces.backend import GpumineGraph
 from nx_gpumine.interfaces.backend_counts import undirected_csr
 

@@ -33,3 +33,22 @@ def test_fill_doc_needs_its_placeholder():
     assert "            The x." in f.__doc__.splitlines()
     with pytest.raises(ValueError, match="no {y} line"):
         paramdocs.fill_doc(y="The y.")(f)
+
+
+def test_fill_doc_writes_parameter_entries():
+    def f():
+        """Doc.
+
+        Parameters
+        ----------
+        {opts}
+        """
+
+    paramdocs.fill_doc(opts=[("a : int", "The a."), ("b : str, optional", "The b.")])(f)
+    lines = f.__doc__.splitlines()
+    at = lines.index("        a : int")
+    assert lines[at + 1 : at + 4] == [
+        "            The a.",
+        "        b : str, optional",
+        "            The b.",
+    ]

@@ -242,14 +242,14 @@ def test_query_text_in_functions():
 def test_named_motifs_are_resolved_once_per_name_delta_and_tie():
     """count_motifs keeps the motif of a name (issue 9's host time); the kept motif answers
     exactly as a fresh one, and a delta of another type is not taken for an equal one."""
-    from nx_gpumine.interfaces import temporal_functions as tf
+    from nx_gpumine.inputs import motif_args
 
     g = load_collegemsg(3000)
-    tf._catalogue_motif.cache_clear()
+    motif_args._catalogue_motif.cache_clear()
     for delta in (3600, 86400, 3600):
         want = count_motifs(g, named_motif("M4", delta=delta, tie="input_order"))
         assert count_motifs(g, "M4", delta=delta, tie="input_order") == want > 0
-    info = tf._catalogue_motif.cache_info()
+    info = motif_args._catalogue_motif.cache_info()
     assert (info.hits, info.misses) == (1, 2), info
     assert count_motifs(g, "M4", delta=1) == count_motifs(g, "M4", delta=1.0)
     with pytest.raises(QueryError, match="delta must be a number"):
@@ -260,17 +260,17 @@ def test_named_motifs_are_resolved_once_per_name_delta_and_tie():
 
 def test_query_text_naming_a_motif_file_is_read_on_every_call(tmp_path, monkeypatch):
     """Only catalogue names are kept: query text may name a motif file, which can change."""
-    from nx_gpumine.interfaces import temporal_functions as tf
+    from nx_gpumine.inputs import motif_args
 
     g = load_collegemsg(3000)
     monkeypatch.chdir(tmp_path)
     text = "pattern: q.txt\nconstraints:\n  delta: 3600\n"
     (tmp_path / "q.txt").write_text("1 2 1\n2 3 2\n3 1 3\n")  # triangle
-    tf._catalogue_motif.cache_clear()
+    motif_args._catalogue_motif.cache_clear()
     assert count_motifs(g, text) == count_motifs(g, "triangle", delta=3600)
     (tmp_path / "q.txt").write_text("1 2 1\n2 3 2\n")  # a 2-path now
     assert count_motifs(g, text) == count_motifs(g, "path2", delta=3600)
-    assert tf._catalogue_motif.cache_info().misses == 2  # the two names, not the text
+    assert motif_args._catalogue_motif.cache_info().misses == 2  # the two names, not the text
 
 
 def test_everest_query_inline_and_files(tmp_path):

@@ -466,22 +466,8 @@ class GpumineGraph:
         return [spec.value(dd, f"node {k!r}") for k, dd in zip(self.keys, data, strict=True)]
 
     def edge_values(self, spec: LabelSpec) -> list:
-        """The label of every edge under ``spec``, aligned with ``src``/``dst``.
-
-        Parameters
-        ----------
-        spec : LabelSpec
-            Attribute(s) and default.
-
-        Returns
-        -------
-        list
-
-        Raises
-        ------
-        nx_gpumine.InputError
-            As for :meth:`node_values`.
-        """
+        """The label of every edge under ``spec``, aligned with ``src``/``dst`` (parameters,
+        result and errors as for :meth:`node_values`)."""
         if not self.has_edge_attr(spec.attr):
             raise InputError(f"edge attribute {spec.attr!r} was not kept when converting the graph")
         data = self.edge_data or [{}] * len(self.src)

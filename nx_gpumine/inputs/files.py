@@ -343,16 +343,12 @@ def read_columns(
 
     Parameters
     ----------
-    source : str, pathlib.Path or binary file object
-        The file; ``"-"`` reads standard input.
+    source, header, what
+        As in :func:`read_edge_file`.
     roles : dict
         Role name -> column name or 0-based index; the table's columns are named by role.
     id_roles : sequence of str
         Roles holding node ids: all int64 when every id is an integer, else all text.
-    header : bool, optional
-        Whether the first data line is a header (``None``: decide).
-    what : str
-        How to call the file in messages.
 
     Returns
     -------
@@ -426,18 +422,12 @@ def read_columns(
                 f"{row.actual_columns}: {text!r}",
             ) from exc
         raise _fail(name, what, str(exc).replace("CSV parse error: ", "")) from exc
-    table = pa.table({r: table.column(c) for r, c in cols.items()})
-    if table.num_rows == 0:
-        raise _fail(name, what, "holds no rows")
-    table = _id_columns(table, id_roles, name, what, typed=False)
-    _check_time(table, name, what, cols.get("time", ""))
-    return EdgeFile(table, cols, header, name, len(names))
+    return _by_role(table, cols, id_roles, name, what, typed=False, header=header, width=len(names))
 
 
 def _read_parquet(
     data: bytes, name: str, what: str, roles: dict, id_roles: Sequence[str]
 ) -> EdgeFile:
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
@@ -447,12 +437,32 @@ def _read_parquet(
     names = list(pf.schema_arrow.names)
     cols = {r: _resolve(v, names, True, r, name, what) for r, v in roles.items()}
     table = pf.read(columns=list(dict.fromkeys(cols.values())))
+    return _by_role(table, cols, id_roles, name, what, typed=True, header=True, width=len(names))
+
+
+def _by_role(
+    table: Any,
+    cols: dict,
+    id_roles: Sequence[str],
+    name: str,
+    what: str,
+    *,
+    typed: bool,
+    header: bool,
+    width: int,
+) -> EdgeFile:
+    """The read ``table`` as an :class:`EdgeFile` with one column per role (``cols``: role ->
+    column read), checked: some rows, node ids (``typed``: the columns carry the file's own
+    types, as parquet's do, so text ids stay text; see :func:`_id_columns`) and the time
+    column; ``width``: the number of columns in the file."""
+    import pyarrow as pa
+
     table = pa.table({r: table.column(c) for r, c in cols.items()})
     if table.num_rows == 0:
         raise _fail(name, what, "holds no rows")
-    table = _id_columns(table, id_roles, name, what, typed=True)
+    table = _id_columns(table, id_roles, name, what, typed=typed)
     _check_time(table, name, what, cols.get("time", ""))
-    return EdgeFile(table, cols, True, name, len(names))
+    return EdgeFile(table, cols, header, name, width)
 
 
 def _line_of(raw: bytes, text: str) -> int | None:

@@ -138,17 +138,8 @@ class GraphBase:
             return self._device_cache.setdefault(key, build())
 
     def has_device_data(self, key: Hashable) -> bool:
-        """Whether device data is stored under ``key``.
-
-        Parameters
-        ----------
-        key : hashable
-            What the value is.
-
-        Returns
-        -------
-        bool
-        """
+        """Whether device data is stored under ``key`` (as :meth:`has_derived` for derived
+        values)."""
         return key in self._device_cache
 
     def forget_device_data(self, prefix: Hashable | None = None, *more: Hashable) -> None:

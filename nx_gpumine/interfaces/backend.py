@@ -21,7 +21,7 @@ This module holds :class:`BackendInterface` and the conversion hooks :func:`conv
 * :mod:`~nx_gpumine.interfaces.backend_attributes`: ``set_node_attributes`` and
   ``get_node_attributes`` on converted graphs;
 * :mod:`~nx_gpumine.inputs.backend_graph`: the backend's graph type, :class:`GpumineGraph`;
-* :mod:`~nx_gpumine.execution.graph_iso`: the isomorphism search (colour refinement and
+* :mod:`~nx_gpumine.interfaces.graph_iso`: the isomorphism search (colour refinement and
   individualisation, no automorphism enumeration).
 
 The served functions are importable from here too (``backend.triangles`` ...). Graphs converted

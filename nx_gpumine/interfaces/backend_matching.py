@@ -1,7 +1,7 @@
 """Graph matching served by the ``gpumine`` backend: isomorphism and subgraph functions.
 
 ``is_isomorphic`` and ``vf2pp_{is_isomorphic,isomorphism,all_isomorphisms}`` run the colour
-refinement and individualisation search of :mod:`nx_gpumine.execution.graph_iso`; NetworkX
+refinement and individualisation search of :mod:`nx_gpumine.interfaces.graph_iso`; NetworkX
 3.7's six ``vf2pp`` subgraph/monomorphism functions run the static subgraph engines (SG is the
 pattern, FG the data graph). The functions here take NetworkX's arguments, convert the graphs
 (:func:`~nx_gpumine.inputs.backend_graph.as_backend_graph`), raise NetworkX's errors and choose
@@ -18,12 +18,6 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..execution.graph_iso import (
-    IsoProblem,
-    invariants_agree,
-    isomorphism_problem,
-    iter_isomorphisms,
-)
 from ..inputs.backend_graph import GpumineGraph, as_backend_graph
 from ..inputs.static_graph import LabelSpec
 from .backend_dispatch import (
@@ -32,6 +26,12 @@ from .backend_dispatch import (
     call_engine,
     configured_engine,
     log_first_use,
+)
+from .graph_iso import (
+    IsoProblem,
+    invariants_agree,
+    isomorphism_problem,
+    iter_isomorphisms,
 )
 
 __all__ = [

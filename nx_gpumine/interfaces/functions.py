@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engines.cuda.memory import device_budget
+from ..device_limits import device_budget
 from ..errors import QueryError
 from ..execution.static import count_mappings, iter_static_blocks, run_static
 from ..inputs.options import as_flag, as_limit
@@ -26,51 +26,43 @@ from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import NO_DEFAULT, StaticGraph, as_static_graph
 from ..plan.static_plan import StaticPlan, static_plan
 from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
-from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc
+from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc, run_options_doc
 
 __all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
 
 _COUNT_KINDS = ("mappings", "subgraphs")
+#: The label arguments every function takes, in the order :func:`_prepare` receives them.
+_LABEL_ARGS = ("node_label", "edge_label", "node_label_default", "edge_label_default")
 
 
 def _prepare(
     G: Any,
     pattern: Any,
-    *,
     induced: bool,
     distinct: bool,
-    node_label: Any,
-    edge_label: Any,
-    node_label_default: Any,
-    edge_label_default: Any,
+    label_args: tuple,
 ) -> tuple[StaticGraph, Pattern, StaticPlan]:
+    """The graph, pattern and plan of a call; ``label_args``: its ``node_label``,
+    ``edge_label``, ``node_label_default`` and ``edge_label_default``, in this order."""
+    labels = dict(zip(_LABEL_ARGS, label_args, strict=True))
     induced = as_flag(induced, "induced")
     distinct = as_flag(distinct, "distinct")
-    graph = as_static_graph(
-        G,
-        node_label=node_label,
-        edge_label=edge_label,
-        node_label_default=node_label_default,
-        edge_label_default=edge_label_default,
-    )
-    pat = as_pattern(
-        pattern,
-        node_label=node_label,
-        edge_label=edge_label,
-        node_label_default=node_label_default,
-        edge_label_default=edge_label_default,
-    )
+    graph = as_static_graph(G, **labels)
+    pat = as_pattern(pattern, **labels)
     plan = static_plan(pat, graph, induced=induced, distinct=distinct)
     return graph, pat, plan
 
 
 @fill_doc(
-    max_device_bytes=max_device_bytes_doc(
-        "a graph whose estimated need exceeds it runs out of core",
-        "; a graph that would run out of core on several distinct devices raises "
-        ":class:`~nx_gpumine.errors.CapacityError` (the out-of-core static path runs on one GPU)",
-    ),
-    devices=devices_doc("root-edge ranges from a shared queue"),
+    run_options=run_options_doc(
+        max_device_bytes_doc(
+            "a graph whose estimated need exceeds it runs out of core",
+            "; a graph that would run out of core on several distinct devices raises "
+            ":class:`~nx_gpumine.errors.CapacityError` (the out-of-core static path runs on one "
+            "GPU)",
+        ),
+        devices_doc("root-edge ranges from a shared queue"),
+    )
 )
 def count_subgraphs(
     G: Any,
@@ -114,13 +106,7 @@ def count_subgraphs(
         each with its own ``"auto"`` engine; see ``docs/dask.md``.
     progress : bool
         Show a progress bar (needs tqdm; on Dask: Dask's own bar).
-    client : distributed.Client, optional
-        Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
-        every worker.
-    max_device_bytes : int, optional
-        {max_device_bytes}
-    devices : int, list of int or "all", optional
-        {devices}
+    {run_options}
 
     Returns
     -------
@@ -150,16 +136,8 @@ def count_subgraphs(
     progress = as_flag(progress, "progress")
     # One plan for both kinds: the symmetry-broken search (one match per occurrence); its
     # mappings are execution's count_mappings (distinct x |Aut(P)|), so no mapping plan is built.
-    graph, _, plan = _prepare(
-        G,
-        pattern,
-        induced=induced,
-        distinct=True,
-        node_label=node_label,
-        edge_label=edge_label,
-        node_label_default=node_label_default,
-        edge_label_default=edge_label_default,
-    )
+    labels = (node_label, edge_label, node_label_default, edge_label_default)
+    graph, _, plan = _prepare(G, pattern, induced, True, labels)
     run = dict(engine=engine, progress=progress, client=client, devices=devices)
     with device_budget(max_device_bytes):
         if count == "subgraphs":
@@ -218,33 +196,17 @@ def find_subgraphs(
     """
     limit = as_limit(limit)
     progress = as_flag(progress, "progress")
-    graph, pat, plan = _prepare(
-        G,
-        pattern,
-        induced=induced,
-        distinct=distinct,
-        node_label=node_label,
-        edge_label=edge_label,
-        node_label_default=node_label_default,
-        edge_label_default=edge_label_default,
-    )
+    labels = (node_label, edge_label, node_label_default, edge_label_default)
+    graph, pat, plan = _prepare(G, pattern, induced, distinct, labels)
     if as_frame == "dask":
         if client is None and engine != "dask":
             raise ValueError("as_frame='dask' needs engine='dask' or a client")
-        from ..execution.distributed import static_frame_dask
+        from ..execution.static import static_frame_dask
 
         return static_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
+    run = dict(engine=engine, progress=progress, client=client, devices=devices)
     with device_budget(max_device_bytes):
-        ids = run_static(
-            graph,
-            plan,
-            "enumerate",
-            engine=engine,
-            limit=limit,
-            progress=progress,
-            client=client,
-            devices=devices,
-        )
+        ids = run_static(graph, plan, "enumerate", limit=limit, **run)
     if as_frame is not None:
         return matches_to_frame(graph, pat, ids, as_frame)
     return matches_to_keys(graph, np.asarray(ids))
@@ -281,16 +243,8 @@ def has_subgraph(
     -------
     bool
     """
-    graph, _, plan = _prepare(
-        G,
-        pattern,
-        induced=induced,
-        distinct=False,
-        node_label=node_label,
-        edge_label=edge_label,
-        node_label_default=node_label_default,
-        edge_label_default=edge_label_default,
-    )
+    labels = (node_label, edge_label, node_label_default, edge_label_default)
+    graph, _, plan = _prepare(G, pattern, induced, False, labels)
     with device_budget(max_device_bytes):
         return bool(
             run_static(graph, plan, "exists", engine=engine, client=client, devices=devices)
@@ -329,16 +283,8 @@ def iter_subgraph_mappings(
     iterator of dict
         The same direction as ``GraphMatcher(G, pattern).subgraph_isomorphisms_iter()``.
     """
-    graph, pat, plan = _prepare(
-        G,
-        pattern,
-        induced=induced,
-        distinct=distinct,
-        node_label=node_label,
-        edge_label=edge_label,
-        node_label_default=node_label_default,
-        edge_label_default=edge_label_default,
-    )
+    labels = (node_label, edge_label, node_label_default, edge_label_default)
+    graph, pat, plan = _prepare(G, pattern, induced, distinct, labels)
     # validation above runs eagerly (this is not a generator function); the search is lazy
     blocks = iter_static_blocks(graph, plan, engine=engine, client=client)
     return iter_mappings(graph, pat, blocks)

@@ -78,7 +78,15 @@ class _EngineMixin:
 
     _directed: bool = False
 
-    def _gm_setup(self, node_match: Callable | None, edge_match: Callable | None) -> None:
+    def __init__(
+        self,
+        G1: nx.Graph,
+        G2: nx.Graph,
+        node_match: Callable | None = None,
+        edge_match: Callable | None = None,
+    ) -> None:
+        """NetworkX's matcher of ``G1`` and ``G2``, then whether the engines can answer."""
+        super().__init__(G1, G2, node_match=node_match, edge_match=edge_match)
         self._gm_engine = "auto"
         self._gm_reason: str | None = None
         nl = categorical_label(node_match)
@@ -202,34 +210,8 @@ class GraphMatcher(_EngineMixin, _nxiso.GraphMatcher):
         As in NetworkX; categorical matchers run on the engines, others on NetworkX.
     """
 
-    def __init__(
-        self,
-        G1: nx.Graph,
-        G2: nx.Graph,
-        node_match: Callable | None = None,
-        edge_match: Callable | None = None,
-    ) -> None:
-        super().__init__(G1, G2, node_match=node_match, edge_match=edge_match)
-        self._gm_setup(node_match, edge_match)
-
 
 class DiGraphMatcher(_EngineMixin, _nxiso.DiGraphMatcher):
-    """Drop-in for :class:`networkx.algorithms.isomorphism.DiGraphMatcher` (directed).
-
-    Parameters
-    ----------
-    G1, G2 : networkx.DiGraph
-        Search for subgraphs of ``G1`` matching ``G2``; directions are respected.
-    node_match, edge_match : callable, optional
-        As in NetworkX; categorical matchers run on the engines, others on NetworkX.
-    """
-
-    def __init__(
-        self,
-        G1: nx.DiGraph,
-        G2: nx.DiGraph,
-        node_match: Callable | None = None,
-        edge_match: Callable | None = None,
-    ) -> None:
-        super().__init__(G1, G2, node_match=node_match, edge_match=edge_match)
-        self._gm_setup(node_match, edge_match)
+    """Drop-in for :class:`networkx.algorithms.isomorphism.DiGraphMatcher` (directed): the
+    parameters of :class:`GraphMatcher`, with ``networkx.DiGraph`` graphs whose edge directions
+    are respected."""

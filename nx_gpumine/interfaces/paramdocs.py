@@ -3,21 +3,26 @@
 ``devices=`` and ``max_device_bytes=`` mean the same on :func:`~nx_gpumine.count_subgraphs` and
 :func:`~nx_gpumine.count_motifs` except for what is split or streamed; their text lives here
 once, and :func:`fill_doc` writes it into each docstring at import (``help()`` shows the whole
-text). In the source, a parameter's description is a single line ``{name}``.
+text). In the source, a parameter's description is a single line ``{name}``; parameters shared
+whole (``client``, ``max_device_bytes``, ``devices``: :func:`run_options_doc`) are one line
+``{name}`` at the indentation of a parameter.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-__all__ = ["max_device_bytes_doc", "devices_doc", "fill_doc"]
+__all__ = ["max_device_bytes_doc", "devices_doc", "run_options_doc", "fill_doc"]
 
 _F = TypeVar("_F", bound=Callable)
 
 #: Width of a filled description line, indentation included.
 WIDTH = 96
+
+#: A numpydoc parameter entry: its ``name : type`` line and its description.
+ParamEntry = tuple[str, str]
 
 
 def max_device_bytes_doc(over_budget: str, per_device: str) -> str:
@@ -50,9 +55,42 @@ def devices_doc(work: str) -> str:
     )
 
 
-def fill_doc(**texts: str) -> Callable[[_F], _F]:
-    """Decorator: replace each docstring line that holds only ``{name}`` by ``texts[name]``,
-    wrapped at :data:`WIDTH` with that line's indentation.
+def run_options_doc(max_device_bytes: str, devices: str) -> list[ParamEntry]:
+    """The ``client``, ``max_device_bytes`` and ``devices`` entries of a counting function.
+
+    Parameters
+    ----------
+    max_device_bytes, devices : str
+        Their descriptions (:func:`max_device_bytes_doc`, :func:`devices_doc`).
+    """
+    return [
+        (
+            "client : distributed.Client, optional",
+            'Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine '
+            "of every worker.",
+        ),
+        ("max_device_bytes : int, optional", max_device_bytes),
+        ('devices : int, list of int or "all", optional', devices),
+    ]
+
+
+def _wrap(text: str, indent: str) -> str:
+    return textwrap.fill(
+        text,
+        width=WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+
+
+def fill_doc(**texts: str | Sequence[ParamEntry]) -> Callable[[_F], _F]:
+    """Decorator: replace each docstring line that holds only ``{name}`` by ``texts[name]``.
+
+    A text is wrapped at :data:`WIDTH` with that line's indentation; a sequence of
+    :data:`ParamEntry` becomes those parameter entries, each ``name : type`` line at that
+    indentation and its description wrapped four spaces deeper.
 
     Raises
     ------
@@ -69,14 +107,13 @@ def fill_doc(**texts: str) -> Callable[[_F], _F]:
                 raise ValueError(f"{func.__qualname__}: no {marker} line in the docstring")
             for i in hits:
                 indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-                lines[i] = textwrap.fill(
-                    text,
-                    width=WIDTH,
-                    initial_indent=indent,
-                    subsequent_indent=indent,
-                    break_on_hyphens=False,
-                    break_long_words=False,
-                )
+                if isinstance(text, str):
+                    lines[i] = _wrap(text, indent)
+                else:
+                    entries = (
+                        f"{indent}{head}\n{_wrap(desc, indent + '    ')}" for head, desc in text
+                    )
+                    lines[i] = "\n".join(entries)
         func.__doc__ = "\n".join(lines)
         return func
 

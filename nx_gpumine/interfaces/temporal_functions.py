@@ -9,85 +9,25 @@ name (``"M4"``, ``"triangle"``, ``"01 12 20"``...), a list of ``(a, b)`` edges, 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..engines.cuda.memory import device_budget
+from ..device_limits import device_budget
 from ..errors import QueryError
 from ..execution.temporal import run_census, run_temporal
 from ..inputs.frames import frame_namespace, is_frame
-from ..inputs.motifs import (
-    CENSUS_AXIS,
-    CENSUS_GRID,
-    CENSUS_KEYS,
-    EverestQuery,
-    TemporalMotif,
-    motif_in_units,
-    named_motif,
-    parse_everest_query,
-)
+from ..inputs.motif_args import UNSET, as_motif
+from ..inputs.motifs import CENSUS_AXIS, CENSUS_GRID, CENSUS_KEYS, motif_in_units
 from ..inputs.options import as_flag, as_limit
 from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
 from ..inputs.times import limit_in_units
 from ..plan.temporal_plan import temporal_plan
 from ..results.temporal import match_columns
-from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc
+from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc, run_options_doc
 
 __all__ = ["count_motifs", "find_motifs", "has_motif", "motif_census", "as_motif"]
-
-_UNSET: Any = object()
-
-
-def as_motif(motif: Any, delta: Any = _UNSET, tie: str | None = None) -> TemporalMotif:
-    """Turn ``motif`` (object, name, edge list, EverestQuery) into a TemporalMotif.
-
-    Parameters
-    ----------
-    motif : TemporalMotif, str, sequence of (int, int) or EverestQuery
-        The query; a string is a catalogue name or Everest query text (holding ``pattern:``).
-    delta : number, duration or None, optional
-        Replaces the motif's window when given (``None`` removes it).
-    tie : {"strict", "input_order"}, optional
-        Replaces the motif's tie policy when given.
-    """
-    if isinstance(motif, EverestQuery):
-        motif = motif.motif
-    if isinstance(motif, str):
-        if "pattern:" in motif:  # Everest query text (it may name a motif file: read each time)
-            motif = parse_everest_query(motif).motif
-        else:
-            try:
-                return _catalogue_motif(motif, delta, tie)
-            except TypeError:  # an unhashable delta: not kept (with_ judges it)
-                motif = named_motif(motif)
-    elif not isinstance(motif, TemporalMotif):
-        if isinstance(motif, Sequence):
-            motif = TemporalMotif(list(motif))
-        else:
-            raise QueryError(
-                f"motif must be a TemporalMotif, a catalogue name or a list of edges, "
-                f"got {type(motif).__name__}"
-            )
-    return _with(motif, delta, tie)
-
-
-def _with(motif: TemporalMotif, delta: Any, tie: str | None) -> TemporalMotif:
-    changes: dict = {}
-    if delta is not _UNSET:
-        changes["delta"] = delta
-    if tie is not None:
-        changes["tie"] = tie
-    return motif.with_(**changes) if changes else motif
-
-
-@functools.lru_cache(maxsize=256, typed=True)
-def _catalogue_motif(name: str, delta: Any, tie: str | None) -> TemporalMotif:
-    """A catalogue motif with the call's window and tie policy, kept (motifs are immutable): a
-    repeated call by name then builds no motif (issue 9's per-call host time)."""
-    return _with(named_motif(name), delta, tie)
 
 
 def _check_columns(graph_kw: Mapping) -> None:
@@ -118,18 +58,20 @@ def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping)
 
 
 @fill_doc(
-    max_device_bytes=max_device_bytes_doc(
-        "an edge stream whose estimated need exceeds it is streamed through the GPU in time "
-        "partitions",
-        " (each streams its own time partitions when they exceed it)",
-    ),
-    devices=devices_doc("Everest's time partitions"),
+    run_options=run_options_doc(
+        max_device_bytes_doc(
+            "an edge stream whose estimated need exceeds it is streamed through the GPU in time "
+            "partitions",
+            " (each streams its own time partitions when they exceed it)",
+        ),
+        devices_doc("Everest's time partitions"),
+    )
 )
 def count_motifs(
     G: Any,
     motif: Any,
     *,
-    delta: Any = _UNSET,
+    delta: Any = UNSET,
     tie: str | None = None,
     engine: str = "auto",
     progress: bool = False,
@@ -169,13 +111,7 @@ def count_motifs(
         NetworkX node attribute holding labels.
     node_labels : mapping, optional
         Node key -> label (frames and arrays).
-    client : distributed.Client, optional
-        Run on this Dask cluster; ``engine`` ("auto", "cpu", "cuda") then names the engine of
-        every worker.
-    max_device_bytes : int, optional
-        {max_device_bytes}
-    devices : int, list of int or "all", optional
-        {devices}
+    {run_options}
 
     Returns
     -------
@@ -203,7 +139,7 @@ def has_motif(
     G: Any,
     motif: Any,
     *,
-    delta: Any = _UNSET,
+    delta: Any = UNSET,
     tie: str | None = None,
     engine: str = "auto",
     source: str = "source",
@@ -246,7 +182,7 @@ def find_motifs(
     G: Any,
     motif: Any,
     *,
-    delta: Any = _UNSET,
+    delta: Any = UNSET,
     tie: str | None = None,
     limit: int | None = None,
     output: str = "frame",
@@ -296,7 +232,7 @@ def find_motifs(
     kw.update(node_label=node_label, node_labels=node_labels)
     graph, m, plan = _prepare(G, motif, delta, tie, kw)
     if output == "dask":
-        from ..execution.distributed import temporal_frame_dask
+        from ..execution.temporal import temporal_frame_dask
 
         return temporal_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
     with device_budget(max_device_bytes):

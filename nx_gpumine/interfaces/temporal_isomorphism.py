@@ -61,7 +61,11 @@ class _TemporalMixin:
     _static_cls: type = _StaticGM
     _nx_cls: type = _nxt.TimeRespectingGraphMatcher
 
-    def _tr_setup(self) -> None:
+    def __init__(
+        self, G1: nx.Graph, G2: nx.Graph, temporal_attribute_name: str, delta: Any
+    ) -> None:
+        """NetworkX's matcher, then the engine-backed static matcher of ``G1`` and ``G2``."""
+        super().__init__(G1, G2, temporal_attribute_name, delta)
         self._tr_static = self._static_cls(self.G1, self.G2)
         self._tr_order = vf2_g2_order(self.G2)
 
@@ -216,27 +220,10 @@ class TimeRespectingGraphMatcher(_TemporalMixin, _nxt.TimeRespectingGraphMatcher
     _static_cls = _StaticGM
     _nx_cls = _nxt.TimeRespectingGraphMatcher
 
-    def __init__(self, G1: nx.Graph, G2: nx.Graph, temporal_attribute_name: str, delta: Any):
-        super().__init__(G1, G2, temporal_attribute_name, delta)
-        self._tr_setup()
-
 
 class TimeRespectingDiGraphMatcher(_TemporalMixin, _nxt.TimeRespectingDiGraphMatcher):
-    """Drop-in for NetworkX's ``TimeRespectingDiGraphMatcher`` (directed).
-
-    Parameters
-    ----------
-    G1, G2 : networkx.DiGraph
-        Search for time-respecting subgraphs of ``G1`` matching ``G2``.
-    temporal_attribute_name : str
-        Edge attribute holding the date/time.
-    delta : number or timedelta
-        Time threshold, as in NetworkX.
-    """
+    """Drop-in for NetworkX's ``TimeRespectingDiGraphMatcher`` (directed): the parameters of
+    :class:`TimeRespectingGraphMatcher`, with ``networkx.DiGraph`` graphs."""
 
     _static_cls = _StaticDiGM
     _nx_cls = _nxt.TimeRespectingDiGraphMatcher
-
-    def __init__(self, G1: nx.DiGraph, G2: nx.DiGraph, temporal_attribute_name: str, delta: Any):
-        super().__init__(G1, G2, temporal_attribute_name, delta)
-        self._tr_setup()

@@ -1,0 +1,146 @@
+"""The command line's results: one :class:`Report` per command, written as an aligned table,
+JSON or CSV (``--format``), to stdout or ``-o FILE``."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .common import CliError
+
+__all__ = ["Report", "TableBuffer", "open_output", "print_table", "write_report"]
+
+
+@dataclass
+class Report:
+    """What a command found, in one form for every output format.
+
+    ``rows`` hold raw values (int, float, str, None); the text form formats numbers, JSON
+    writes ``data``, CSV writes ``header`` + ``rows`` (or ``csv_table`` when set).
+    """
+
+    header: list[str]
+    rows: list[list[Any]]
+    data: dict
+    notes: list[str] = field(default_factory=list)
+    footer: list[str] = field(default_factory=list)
+    extra: list[tuple[str, list[str], list[list[Any]]]] = field(default_factory=list)
+    csv_table: tuple[list[str], list[list[Any]]] | None = None
+
+
+def _cell(x: Any) -> str:
+    import numpy as np
+
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int | np.integer):
+        return f"{int(x):,}"
+    if isinstance(x, float | np.floating):
+        return f"{float(x):.3f}"
+    return str(x)
+
+
+_NUMERIC = re.compile(r"-?[\d,]+(\.\d+)?|x[\d.]+")
+
+
+def print_table(rows: Sequence[Sequence[Any]], header: Sequence[str], out: TextIO) -> None:
+    """Print an aligned text table (numbers right-aligned, ints with thousands separators)."""
+    cells = [[str(c) for c in header]] + [[_cell(c) for c in r] for r in rows]
+    widths = [max(len(r[j]) for r in cells) for j in range(len(header))]
+    for i, r in enumerate(cells):
+        parts = []
+        for j, c in enumerate(r):
+            numeric = i > 0 and _NUMERIC.fullmatch(c) is not None
+            parts.append(c.rjust(widths[j]) if numeric else c.ljust(widths[j]))
+        print("  ".join(parts).rstrip(), file=out)
+        if i == 0:
+            print("  ".join("-" * w for w in widths), file=out)
+
+
+def _json_default(x: Any) -> Any:
+    import numpy as np
+
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if hasattr(x, "isoformat"):
+        return x.isoformat()
+    return str(x)
+
+
+def write_report(report: Report, fmt: str, out: TextIO) -> None:
+    """Write ``report`` as ``table`` (aligned text), ``json`` or ``csv``."""
+    if fmt == "json":
+        json.dump(report.data, out, indent=2, default=_json_default)
+        out.write("\n")
+        return
+    if fmt == "csv":
+        header, rows = report.csv_table or (report.header, report.rows)
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(header)
+        for r in rows:
+            w.writerow(["" if c is None else _csv_value(c) for c in r])
+        return
+    for line in report.notes:
+        print(line, file=out)
+    if report.header:
+        print_table(report.rows, report.header, out)
+    for line in report.footer:
+        print(line, file=out)
+    for title, header, rows in report.extra:
+        print(title, file=out)
+        print_table(rows, header, out)
+
+
+def _csv_value(x: Any) -> Any:
+    if hasattr(x, "isoformat"):
+        return x.isoformat()
+    return x
+
+
+@contextlib.contextmanager
+def open_output(path: str | None, default: TextIO) -> Iterator[TextIO]:
+    """``default`` for no path or ``-``, else the file ``path`` opened for writing.
+
+    Raises
+    ------
+    CliError
+        The file cannot be opened.
+    """
+    if path is None or path == "-":
+        yield default
+        return
+    try:
+        fh = open(path, "w", newline="")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise CliError(f"-o {path!r}: {exc.strerror or exc}") from exc
+    with fh:
+        yield fh
+
+
+class TableBuffer:
+    """Collects text lines and tables for a report whose text form has several tables."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def line(self, text: str) -> None:
+        """Add ``text`` (one or more lines)."""
+        self.lines.extend(text.split("\n"))
+
+    def table(self, rows: list[list[Any]], header: list[str]) -> None:
+        """Add an aligned table (:func:`print_table`)."""
+        s = io.StringIO()
+        print_table(rows, header, s)
+        self.lines.extend(s.getvalue().rstrip("\n").split("\n"))
