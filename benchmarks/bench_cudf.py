@@ -54,12 +54,12 @@ def _timed(fn):
 
 
 def static_run(gdf, path: str) -> dict:
-    from nx_gpumine.engines.cuda import static as cstatic
+    from nx_gpumine.engines.cuda import static_device
 
     def build():
         frame = gdf.to_pandas() if path == "via_pandas" else gdf
         g = ng.from_edgelist(frame, source="src", target="dst")
-        cstatic._graph_device(g)  # the device copy (upload or the device build's arrays)
+        static_device.graph_device(g)  # the device copy (upload or the device build's arrays)
         return g
 
     g, build_s = _timed(build)

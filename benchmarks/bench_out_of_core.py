@@ -79,12 +79,11 @@ def free_device(graph, plan=None) -> None:
     and return the pool's memory, so that each budget starts from an empty device."""
     import cupy as cp
 
-    from nx_gpumine.engines.cuda import static as gs
-    from nx_gpumine.engines.cuda import temporal as gt
+    from nx_gpumine.engines.cuda import static_device, temporal_data
 
     if plan is not None:
-        gs._PLAN_DATA.pop(plan, None)  # every device's entry
-        gt._PLAN_DATA.pop(plan, None)
+        static_device.PLAN_DATA.pop(plan, None)  # every device's entry
+        temporal_data.PLAN_DATA.pop(plan, None)
     if hasattr(graph, "forget_derived"):
         for prefix in ("cuda_static_graph", "cuda_static_graph_ooc", "cuda_rank_graph"):
             graph.forget_derived(prefix)

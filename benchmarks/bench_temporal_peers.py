@@ -7,12 +7,11 @@ Runs the public call ``nx_gpumine.count_motifs(T, motif, delta=..., tie="input_o
 engine="cuda")`` on a prepared TemporalGraph (Everest counts with the input-order tie policy):
 two warm-up calls, reported apart: the first compiles (NVRTC; the graph's upload, walk and pair
 indexes are built before timing and reported apart too), the second captures the call's opening
-launches as a CUDA graph (``second_call_ms``; the engine's ``GRAPHS``); then ``--repeat`` timed
-calls (default 3; the device
-script passes 7), medians of: the engine's kernel time (CUDA events over every launch of the
-call) and the whole call (host clock). Everest's processing
-times and counts are read from OUT_DIR/everest.tsv (``graph motif delta count us``, written by
-the peer kit in the same device call) when present.
+launches as a CUDA graph (``second_call_ms``; the engine tuning's ``graphs``); then
+``--repeat`` timed calls (default 3; the device script passes 7), medians of: the engine's
+kernel time (CUDA events over every launch of the call) and the whole call (host clock).
+Everest's processing times and counts are read from OUT_DIR/everest.tsv (``graph motif delta
+count us``, written by the peer kit in the same device call) when present.
 
 Graphs: CollegeMsg (bundled, SNAP); synth10m = the Everest kit's ``gen_temporal.py --seed 1``
 (regenerated identically by benchmarks/gen_temporal.py); sk10m =

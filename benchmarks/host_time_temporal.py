@@ -7,7 +7,9 @@ Issue 9 asks that a repeated call cost no more than its kernel time + 0.3 ms. Fo
 (graph, motif, delta: the graphs of ``bench_temporal_peers.py``) this makes two warm-up calls,
 then ``--repeat`` timed calls of ``count_motifs(T, motif, delta=..., tie="input_order",
 engine="cuda")``, with host clocks at the call's edges and around the engine's launch loop
-(``_run``) and its wait for the GPU (``wait_event``), and reports medians (ms) of:
+(``temporal_launch.launch_range``; ``temporal._run`` in packages before the engine's split by
+role, as ``ab_temporal.sh``'s old side may be) and its wait for the GPU (``wait_event``), and
+reports medians (ms) of:
 
 - ``wall``: the whole call; ``kernel``: the engine's CUDA-event time (first launch to last);
 - ``pre``: from the call's start to the launch loop (arguments, motif, plan, engine choice);
@@ -26,6 +28,7 @@ For an A/B against an older package: ``bash benchmarks/ab_temporal.sh prepare RE
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
@@ -49,7 +52,15 @@ DEFAULT_CELLS = (
 
 _marks: dict[str, float] = {}
 _wait_how = ["spin"]
-_run, _wait = gpu._run, gpu.wait_event
+#: the module whose launch loop (and its wait) is timed, and the loop's name there
+if hasattr(gpu, "_run"):  # a package before the split by role (ab_temporal.sh's old side)
+    _hooks, _RUN = gpu, "_run"
+else:
+    _hooks, _RUN = (
+        importlib.import_module("nx_gpumine.engines.cuda.temporal_launch"),
+        "launch_range",
+    )
+_run, _wait = getattr(_hooks, _RUN), _hooks.wait_event
 
 
 def _run_timed(*args, **kw):
@@ -111,7 +122,8 @@ def main() -> None:
     ap.add_argument("--cells", default=DEFAULT_CELLS)
     ap.add_argument("--waits", default="spin")
     a = ap.parse_args()
-    gpu._run, gpu.wait_event = _run_timed, _wait_timed
+    setattr(_hooks, _RUN, _run_timed)
+    _hooks.wait_event = _wait_timed
     by_graph: dict[str, list] = {}
     for cell in a.cells.split(","):
         g, motif, delta = cell.split(":")

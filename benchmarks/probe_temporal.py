@@ -5,11 +5,11 @@ usage: python3 benchmarks/probe_temporal.py OUT_DIR [--cells synth10m:M8:86400,.
 For each cell (graph, Everest motif, delta; input-order ties as Everest counts), times
 ``engines.cuda.temporal.count`` with the default switches and with each variant of
 ``--variants`` (medians of 3 kernel-event times after a warm-up, and of the engine call's
-wall time; every count must equal the default's). A variant sets engine switches (``steal``,
-``tail_ms``, ``count_last``, ``expand``) and module settings (``EXPAND_ROOTS``,
-``SPLIT_MIN``, ``SPLIT_GATE_ROOTS``, ``ROOT_CHUNK``, ``ROOT_FILTER``, ``ROOT_FILTER_MAX_KEPT``,
-and ``PAIR_MIN``, ``MIN_BLOCKS``, ``EARLY_WALK`` and ``LAZY_END_EDGES``, compiled into the
-kernel).
+wall time; every count must equal the default's). A variant sets call switches (``steal``,
+``tail_ms``, ``count_last``, ``expand``) and tuning fields (``engines.cuda.temporal_tuning.
+TemporalTuning``, swapped in with ``tuned``: ``expand_roots``, ``split_min``,
+``split_gate_roots``, ``root_chunk``, ``root_filter``, ``root_filter_max_kept``, and
+``pair_min``, ``min_blocks``, ``early_walk`` and ``lazy_end_edges``, compiled into the kernel).
 Writes OUT_DIR/temporal_probe.json.
 """
 
@@ -45,46 +45,35 @@ VARIANTS = {
     "no_count_last": {"count_last": False},
     "no_steal_no_tail": {"steal": False, "tail_ms": 0.0},
     "no_expand": {"expand": False},
-    "expand_all": {"EXPAND_ROOTS": 1 << 24},
-    "split4": {"SPLIT_MIN": 4},
-    "split8": {"SPLIT_MIN": 8},
-    "split32": {"SPLIT_MIN": 32},
-    "split64": {"SPLIT_MIN": 64},
-    "chunk128": {"ROOT_CHUNK": 128},
-    "chunk64": {"ROOT_CHUNK": 64},
-    "split16": {"SPLIT_MIN": 16},
-    "chunk512": {"ROOT_CHUNK": 512},
-    "pair_direct": {"PAIR_MIN": -1},
-    "pair0": {"PAIR_MIN": 0},
-    "pair8": {"PAIR_MIN": 8},
-    "pair128": {"PAIR_MIN": 128},
-    "no_filter": {"ROOT_FILTER": False},
-    "filter_always": {"ROOT_FILTER_MAX_KEPT": 1.0},
-    "split_always": {"SPLIT_GATE_ROOTS": 0},
-    "nocap": {"MIN_BLOCKS": 1},
-    "cap5": {"MIN_BLOCKS": 5},
-    "cap6": {"MIN_BLOCKS": 6},
-    "cap7": {"MIN_BLOCKS": 7},
-    "cap8": {"MIN_BLOCKS": 8},
-    "no_early_walk": {"EARLY_WALK": False},
-    "no_lazy_end": {"LAZY_END_EDGES": 1 << 62},
-    "lazy_end": {"LAZY_END_EDGES": 0},
+    "expand_all": {"expand_roots": 1 << 24},
+    "split4": {"split_min": 4},
+    "split8": {"split_min": 8},
+    "split32": {"split_min": 32},
+    "split64": {"split_min": 64},
+    "chunk128": {"root_chunk": 128},
+    "chunk64": {"root_chunk": 64},
+    "split16": {"split_min": 16},
+    "chunk512": {"root_chunk": 512},
+    "pair_direct": {"pair_min": -1},
+    "pair0": {"pair_min": 0},
+    "pair8": {"pair_min": 8},
+    "pair128": {"pair_min": 128},
+    "no_filter": {"root_filter": False},
+    "filter_always": {"root_filter_max_kept": 1.0},
+    "split_always": {"split_gate_roots": 0},
+    "nocap": {"min_blocks": 1},
+    "cap5": {"min_blocks": 5},
+    "cap6": {"min_blocks": 6},
+    "cap7": {"min_blocks": 7},
+    "cap8": {"min_blocks": 8},
+    "no_early_walk": {"early_walk": False},
+    "no_lazy_end": {"lazy_end_edges": 1 << 62},
+    "lazy_end": {"lazy_end_edges": 0},
 }
-#: module settings a variant may change (restored after it)
-MODULE_SETTINGS = (
-    "EXPAND_ROOTS",
-    "SPLIT_MIN",
-    "ROOT_CHUNK",
-    "PAIR_MIN",
-    "ROOT_FILTER",
-    "ROOT_FILTER_MAX_KEPT",
-    "SPLIT_GATE_ROOTS",
-    "MIN_BLOCKS",
-    "EARLY_WALK",
-    "LAZY_END_EDGES",
-)
-#: settings compiled into the kernel: a variant with one gets a fresh plan
-COMPILED: tuple = ("PAIR_MIN", "MIN_BLOCKS", "EARLY_WALK", "LAZY_END_EDGES")
+#: a variant's keys that are arguments of the call (the others are tuning fields)
+CALL_SWITCHES = ("steal", "tail_ms", "count_last", "expand")
+#: tuning fields compiled into the kernel: a variant with one gets a fresh plan
+COMPILED: tuple = ("pair_min", "min_blocks", "early_walk", "lazy_end_edges")
 
 
 def main() -> None:
@@ -112,13 +101,10 @@ def main() -> None:
         row: dict = {"graph": gname, "motif": motif, "delta": int(delta)}
         base = None
         for label, spec in variants.items():
-            kw = {k: v for k, v in spec.items() if k not in MODULE_SETTINGS}
-            saved = {k: getattr(gpu, k) for k in MODULE_SETTINGS}
+            kw = {k: v for k, v in spec.items() if k in CALL_SWITCHES}
+            settings = {k: v for k, v in spec.items() if k not in CALL_SWITCHES}
             vplan = plan
-            try:
-                for k in MODULE_SETTINGS:
-                    if k in spec:
-                        setattr(gpu, k, spec[k])
+            with gpu.tuned(**settings):
                 if any(k in spec for k in COMPILED):
                     # a compile-time setting: a fresh plan object, so that the engine compiles a
                     # module for it (temporal_plan() returns the plan cached on the graph, whose
@@ -136,9 +122,6 @@ def main() -> None:
                     calls.append((time.perf_counter() - t0) * 1e3)
                     kms.append(float(gpu.last_run.get("kernel_ms", 0.0)))
                 stats = dict(gpu.last_run)
-            finally:
-                for k, v in saved.items():
-                    setattr(gpu, k, v)
             base = c if base is None else base
             row[label] = {
                 "kernel_ms": float(np.median(kms)),

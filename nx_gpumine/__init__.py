@@ -40,8 +40,8 @@ _EXPORTS: dict[str, str] = {
     "motif_census": "nx_gpumine.interfaces.temporal_functions",
     # engines
     "cuda_available": "nx_gpumine.engines",
-    "set_max_device_bytes": "nx_gpumine.engines.cuda.memory",
-    "device_budget": "nx_gpumine.engines.cuda.memory",
+    "set_max_device_bytes": "nx_gpumine.device_limits",
+    "device_budget": "nx_gpumine.device_limits",
     # limits
     "memory_budget": "nx_gpumine.limits",
     "set_memory_budget": "nx_gpumine.limits",

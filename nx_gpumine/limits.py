@@ -9,6 +9,8 @@ The budget is, in order: the value given to :func:`set_memory_budget`; the envir
 variable ``NX_GPUMINE_MEMORY_BUDGET`` (bytes, a size such as ``"8GiB"`` / ``"500MB"``, or a
 percentage of the available memory such as ``"75%"``); else :data:`DEFAULT_FRACTION` of the
 memory available when the check runs (``MemAvailable`` on Linux; 4 GiB where it is unknown).
+
+The device memory the CUDA engines may use is the other budget, :mod:`.device_limits`.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from nx_gpumine.engines.cuda._runtime import KERNEL_DIR, preprocess_source
-from nx_gpumine.engines.cuda.static import _pack_plan, _resume_tasks
+from nx_gpumine.engines.cuda.static_build import pack_plan, resume_tasks
 from nx_gpumine.engines.cuda.temporal import MAX_EDGES, structure_defines
 from nx_gpumine.inputs.motifs import AntiEdge, TemporalMotif, named_motif
 from nx_gpumine.inputs.patterns import as_pattern
@@ -140,15 +140,15 @@ def test_temporal_context_stays_in_registers(tmp_path, name, defines):
 def test_temporal_dfs_registers_allow_six_blocks_per_sm(tmp_path):
     """Occupancy guard: the DFS kernel is latency-bound, so its speed follows the resident warps,
     which its register count sets (persistent grid, 256 threads a block). The engine compiles it
-    for six blocks per SM (``MIN_BLOCKS``: at most 40 registers, 75% occupancy) and, where that
-    build keeps more than ``SPILL_MAX`` bytes a thread in local memory, for five (at most 48
+    for six blocks per SM (tuning ``min_blocks``: at most 40 registers, 75% occupancy) and, where
+    that build keeps more than ``spill_max`` bytes a thread in local memory, for five (at most 48
     registers); this test makes the same choice and checks the build the engine runs. On the
     10M-edge graphs five blocks took 4-10% longer than the default, and no cap up to 23% longer
     (sk10m M11 at 1 day: 6.19 against 5.04 ms; temporal_probe_2026-11-26_seventh/
     cap_early_walk.json).
     With ``__launch_bounds__(256, 1)`` nvcc took 64-72 registers and every 10M-edge cell ran
     20-40% slower (fourth session)."""
-    from nx_gpumine.engines.cuda.temporal import MIN_BLOCKS, SPILL_MAX, kernel_defines
+    from nx_gpumine.engines.cuda.temporal import DEFAULT_TUNING, kernel_defines
     from nx_gpumine.inputs.generators import skewed_temporal_graph
     from nx_gpumine.inputs.motifs import named_motif
     from nx_gpumine.plan.temporal_plan import build_temporal_plan
@@ -166,6 +166,7 @@ def test_temporal_dfs_registers_allow_six_blocks_per_sm(tmp_path):
         assert found, report
         return tuple(int(x) for x in found.groups())
 
+    MIN_BLOCKS, SPILL_MAX = DEFAULT_TUNING.min_blocks, DEFAULT_TUNING.spill_max
     assert MIN_BLOCKS == 6
     g = skewed_temporal_graph(n=200, m=2000, seed=3)
     fallbacks = 0
@@ -175,7 +176,7 @@ def test_temporal_dfs_registers_allow_six_blocks_per_sm(tmp_path):
         stack, spill, regs = build(defines)
         assert regs <= 40, (name, lazy, regs)
         assert spill <= 256 and stack <= 64, (name, lazy, stack, spill)
-        if stack > SPILL_MAX:  # the engine's choice (temporal._kernel): one block per SM fewer
+        if stack > SPILL_MAX:  # the engine's choice (temporal_data.kernel): one block per SM fewer
             fallbacks += 1
             stack, spill, regs = build({**defines, "MIN_BLOCKS": MIN_BLOCKS - 1})
             assert regs <= 48, (name, lazy, regs)
@@ -285,7 +286,7 @@ def test_pack_plan_layout():
     G = from_networkx(nx.gnm_random_graph(30, 90, seed=1))
     plan = build_static_plan(as_pattern("house"), G, induced=True, distinct=True)
     k = plan.k
-    p = _pack_plan(plan)
+    p = pack_plan(plan)
     assert p.dtype == np.int32 and len(p) == 10 * k + 3 * k * k + 1
     code = p[10 * k : 10 * k + k * k].reshape(k, k)
     bn = p[7 * k : 8 * k]
@@ -311,7 +312,7 @@ def test_resume_tasks_bookkeeping():
     resume = np.full(9, -1, dtype=np.int64)
     resume[0:3] = [1, 7, 3]  # warp 0 stopped in task 1 (entry 101) after 7 matches
     resume[3:6] = [4, 0, 6]  # warp 1 stopped before task 4 (entry 12)
-    ent, sk, lo = _resume_tasks(resume, ctl, tl_e, tl_s, 10, 20)
+    ent, sk, lo = resume_tasks(resume, ctl, tl_e, tl_s, 10, 20)
     assert ent.tolist() == [101, 10, 12, 13]
     assert sk.tolist() == [7, 0, 0, 0]
     assert lo == 16  # range entries 16.. = tasks 8..
@@ -396,21 +397,24 @@ def test_level1_gaps_equal_a_walk_of_each_list(float_times):
     assert float_times or saturated > 0
 
 
-def test_window_mode_follows_the_graph_size(monkeypatch):
-    """Open windows (LAZY_END) are compiled in for graphs above ``LAZY_END_EDGES`` edges only:
-    the setting the GPU tests' ``lazy`` fixture changes."""
+def test_window_mode_follows_the_graph_size():
+    """Open windows (LAZY_END) are compiled in for graphs above the tuning's ``lazy_end_edges``
+    edges only: the setting the GPU tests' ``lazy`` fixture changes."""
     from nx_gpumine.engines.cuda import temporal as gpu
     from nx_gpumine.inputs.generators import skewed_temporal_graph
     from nx_gpumine.plan.temporal_plan import build_temporal_plan
 
     g = skewed_temporal_graph(n=200, m=2000, seed=3)
     plan = build_temporal_plan(named_motif("M10", 3600, tie="input_order"), g)
-    assert gpu.LAZY_END_EDGES >= 2000
+    assert gpu.current_tuning() is gpu.DEFAULT_TUNING and gpu.DEFAULT_TUNING.lazy_end_edges >= 2000
     assert gpu.kernel_defines(plan, g)["LAZY_END"] == 0
-    monkeypatch.setattr(gpu, "LAZY_END_EDGES", 1999)
-    assert gpu.kernel_defines(plan, g)["LAZY_END"] == 1
-    monkeypatch.setattr(gpu, "LAZY_END_EDGES", 2000)
-    assert gpu.kernel_defines(plan, g)["LAZY_END"] == 0
+    with gpu.tuned(lazy_end_edges=1999) as tuning:
+        assert gpu.kernel_defines(plan, g)["LAZY_END"] == 1
+        with gpu.tuned(lazy_end_edges=2000):
+            assert gpu.kernel_defines(plan, g)["LAZY_END"] == 0
+        assert gpu.current_tuning() is tuning
+    assert gpu.current_tuning() is gpu.DEFAULT_TUNING
+    assert gpu.kernel_defines(plan, g, gpu.TemporalTuning(lazy_end_edges=0))["LAZY_END"] == 1
 
 
 def test_nvrtc_options_from_the_environment(monkeypatch):

@@ -9,6 +9,8 @@ as are enumeration's split and limit paths.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,19 @@ def gpu():
     from nx_gpumine.engines.cuda import temporal as gpu_temporal
 
     return gpu_temporal
+
+
+@pytest.fixture
+def tune(gpu):
+    """``tune(field=value, ...)``: swap the engine's tuning (``TemporalTuning``) for the rest of
+    the test; the settings before are restored after it."""
+    before = gpu.current_tuning()
+
+    def apply(**changes):
+        gpu.set_tuning(dataclasses.replace(gpu.current_tuning(), **changes))
+
+    yield apply
+    gpu.set_tuning(before)
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +98,12 @@ def hub():
 
 
 @pytest.fixture(params=[False, True], ids=["exact-windows", "open-windows"])
-def lazy(request, gpu, monkeypatch):
+def lazy(request, gpu):
     """Both window modes of the DFS kernel (LAZY_END, compiled in per graph): the test graphs
-    are below ``LAZY_END_EDGES``, so the open windows of large graphs are forced here (plans
-    built inside the test compile their own module)."""
-    monkeypatch.setattr(gpu, "LAZY_END_EDGES", 0 if request.param else 1 << 62)
-    return request.param
+    are below the tuning's ``lazy_end_edges``, so the open windows of large graphs are forced
+    here (plans built inside the test compile their own module)."""
+    with gpu.tuned(lazy_end_edges=0 if request.param else 1 << 62):
+        yield request.param
 
 
 def _plan(graph, name, delta, tie="strict"):
@@ -115,13 +130,16 @@ def test_counts_equal_cpu_with_every_switch(gpu, lazy, skewed, name, delta, tie)
 
 
 @pytest.mark.parametrize("name", ["M1", "M4"])
-def test_repeated_calls_keep_their_launches(gpu, skewed, name, monkeypatch):
+def test_repeated_calls_keep_their_launches(gpu, skewed, name):
     """A repeated call reuses the launches kept with the plan (issue 9's host time); another
-    range, mode, option or switch builds its own, and every answer stays the CPU engine's."""
+    range, mode, option or tuning builds its own, and every answer stays the CPU engine's."""
+    from nx_gpumine.engines.cuda._runtime import current_device
+    from nx_gpumine.engines.cuda.temporal_data import PLAN_DATA
+
     plan = _plan(skewed, name, 3600, "input_order")
     want = cpu.count(skewed, plan)
     assert gpu.count(skewed, plan) == want > 0
-    kept = gpu._PLAN_DATA[plan][gpu.current_device()][1].buffers
+    kept = PLAN_DATA[plan][current_device()][1].buffers
     seq = kept["launches"]
     assert gpu.count(skewed, plan) == want and kept["launches"] is seq
     m = skewed.m
@@ -130,9 +148,8 @@ def test_repeated_calls_keep_their_launches(gpu, skewed, name, monkeypatch):
         assert kept["launches"] is not seq
     assert gpu.exists(skewed, plan) and gpu.count(skewed, plan, tail_ms=0) == want
     assert kept["launches"].level1 is not None  # 200K roots: level 1 expanded first
-    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)  # a switch: the launches are decided again
-    assert gpu.count(skewed, plan) == want and kept["launches"].level1 is None
-    monkeypatch.undo()
+    with gpu.tuned(expand_roots=0):  # another tuning: the launches are decided again
+        assert gpu.count(skewed, plan) == want and kept["launches"].level1 is None
     assert gpu.count(skewed, plan) == want and kept["launches"].level1 is not None
     rows = gpu.enumerate_matches(skewed, plan, 0, 3000)  # an output buffer: its own launches
     assert np.array_equal(rows, cpu.enumerate_matches(skewed, plan, 0, 3000))
@@ -145,28 +162,29 @@ def test_prefix_sum_kernels_equal_numpy(gpu, skewed, n):
     lengths) against numpy, across tile edges and beyond the 2^21 records a call can have."""
     import cupy as cp
 
-    prep = gpu._prepare(skewed, _plan(skewed, "M4", 3600))
+    from nx_gpumine.engines.cuda.temporal_data import prepare
+    from nx_gpumine.engines.cuda.temporal_launch import scan, scan_args
+
+    prep = prepare(skewed, _plan(skewed, "M4", 3600))
     values = np.random.default_rng(n).integers(0, 1000, n).astype(np.int64)
     out = cp.full(n + 1, -1, dtype=cp.int64)
-    gpu._scan(prep, gpu._scan_args(prep, cp.asarray(values), out[1:]))
+    scan(prep, scan_args(prep, cp.asarray(values), out[1:]))
     got = out.get()
     assert got[0] == -1 and np.array_equal(got[1:], np.cumsum(values))
 
 
 @pytest.mark.parametrize("path", ["expand", "filter", "split", "tail"])
-def test_replayed_graphs_equal_cpu(gpu, skewed, hub, path, monkeypatch):
+def test_replayed_graphs_equal_cpu(gpu, skewed, hub, path, tune):
     """From a shape's second call the opening launches replay as one CUDA graph: on every
     opening path (level-1 expansion, root filter, split roots; tail-record rounds launched after
     a replay) the replays give the CPU engine's answers, and they ran as graphs."""
     graph, kw = skewed, {}
     plan = _plan(skewed, "M4", 3600, "input_order")
     if path == "filter":  # all 200K roots go through the root filter
-        monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
-        monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", 1.0)
+        tune(expand_roots=0, root_filter_max_kept=1.0)
         plan = _plan(skewed, "M1", 3600, "input_order")
     elif path == "split":
-        monkeypatch.setattr(gpu, "EXPAND_ROOTS", 1000)
-        monkeypatch.setattr(gpu, "SPLIT_GATE_ROOTS", 0)
+        tune(expand_roots=1000, split_gate_roots=0)
     elif path == "tail":  # the hub's burst, one root per thread (as in the tail test above)
         graph = hub
         plan = build_temporal_plan(TemporalMotif([(0, 1), (0, 2)], delta=3600), hub)
@@ -184,7 +202,7 @@ def test_replayed_graphs_equal_cpu(gpu, skewed, hub, path, monkeypatch):
             assert gpu.last_run["tail_records"] > 0 and gpu.last_run["launches"] > 1
     for _ in range(3):
         assert gpu.exists(graph, plan, **kw)
-    monkeypatch.setattr(gpu, "GRAPHS", False)
+    tune(graphs=False)
     assert gpu.count(graph, plan, **kw) == want and gpu.last_run["graph"] == 0
 
 
@@ -292,11 +310,11 @@ def test_tail_redistribution_and_stealing_run_on_a_hub(gpu, lazy, hub, edges):
 
 
 @pytest.mark.parametrize("pair_min", [-1, 0, 10**9])
-def test_pair_walk_setting_equals_cpu(gpu, lazy, skewed, monkeypatch, pair_min):
-    # PAIR_MIN (compiled in): when a both-mapped level walks the pair group f(src) -> f(dst)
+def test_pair_walk_setting_equals_cpu(gpu, lazy, skewed, tune, pair_min):
+    # pair_min (compiled in): when a both-mapped level walks the pair group f(src) -> f(dst)
     # instead of the shorter list; -1 always and without the list's window, 0 whenever the
     # window is not empty, 10**9 never. Every setting must give the CPU engine's answers.
-    monkeypatch.setattr(gpu, "PAIR_MIN", pair_min)
+    tune(pair_min=pair_min)
     for name in ("M10", "M13", "M7"):
         plan = _plan(skewed, name, 3600, "input_order")  # a fresh plan: compiled with pair_min
         want = cpu.count(skewed, plan)
@@ -315,7 +333,9 @@ def test_tail_dump_keeps_a_warps_untaken_roots(gpu, lazy, hub, monkeypatch, stea
     # by warps whose other lanes are busy, while the warps without them run out of work. (Two
     # earlier forms of this test, over all roots, never reached the tail: roots taken in time
     # order leave the light ones for last, and the warps end together.)
-    monkeypatch.setattr(gpu, "persistent_blocks", lambda *a, **k: 2)
+    from nx_gpumine.engines.cuda import temporal_launch
+
+    monkeypatch.setattr(temporal_launch, "persistent_blocks", lambda *a, **k: 2)
     plan = build_temporal_plan(TemporalMotif([(0, 1), (0, 2)], delta=3600), hub)
     burst = int(np.searchsorted(hub.time, 10**6))
     # the last range holds only 64 burst roots: two warps take them, the other 14 exit at
@@ -333,13 +353,13 @@ def test_tail_dump_keeps_a_warps_untaken_roots(gpu, lazy, hub, monkeypatch, stea
     assert tails[-1] > 0, tails  # the tail path ran
 
 
-def test_split_gate_skips_splitting_where_few_roots_qualify(gpu, skewed, monkeypatch):
-    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 1000)  # split records: at most this many
+def test_split_gate_skips_splitting_where_few_roots_qualify(gpu, skewed, tune):
+    tune(expand_roots=1000)  # split records: at most this many
     plan = _plan(skewed, "M10", 3600, "input_order")
     want = cpu.count(skewed, plan)
     split = {}
     for gate in (1, 10**9):  # the first roots with 8 candidates qualify; never that many
-        monkeypatch.setattr(gpu, "SPLIT_GATE_ROOTS", gate)
+        tune(split_gate_roots=gate)
         assert gpu.count(skewed, plan, tail_ms=0) == want
         split[gate] = gpu.last_run["level1_records"]
     assert split[1] > 0 and split[10**9] == 0, split
@@ -361,11 +381,10 @@ FILTERED = [
 
 @pytest.mark.parametrize("edges,delta,gaps", FILTERED)
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
-def test_root_filter_equals_cpu(gpu, skewed, monkeypatch, edges, delta, gaps, tie):
-    # the filter runs on graphs of more than EXPAND_ROOTS roots where it is expected to keep at
-    # most ROOT_FILTER_MAX_KEPT of them: forced here on a small graph, whatever it keeps
-    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
-    monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", 1.0)
+def test_root_filter_equals_cpu(gpu, skewed, tune, edges, delta, gaps, tie):
+    # the filter runs on graphs of more than expand_roots roots where it is expected to keep at
+    # most root_filter_max_kept of them: forced here on a small graph, whatever it keeps
+    tune(expand_roots=0, root_filter_max_kept=1.0)
     plan = build_temporal_plan(TemporalMotif(edges, delta=delta, gaps=gaps, tie=tie), skewed)
     kind = gpu.level1_list(gpu.structure_defines(plan, skewed))
     on = kind is not None and (delta is not None or gaps is not None)
@@ -386,25 +405,23 @@ def test_root_filter_equals_cpu(gpu, skewed, monkeypatch, edges, delta, gaps, ti
             assert kept == int(keep[lo:hi].sum()) < hi - lo, kept
         assert gpu.exists(skewed, plan, lo, hi) == (want > 0)
         assert gpu.count(skewed, plan, lo, hi, tail_ms=0.002, steal=False) == want
-        monkeypatch.setattr(gpu, "ROOT_FILTER", False)
-        assert gpu.count(skewed, plan, lo, hi) == want
+        with gpu.tuned(root_filter=False):
+            assert gpu.count(skewed, plan, lo, hi) == want
         assert "roots_kept" not in gpu.last_run
-        monkeypatch.setattr(gpu, "ROOT_FILTER", True)
 
 
-def test_root_filter_runs_where_it_is_expected_to_keep_few(gpu, skewed, monkeypatch):
-    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
+def test_root_filter_runs_where_it_is_expected_to_keep_few(gpu, skewed, tune):
+    tune(expand_roots=0)
     # level 1 from the destination's out-list: 61% of the roots pass at 3600 s, 28% at 300 s
     for delta, share, on in ((3600, 0.5, False), (300, 0.5, True), (3600, 0.7, True)):
-        monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", share)
+        tune(root_filter_max_kept=share)
         plan = _plan(skewed, "M1", delta, "input_order")
         assert gpu.count(skewed, plan) == cpu.count(skewed, plan)
         assert ("roots_kept" in gpu.last_run) == on, (delta, share)
 
 
-def test_root_filter_float_times(gpu, skewed, monkeypatch):
-    monkeypatch.setattr(gpu, "EXPAND_ROOTS", 0)
-    monkeypatch.setattr(gpu, "ROOT_FILTER_MAX_KEPT", 1.0)
+def test_root_filter_float_times(gpu, skewed, tune):
+    tune(expand_roots=0, root_filter_max_kept=1.0)
     g = temporal_from_arrays(
         skewed.src.astype(np.int64),
         skewed.dst.astype(np.int64),
@@ -419,18 +436,17 @@ def test_root_filter_float_times(gpu, skewed, monkeypatch):
 
 @pytest.mark.parametrize("name,delta", [("M4", 3600), ("M10", 3600), ("M13", 3600), ("M8", 600)])
 @pytest.mark.parametrize("split_min", [1, 3, 16])
-def test_heavy_root_splitting_equals_cpu(gpu, lazy, skewed, monkeypatch, name, delta, split_min):
-    # the path of graphs with more than EXPAND_ROOTS roots, forced on a small graph: roots with
+def test_heavy_root_splitting_equals_cpu(gpu, lazy, skewed, tune, name, delta, split_min):
+    # the path of graphs with more than expand_roots roots, forced on a small graph: roots with
     # a long level-1 range go out as records for a second launch; with a buffer too small the
     # rest are walked in place, and with tail redistribution the split records are moved after
     # the tail records (both in one buffer)
     plan = _plan(skewed, name, delta, "input_order")
     want = cpu.count(skewed, plan)
-    monkeypatch.setattr(gpu, "SPLIT_MIN", split_min)
-    monkeypatch.setattr(gpu, "SPLIT_GATE_ROOTS", 0)
+    tune(split_min=split_min, split_gate_roots=0)
     rows = cpu.enumerate_matches(skewed, plan, 0, 20_000)
     for cap in (0, 7, skewed.m - 1):
-        monkeypatch.setattr(gpu, "EXPAND_ROOTS", cap)
+        tune(expand_roots=cap)
         assert gpu.count(skewed, plan) == want
         split = gpu.last_run["level1_records"]
         assert split <= cap and (cap == 0 or split_min > 3 or split > 0)

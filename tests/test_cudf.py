@@ -140,8 +140,8 @@ def test_device_columns_never_reach_the_host(cp):
 def test_engines_use_the_device_built_arrays(cp, monkeypatch):
     """No graph array is uploaded: the engines' device arrays are the ones built on the GPU,
     and no host array of graph-array size and type goes through ``cupy.asarray`` meanwhile."""
-    from nx_gpumine.engines.cuda import static as cstatic
-    from nx_gpumine.engines.cuda import temporal as ctemporal
+    from nx_gpumine.engines.cuda import static_device as cstatic_device
+    from nx_gpumine.engines.cuda import temporal_data as ctemporal
 
     df = _edges()
     cols = _device_mapping(cp, df)
@@ -160,10 +160,10 @@ def test_engines_use_the_device_built_arrays(cp, monkeypatch):
     ng.count_motifs(T, "triangle", delta=5000, engine="cuda")
     assert uploads == []
     dev = g.device_arrays()
-    gd = cstatic._graph_device(g)
+    gd = cstatic_device.graph_device(g)
     for name in ("indptr", "indices", "dircode", "loop"):
         assert gd[name] is dev[name]
-    td = ctemporal._graph_device(T)
+    td = ctemporal.graph_arrays(T)
     tdev = T.device_data("arrays")
     assert td["src"] is tdev["src"] and td["time"] is tdev["time"]
 

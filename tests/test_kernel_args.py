@@ -118,3 +118,31 @@ def test_host_compiler_layout_equals_the_packing(tmp_path, header, defines):
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     assert [int(x) for x in out.split()] == expected_layout(structs, defines)
+
+
+@pytest.mark.parametrize("defines", VARIANTS, ids=lambda d: ",".join(d) or "default")
+def test_packer_bytes_equal_a_field_by_field_fill(defines):
+    """Every declared struct: the packer's row write gives the bytes of assigning each field
+    in turn (pointers: device arrays, None, integer addresses), padding zero."""
+    from types import SimpleNamespace
+
+    for s in _declared():
+        values, want = {}, np.zeros(1, s.dtype(defines))
+        for i, (name, ctype, pointer) in enumerate(s.fields):
+            if pointer:
+                address = (1 << 40) + 8 * i
+                values[name] = (SimpleNamespace(data=SimpleNamespace(ptr=address)), None, address)[
+                    i % 3
+                ]
+                want[name] = 0 if i % 3 == 1 else address
+            else:
+                values[name] = want[name] = (-i if ctype == "int" else (1 << 20) + i) if i else 3
+        got = s.packer(defines)(values)
+        assert got.dtype == want.dtype and got.shape == (1,) and got.flags.writeable
+        assert got.tobytes() == want.tobytes() == s.pack(defines, **values).tobytes()
+        assert s.packer(defines) is s.packer(dict(defines))  # built once per macros
+        first = s.names[0]
+        with pytest.raises(
+            TypeError, match=rf"missing fields \['{first}'\], unknown fields \['bogus'\]"
+        ):
+            s.packer(defines)({**{k: v for k, v in values.items() if k != first}, "bogus": 1})

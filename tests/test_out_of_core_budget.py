@@ -9,50 +9,51 @@ import numpy as np
 import pytest
 
 import nx_gpumine as ng
+from nx_gpumine import device_limits
 from nx_gpumine.engines.cuda import memory
 from nx_gpumine.errors import CapacityError
 
 
 @pytest.fixture(autouse=True)
 def _clean_config(monkeypatch):
-    monkeypatch.setitem(memory.CONFIG, "max_device_bytes", None)
-    monkeypatch.delenv(memory.ENV, raising=False)
+    monkeypatch.setitem(device_limits.CONFIG, "max_device_bytes", None)
+    monkeypatch.delenv(device_limits.ENV, raising=False)
 
 
 def test_check_budget_validates():
-    assert memory.check_budget(None) is None
-    assert memory.check_budget(np.int64(5)) == 5
+    assert device_limits.check_budget(None) is None
+    assert device_limits.check_budget(np.int64(5)) == 5
     for bad in (0, -1):
         with pytest.raises(ValueError, match="max_device_bytes must be > 0"):
-            memory.check_budget(bad)
+            device_limits.check_budget(bad)
     for bad in (1.5, "1GB", True):
         with pytest.raises(TypeError, match="int number of bytes"):
-            memory.check_budget(bad)
+            device_limits.check_budget(bad)
 
 
 def test_budget_precedence_call_config_env(monkeypatch):
     free, total = 10 << 30, 80 << 30
     # nothing set: the device's capacity, total memory minus max(5% of total, 256 MiB),
     # whatever is free now (other processes' use must not push a query out of core)
-    assert memory.resolve_budget(None, free, total) == (total - (4 << 30), False)
-    assert memory.resolve_budget(None, 100, total) == (total - (4 << 30), False)
-    assert memory.resolve_budget(None, 100, 100 << 20)[0] == 0
-    monkeypatch.setenv(memory.ENV, "3000")
-    assert memory.resolve_budget(None, free, total) == (3000, True)
+    assert device_limits.resolve_budget(None, free, total) == (total - (4 << 30), False)
+    assert device_limits.resolve_budget(None, 100, total) == (total - (4 << 30), False)
+    assert device_limits.resolve_budget(None, 100, 100 << 20)[0] == 0
+    monkeypatch.setenv(device_limits.ENV, "3000")
+    assert device_limits.resolve_budget(None, free, total) == (3000, True)
     ng.set_max_device_bytes(2000)
-    assert memory.resolve_budget(None, free, total) == (2000, True)
+    assert device_limits.resolve_budget(None, free, total) == (2000, True)
     with ng.device_budget(1000):
-        assert memory.resolve_budget(None, free, total) == (1000, True)
-        assert memory.resolve_budget(500, free, total) == (500, True)
+        assert device_limits.resolve_budget(None, free, total) == (1000, True)
+        assert device_limits.resolve_budget(500, free, total) == (500, True)
         with ng.device_budget(None):  # None keeps the configured default in force
-            assert memory.resolve_budget(None, free, total) == (2000, True)
-    assert memory.current_budget() == 2000
+            assert device_limits.resolve_budget(None, free, total) == (2000, True)
+    assert device_limits.current_budget() == 2000
     with pytest.raises(ValueError):
         ng.set_max_device_bytes(0)
-    monkeypatch.setenv(memory.ENV, "lots")
+    monkeypatch.setenv(device_limits.ENV, "lots")
     ng.set_max_device_bytes(None)
-    with pytest.raises(ValueError, match=memory.ENV):
-        memory.current_budget()
+    with pytest.raises(ValueError, match=device_limits.ENV):
+        device_limits.current_budget()
 
 
 def test_public_functions_validate_the_budget():
@@ -189,6 +190,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
 
     LISTS = ("next_id", "out_ptr", "out_edges", "in_ptr", "in_edges")
     from nx_gpumine.engines.cuda import temporal as gt
+    from nx_gpumine.engines.cuda import temporal_stream
     from nx_gpumine.inputs.generators import skewed_temporal_graph
     from nx_gpumine.inputs.motifs import named_motif
     from nx_gpumine.plan.temporal_plan import build_temporal_plan
@@ -241,8 +243,7 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         ),
     )
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    monkeypatch.setattr(gt, "_lanes_estimate", lambda: 4000)
-    real = {f: getattr(gt, f) for f in ("count", "exists", "enumerate_matches")}
+    monkeypatch.setattr(temporal_stream, "lanes_estimate", lambda: 4000)
     slices = []
 
     def host(g):
@@ -250,32 +251,26 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         here), checked against the host build of the same edge slice (``edge_slice``)."""
         d = g.device_data(("cuda_temporal", 0))["g"]  # keyed by device id
         ref = _build(g.src.astype(np.int64), g.dst.astype(np.int64), g.time, g.rows, g.keys)
-        full = {k: np.asarray(d[k]) for k in gt._SLOT_ARRAYS + LISTS}
+        full = {k: np.asarray(d[k]) for k in temporal_stream.SLOT_ARRAYS + LISTS}
         for k, v in full.items():
             assert np.array_equal(v, getattr(ref, k)), k
         assert full["out_edges"].dtype == np.int32  # 32-bit ids on the device
         return dataclasses.replace(g, **{k: full[k].astype(np.int64) for k in LISTS})
 
-    def part_count(g, plan, lo=0, hi=None, max_device_bytes=None, **kw):
-        if max_device_bytes != gt._INF_BUDGET:
-            return real["count"](g, plan, lo, hi, max_device_bytes=max_device_bytes, **kw)
+    # the streamer runs each partition through the launch layer: the CPU engine stands in
+    def part_count(g, plan, lo, hi, **kw):
         slices.append(g.m)
         return ct.count(host(g), plan, lo, hi)
 
-    def part_exists(g, plan, lo=0, hi=None, max_device_bytes=None, **kw):
-        if max_device_bytes != gt._INF_BUDGET:
-            return real["exists"](g, plan, lo, hi, max_device_bytes=max_device_bytes, **kw)
+    def part_exists(g, plan, lo, hi, **kw):
         return ct.exists(host(g), plan, lo, hi)
 
-    def part_rows(g, plan, lo=0, hi=None, limit=None, max_device_bytes=None, **kw):
-        if max_device_bytes != gt._INF_BUDGET:
-            fn = real["enumerate_matches"]
-            return fn(g, plan, lo, hi, limit, max_device_bytes=max_device_bytes, **kw)
+    def part_rows(g, plan, lo, hi, limit, **kw):
         return ct.enumerate_matches(host(g), plan, lo, hi, limit=limit)
 
-    monkeypatch.setattr(gt, "count", part_count)
-    monkeypatch.setattr(gt, "exists", part_exists)
-    monkeypatch.setattr(gt, "enumerate_matches", part_rows)
+    monkeypatch.setattr(temporal_stream, "count_range", part_count)
+    monkeypatch.setattr(temporal_stream, "exists_range", part_exists)
+    monkeypatch.setattr(temporal_stream, "enumerate_range", part_rows)
     g = skewed_temporal_graph(n=3000, m=60_000, seed=3)
     for name, delta in (("M1", 600), ("M4", 3600)):
         plan = build_temporal_plan(named_motif(name, delta), g)
@@ -293,27 +288,27 @@ def test_stream_pipeline_with_host_stand_ins(monkeypatch):
         assert memory.temporal_edge_budget(budget, n=g.n, l=int(plan.l), lanes=4000) == 7000
         want = ct.count(g, plan)
         slices.clear()
-        assert real["count"](g, plan, max_device_bytes=budget) == want
+        assert gt.count(g, plan, max_device_bytes=budget) == want
         assert gt.last_run["out_of_core"] and gt.last_run["partitions"] == len(slices) >= 9
         assert max(slices) <= 7000
         lo, hi = 10_000, 31_000
-        assert real["count"](g, plan, lo, hi, max_device_bytes=budget) == ct.count(g, plan, lo, hi)
-        assert real["exists"](g, plan, max_device_bytes=budget) == (want > 0)
-        rows = real["enumerate_matches"](g, plan, max_device_bytes=budget)
+        assert gt.count(g, plan, lo, hi, max_device_bytes=budget) == ct.count(g, plan, lo, hi)
+        assert gt.exists(g, plan, max_device_bytes=budget) == (want > 0)
+        rows = gt.enumerate_matches(g, plan, max_device_bytes=budget)
         assert np.array_equal(rows, ct.enumerate_matches(g, plan))
-        first = real["enumerate_matches"](g, plan, limit=5, max_device_bytes=budget)
+        first = gt.enumerate_matches(g, plan, limit=5, max_device_bytes=budget)
         assert len(first) == min(5, want)
 
 
-def test_hot_byte_ranges_merge_and_align(monkeypatch):
+def test_hot_byte_ranges_merge_and_align():
     from nx_gpumine.engines.cuda import hostmem
 
-    monkeypatch.setattr(hostmem, "BLOCK_ENTRIES", 1000)
-    # int32: blocks of 4000 bytes; uint8: 1000 bytes (several blocks share a page)
-    assert hostmem._byte_ranges(np.array([3, 1, 2, 7]), 4, 10**6) == [(0, 16384), (24576, 32768)]
-    assert hostmem._byte_ranges(np.array([0, 5]), 1, 5500) == [(0, 5500)]  # touching: merged
-    assert hostmem._byte_ranges(np.array([0, 9]), 1, 10**6) == [(0, 4096), (8192, 12288)]
-    assert hostmem._byte_ranges(np.array([9]), 4, 30000) == []
+    # blocks of 1000 entries; int32: 4000 bytes; uint8: 1000 bytes (several blocks share a page)
+    ranges = hostmem._byte_ranges
+    assert ranges(np.array([3, 1, 2, 7]), 4, 10**6, 1000) == [(0, 16384), (24576, 32768)]
+    assert ranges(np.array([0, 5]), 1, 5500, 1000) == [(0, 5500)]  # touching: merged
+    assert ranges(np.array([0, 9]), 1, 10**6, 1000) == [(0, 4096), (8192, 12288)]
+    assert ranges(np.array([9]), 4, 30000, 1000) == []
 
 
 def test_mem_location_codes():

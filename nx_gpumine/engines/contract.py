@@ -106,7 +106,7 @@ class TemporalEngine(Protocol):
 
 @runtime_checkable
 class RefineEngine(Protocol):
-    """Colour refinement of two graphs side by side (``execution/graph_iso.py``'s isomorphism
+    """Colour refinement of two graphs side by side (``interfaces/graph_iso.py``'s isomorphism
     test): the steps its search calls. Arrays are the engine's (NumPy or CuPy)."""
 
     def verify(self, col: Any, n: int, out_ptr: Any, out_idx: Any, out_lab: Any) -> np.ndarray:

@@ -72,7 +72,7 @@ class TemporalPlan:
     Window arithmetic (one rule for every engine): int64 times may lie up to 2**64 - 1 apart,
     so a difference is never taken as a plain int64 subtraction. Engines test "``t`` is past
     ``base + lim``" as ``t > base and uint64(t) - uint64(base) > lim`` (CPU
-    ``engines/cpu/temporal.py:_past``, CUDA ``kernels/temporal_common.cuh:past``); host code
+    ``engines/cpu/temporal_walk.py:_past``, CUDA ``kernels/temporal_common.cuh:past``); host code
     adds a limit to a time with :func:`window_bound` (saturating at the int64 maximum).
     """
 

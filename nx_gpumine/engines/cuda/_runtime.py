@@ -22,7 +22,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ __all__ = [
     "POLL_S",
     "STOP_GRACE",
     "current_device",
+    "per_device",
 ]
 
 #: Longest sleep (seconds) between two looks at a running launch: the Ctrl-C latency of a wait.
@@ -226,6 +227,17 @@ _sm_counts: dict[int, int] = {}
 def current_device() -> int:
     """Id of the calling thread's current CUDA device (device caches are keyed by it)."""
     return int(import_cupy().cuda.runtime.getDevice())
+
+
+def per_device(table: MutableMapping, lock: threading.Lock, key: Any) -> dict:
+    """``table[key]``, a dict of per-device entries (keyed by device id), created under
+    ``lock`` on first use: the engines' per-plan device caches (a weak-key table frees a plan's
+    entries with the plan)."""
+    with lock:
+        entries = table.get(key)
+        if entries is None:
+            entries = table[key] = {}
+    return entries
 
 
 def sm_count() -> int:

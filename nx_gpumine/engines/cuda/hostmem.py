@@ -36,11 +36,9 @@ _CPU = -1  # cudaCpuDeviceId
 _LOC_DEVICE = 1  # CU_MEM_LOCATION_TYPE_DEVICE / cudaMemLocationTypeDevice
 _LOC_HOST = 2  # CU_MEM_LOCATION_TYPE_HOST / cudaMemLocationTypeHost
 _PAGE = 4096
-#: Granularity (entries) of the hot/cold split of per-entry arrays.
-BLOCK_ENTRIES = 1 << 19
 
 
-def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int | None = None) -> np.ndarray:
+def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int) -> np.ndarray:
     """Entry blocks to keep on the device, hottest first, covering at most ``hot_entries``.
 
     A list of vertex ``v`` is read about ``deg(v)`` times per level (once per neighbour that
@@ -51,9 +49,10 @@ def hot_blocks(indptr: np.ndarray, hot_entries: int, block: int | None = None) -
     -------
     numpy.ndarray
         Block indices (int64): block ``b`` holds entries ``[b * block, (b + 1) * block)``
-        (``block``: :data:`BLOCK_ENTRIES` by default).
+        (``block``: the granularity of the hot/cold split, ``StaticTuning.hot_block_entries``;
+        :func:`host_array` takes the same).
     """
-    block = int(BLOCK_ENTRIES if block is None else block)
+    block = int(block)
     nnz = int(indptr[-1]) if len(indptr) else 0
     if nnz == 0 or hot_entries < block:
         return np.zeros(0, dtype=np.int64)
@@ -121,7 +120,7 @@ def _register(a: np.ndarray) -> _Registration | None:
 
 
 def host_array(
-    a: np.ndarray, placement: str = "managed", hot: np.ndarray | None = None
+    a: np.ndarray, placement: str = "managed", hot: np.ndarray | None = None, block: int = 0
 ) -> tuple[Any, int]:
     """``a`` in host memory the device reads directly, as a ``cupy.ndarray``.
 
@@ -134,6 +133,8 @@ def host_array(
         See the module notes.
     hot : numpy.ndarray, optional
         Entry blocks (:func:`hot_blocks`) kept and prefetched on the device ("managed" only).
+    block : int
+        Entries per block of ``hot`` (the ``block`` :func:`hot_blocks` was given).
 
     Returns
     -------
@@ -143,6 +144,8 @@ def host_array(
     cp = import_cupy()
     if placement not in PLACEMENTS:
         raise ValueError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
+    if hot is not None and len(hot) and int(block) < 1:
+        raise ValueError(f"hot blocks need their size in entries (block >= 1), got {block}")
     a = np.ascontiguousarray(a).ravel()
     nbytes = max(a.nbytes, 1)
     dev = cp.cuda.runtime.getDevice()
@@ -175,7 +178,7 @@ def host_array(
     if hot is not None and len(hot) and a.size:
         stream = cp.cuda.get_current_stream()
         try:
-            for lo, hi in _byte_ranges(hot, a.itemsize, nbytes):
+            for lo, hi in _byte_ranges(hot, a.itemsize, nbytes, block):
                 _advise(ptr + lo, hi - lo, _ADV_PREFERRED, dev)
                 _prefetch(ptr + lo, hi - lo, dev, stream.ptr)
                 on_device += hi - lo
@@ -185,11 +188,14 @@ def host_array(
     return cp.ndarray(a.shape, a.dtype, mp), on_device
 
 
-def _byte_ranges(blocks: np.ndarray, itemsize: int, nbytes: int) -> list[tuple[int, int]]:
-    """Byte ranges of entry ``blocks`` in an array of ``nbytes``: adjacent blocks merged, ends
-    aligned to 4 KiB pages (what the driver advises and migrates), clipped to the array."""
+def _byte_ranges(
+    blocks: np.ndarray, itemsize: int, nbytes: int, block: int
+) -> list[tuple[int, int]]:
+    """Byte ranges of entry ``blocks`` (of ``block`` entries each) in an array of ``nbytes``:
+    adjacent blocks merged, ends aligned to 4 KiB pages (what the driver advises and
+    migrates), clipped to the array."""
     out: list[tuple[int, int]] = []
-    step = BLOCK_ENTRIES * itemsize
+    step = int(block) * itemsize
     for b in np.sort(np.asarray(blocks, dtype=np.int64)).tolist():
         lo = (b * step) // _PAGE * _PAGE
         hi = min(-(-((b + 1) * step) // _PAGE) * _PAGE, nbytes)

@@ -9,7 +9,8 @@ positional arguments kept in step by hand. The struct's C declaration in the fam
   ``[const] TYPE [*] [__restrict__] NAME;``: the grammar the headers keep to) and builds, for a
   compiled module's macros (``idx_t`` and ``tm_t`` depend on ``IDX64`` / ``TFLOAT``), the
   aligned numpy dtype of the same C layout (:meth:`KernelStruct.dtype`);
-* :meth:`KernelStruct.pack` fills one value of it by field name (CuPy arrays or ``None`` for
+* :meth:`KernelStruct.pack` (per launch: :meth:`KernelStruct.packer`) fills one value of it by
+  field name (CuPy arrays or ``None`` for
   pointers, numbers for scalars; a field left out or unknown is an error), which
   ``cupy.RawKernel`` passes to the kernel by value;
 * :func:`layout_probe_source` is a kernel that writes ``sizeof`` and every field's offset
@@ -36,6 +37,7 @@ _KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
 
 __all__ = [
     "KernelStruct",
+    "StructPacker",
     "layout_probe_source",
     "check_layout",
     "struct_fields",
@@ -158,8 +160,12 @@ class KernelStruct:
         """The aligned numpy dtype of the struct under ``defines`` (the module's macros)."""
         return _dtype(self, tuple(sorted((defines or {}).items())))
 
+    def packer(self, defines: Mapping[str, int] | None = None) -> StructPacker:
+        """The packer of this struct under ``defines`` (built once per struct and macros)."""
+        return _packer(self, tuple(sorted((defines or {}).items())))
+
     def pack(self, defines: Mapping[str, int] | None = None, /, **values: Any) -> np.ndarray:
-        """One struct value, every field given by name.
+        """One struct value, every field given by name (``self.packer(defines)(**values)``).
 
         Parameters
         ----------
@@ -179,18 +185,57 @@ class KernelStruct:
         TypeError
             A field is missing or unknown.
         """
-        dt = self.dtype(defines)
-        missing = [n for n in dt.names if n not in values]
-        unknown = [n for n in values if n not in dt.fields]
-        if missing or unknown:
+        return self.packer(defines)(values)
+
+
+class StructPacker:
+    """Packs one :class:`KernelStruct` under fixed macros: the launches' per-call path.
+
+    The dtype and the field order are decided once; a value is one row of the fields in
+    declaration order written into a zeroed one-element array (padding bytes stay zero), some
+    4 us for a 20-field struct where field-by-field assignment took 50-60 us.
+
+    Parameters
+    ----------
+    struct : KernelStruct
+        The struct.
+    defines : mapping
+        The compiled module's macros.
+    """
+
+    def __init__(self, struct: KernelStruct, defines: Mapping[str, int]) -> None:
+        self.struct = struct
+        self.dtype = struct.dtype(defines)
+        self._order = tuple((name, pointer) for name, _, pointer in struct.fields)
+        self._names = frozenset(struct.names)
+
+    def __call__(self, values: Mapping[str, Any] | None = None, /, **more: Any) -> np.ndarray:
+        """One value from ``values`` and/or keyword arguments, every field by name.
+
+        Raises
+        ------
+        TypeError
+            A field is missing or unknown.
+        """
+        if values is None:
+            values = more
+        elif more:
+            values = {**values, **more}
+        if values.keys() != self._names:
+            missing = [n for n in self.struct.names if n not in values]
+            unknown = [n for n in values if n not in self._names]
             raise TypeError(
-                f"struct {self.name}: missing fields {missing}, unknown fields {unknown}"
+                f"struct {self.struct.name}: missing fields {missing}, unknown fields {unknown}"
             )
-        out = np.zeros(1, dt)
-        pointers = {f[0] for f in self.fields if f[2]}
-        for key, value in values.items():
-            out[key] = _address(value) if key in pointers else value
+        row = [_address(values[n]) if pointer else values[n] for n, pointer in self._order]
+        out = np.zeros(1, self.dtype)
+        out[0] = tuple(row)
         return out
+
+
+@functools.cache
+def _packer(struct: KernelStruct, defines: tuple[tuple[str, int], ...]) -> StructPacker:
+    return StructPacker(struct, dict(defines))
 
 
 @functools.cache
@@ -210,9 +255,11 @@ def _dtype(struct: KernelStruct, defines: tuple[tuple[str, int], ...]) -> np.dty
 def _address(value: Any) -> int:
     if value is None:
         return 0
-    if isinstance(value, (int, np.integer)):
+    if type(value) is int:
+        return value
+    if isinstance(value, np.integer):
         return int(value)
-    return int(value.data.ptr)
+    return value.data.ptr
 
 
 def layout_probe_source(structs: tuple[KernelStruct, ...]) -> str:

@@ -118,18 +118,12 @@ def verify(col: Any, n: int, out_ptr: Any, out_idx: Any, out_lab: Any) -> np.nda
 
 
 def scan(
-    arrays: tuple,
-    col: Any,
-    acc: Any,
-    n: int,
-    v: int,
-    cands: np.ndarray,
-    start: int,
-    depth: int,
+    arrays: tuple, col: Any, acc: Any, n: int, v: int, cands: np.ndarray, start: int, depth: int,
     xp: ModuleType | None = None,
-) -> tuple[int, Any, int]:
-    """Try pairing ``G1`` node ``v`` with each candidate from ``cands[start:]`` (see the CPU
-    module): individualise, refine on the device, verify discrete colourings on the host."""
+) -> tuple[int, Any, int]:  # fmt: skip
+    """``RefineEngine.scan`` (``engines/contract.py``) on the device: pair ``G1`` node ``v``
+    with each candidate from ``cands[start:]``, individualise, refine on the device, verify
+    discrete colourings on the host (``xp``: the array module, CuPy by default)."""
     xp = xp or _xp()
     dev = _device(arrays, xp)
     with np.errstate(over="ignore"):

@@ -35,7 +35,9 @@ import numpy as np
 
 from ...inputs.static_graph import StaticGraph
 from ..checks import overflow_error
+from . import static_build
 from ._runtime import current_device, import_cupy, load_module, sm_count, wait_event
+from .static_build import C_COUNT, C_FLAGS, F_OVERFLOW
 
 __all__ = [
     "rank_graph",
@@ -53,11 +55,8 @@ __all__ = [
 MAX_CLIQUE = 10
 #: Largest DAG out-degree whose bitmap fits a warp's shared memory (rows of 16 words).
 MAX_ROWS = 512
-C4_LIGHT_BOUND = 512  # wedge upper bound for the warp-level hash table (1024 slots)
-C4_SMEM = 96 * 1024  # dynamic shared memory of a heavy 4-cycle block
-PAIR_COUNTER_BYTES = 2 << 30  # most device memory the pair-edge blocks' counter rows may take
-C_COUNT, C_FLAGS, C_TRIECUR = 0, 1, 11
-F_OVERFLOW = 2
+# The launch switches (the 4-cycle light/heavy bound and shared memory, the pair-edge counter
+# memory) are static_build.current_tuning()'s, read per call.
 
 
 def rank_graph(xp: Any, indptr: Any, indices: Any) -> dict:
@@ -285,8 +284,10 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
         rg["c4_ub"] = wdeg[rg["rsplit"]] - wdeg[rg["rptr"][:-1]]
         rg["c4_low"] = rg["rsplit"] - rg["rptr"][:-1]
     ub, low = rg["c4_ub"], rg["c4_low"]
-    light = _verts(rg, ("c4_light",), (low >= 2) & (ub <= C4_LIGHT_BOUND), ub)
-    heavy = _verts(rg, ("c4_heavy",), (low >= 2) & (ub > C4_LIGHT_BOUND), ub)
+    tuning = static_build.current_tuning()
+    bound, smem = tuning.c4_light_bound, tuning.c4_smem
+    light = _verts(rg, ("c4_light", bound), (low >= 2) & (ub <= bound), ub)
+    heavy = _verts(rg, ("c4_heavy", bound), (low >= 2) & (ub > bound), ub)
     maxdeg = int(cp.max(rg["rptr"][1:] - rg["rptr"][:-1]))
     pack16 = int(maxdeg < 65535)
     mod = load_module("static_count.cu", {"PACK16": pack16})
@@ -301,8 +302,8 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
         total += _check(ctl.get())
     if len(heavy):
         kern = mod.kernel("c4_heavy")
-        kern.max_dynamic_shared_size_bytes = C4_SMEM
-        chunk = (C4_SMEM // 4) * (2 if pack16 else 1)
+        kern.max_dynamic_shared_size_bytes = smem
+        chunk = (smem // 4) * (2 if pack16 else 1)
         ctl = _ctl()
         grid = min(_persistent(2), len(heavy))
         args = (
@@ -314,7 +315,7 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
             np.int32(chunk),
             ctl,
         )
-        _timed(stats, lambda: kern((grid,), (1024,), args, shared_mem=C4_SMEM))
+        _timed(stats, lambda: kern((grid,), (1024,), args, shared_mem=smem))
         total += _check(ctl.get())
     if total >= 2**64:
         raise overflow_error()
@@ -386,9 +387,8 @@ def count_pair_edge(graph: StaticGraph, t: int, stats: dict) -> int:
     if len(verts) and n:
         kern = mod.kernel("pair_edge")
         free = int(cp.cuda.Device().mem_info[0])
-        rows = max(
-            1, min(_persistent(4), len(verts), min(PAIR_COUNTER_BYTES, free // 4) // (4 * n))
-        )
+        counter_bytes = min(static_build.current_tuning().pair_counter_bytes, free // 4)
+        rows = max(1, min(_persistent(4), len(verts), counter_bytes // (4 * n)))
         cnt = cp.zeros(rows * n, dtype=cp.int32)
         args = (
             rg["rptr"],

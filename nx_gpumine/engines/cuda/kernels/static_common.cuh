@@ -11,7 +11,7 @@
 //   ECHK   1 if backward-neighbour checks must test direction codes / labels (plan.edge_checks)
 //   LOGP   log2 of the stack page size in ints
 //
-// The plan is packed by the host (engines/cuda/static.py: _pack_plan) into one int array,
+// The plan is packed by the host (engines/cuda/static_build.py: pack_plan) into one int array,
 // indexed by level, with the offsets below; per-level sets of earlier levels are bit masks.
 #pragma once
 
@@ -35,7 +35,7 @@
 #endif
 
 #define PAGE (1 << LOGP)
-#define WPB 8  // warps per block (engines/cuda/static.py: WPB)
+#define WPB 8  // warps per block (engines/cuda/static_build.py: WPB)
 #define NSLOT (2 * K)
 
 // ---- packed plan layout (ints)
@@ -86,6 +86,63 @@ struct Graph {
   const int* __restrict__ looplab;
   const unsigned char* __restrict__ root_ok;
   int n;
+};
+
+// Kernel arguments beyond the graph view, passed by value with it (`static_dfs(const Graph g,
+// const DfsLaunch a)`). These declarations are the only ones: the host packs the same layout
+// by field name (engines/cuda/static_launch.py: DFS_LAUNCH, TRIE_LAUNCH; kernel_args.py reads
+// the fields from here, one per line), and a probe compiled with the module checks it.
+//
+// static_dfs: the plan, the launch's task source (SRC_* in static_dfs.cu: root entries, trie
+// leaves or dumped records), the control block, straggler records, the paged stacks and the
+// enumeration output.
+struct DfsLaunch {
+  const int* plan;
+  int src_mode;
+  i64 lo;
+  i64 hi;
+  const i64* tl_entry;
+  const i64* tl_skip;
+  i64 ntl;
+  const i64* trie1;
+  const int* t2par;
+  const int* t2cand;
+  const int* t3par;
+  const int* t3cand;
+  i64 nleaves;
+  int tdepth;
+  const int* recs;
+  i64 nrec;
+  u64* ctl;
+  int* dump;
+  i64 dumpcap;
+  i64 timeout_ns;
+  int* pt;
+  int* pool;
+  int maxpg;
+  i64 npages;
+  int* out;
+  i64 outcap;
+  i64* resume;
+};
+
+// static_trie_roots (level 1: root entries [lo, hi) into trie1) and static_trie_expand (level
+// d = 2 or 3: the children of nparent parents, read from trie1 / t2par / t2cand, into opar /
+// ocand); cnt counts the nodes written, cap bounds them.
+struct TrieLaunch {
+  const int* plan;
+  int d;
+  i64 lo;
+  i64 hi;
+  i64* trie1;
+  const int* t2par;
+  const int* t2cand;
+  i64 nparent;
+  u64* cnt;
+  int* opar;
+  int* ocand;
+  i64 cap;
+  u64* ctl;
 };
 
 // First position p in the sorted list a[lo, hi) with a[p] >= x.
@@ -239,8 +296,9 @@ __device__ __forceinline__ bool push_batch(int* ptw, int* pool, int maxpg, i64 n
   return true;
 }
 
-// Load the packed plan into shared memory.
+// Load the packed plan into shared memory (read-only for the launch: through the read-only
+// cache, as when the plan was a kernel parameter of its own).
 __device__ __forceinline__ void load_plan(int* sp, const int* __restrict__ plan) {
-  for (int i = threadIdx.x; i < P_SIZE; i += blockDim.x) sp[i] = plan[i];
+  for (int i = threadIdx.x; i < P_SIZE; i += blockDim.x) sp[i] = __ldg(plan + i);
   __syncthreads();
 }

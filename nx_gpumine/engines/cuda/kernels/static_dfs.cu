@@ -395,46 +395,34 @@ __device__ __forceinline__ void flush_count(Ctx& x) {
 }
 
 extern "C" __global__ void __launch_bounds__(WPB * 32)
-    static_dfs(const i64* indptr, const int* indices, const unsigned char* dircode,
-               const int* owner, const int* deg, const unsigned char* loop, const int* nlab,
-               const int* outl, const int* inl, const int* looplab, const unsigned char* root_ok,
-               int n, const int* plan, int src_mode, i64 lo, i64 hi, const i64* tl_entry,
-               const i64* tl_skip, i64 ntl, const i64* trie1, const int* t2par,
-               const int* t2cand, const int* t3par, const int* t3cand, i64 nleaves, int tdepth,
-               const int* recs, i64 nrec, u64* ctl, int* dump, i64 dumpcap, i64 timeout_ns,
-               int* pt, int* pool, int maxpg, i64 npages, int* out, i64 outcap, i64* resume) {
+    static_dfs(const __grid_constant__ Graph g, const __grid_constant__ DfsLaunch a) {
   __shared__ int sp[P_SIZE];
-  load_plan(sp, plan);
+  load_plan(sp, a.plan);
   Ctx x;
-  x.g.indptr = indptr;
-  x.g.indices = indices;
-  x.g.dircode = dircode;
-  x.g.owner = owner;
-  x.g.deg = deg;
-  x.g.loop = loop;
-  x.g.nlab = nlab;
-  x.g.outl = outl;
-  x.g.inl = inl;
-  x.g.looplab = looplab;
-  x.g.root_ok = root_ok;
-  x.g.n = n;
+  x.g = g;
   x.sp = sp;
   x.lane = threadIdx.x & 31;
   const i64 gw = (i64)blockIdx.x * WPB + (threadIdx.x >> 5);
-  x.ptw = pt + gw * NSLOT * (i64)maxpg;
-  x.pool = pool;
-  x.maxpg = maxpg;
-  x.npages = npages;
-  x.ctl = ctl;
+  x.ptw = a.pt + gw * NSLOT * (i64)a.maxpg;
+  x.pool = a.pool;
+  x.maxpg = a.maxpg;
+  x.npages = a.npages;
+  x.ctl = a.ctl;
   x.acc = 0;
-  x.out = out;
-  x.outcap = outcap;
+  x.out = a.out;
+  x.outcap = a.outcap;
   x.seen = 0;
   x.skip = 0;
-  x.dump = dump;
-  x.dumpcap = dumpcap;
-  x.tau = (MODE == 0 && dump != nullptr) ? timeout_ns : 0;
+  x.dump = a.dump;
+  x.dumpcap = a.dumpcap;
+  x.tau = (MODE == 0 && a.dump != nullptr) ? a.timeout_ns : 0;
   x.t0 = 0;
+  // the launch's fields the task loop reads, under their short names
+  const int src_mode = a.src_mode;
+  const i64 lo = a.lo, hi = a.hi, ntl = a.ntl, nleaves = a.nleaves, nrec = a.nrec;
+  const int tdepth = a.tdepth;
+  u64* const ctl = a.ctl;
+  i64* const resume = a.resume;
   const i64 ntask =
       src_mode == SRC_ROOTS ? ntl + (hi - lo) : (src_mode == SRC_TRIE ? nleaves : nrec);
   const i64 chunk =
@@ -459,14 +447,14 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       bool ok = false;
       if (t < c1) {
         if (t < ntl) {
-          e = tl_entry[t];
-          sk = tl_skip ? tl_skip[t] : 0;
+          e = a.tl_entry[t];
+          sk = a.tl_skip ? a.tl_skip[t] : 0;
         } else {
           e = lo + (t - ntl);
         }
         ok = root_entry_ok(x.g, sp, e);
       }
-      int u = ok ? __ldg(owner + e) : 0, v = ok ? __ldg(indices + e) : 0;
+      int u = ok ? __ldg(g.owner + e) : 0, v = ok ? __ldg(g.indices + e) : 0;
       unsigned rem = __ballot_sync(FULLMASK, ok);
       while (rem) {
         int b = __ffs(rem) - 1;
@@ -509,9 +497,9 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       // a straggler's record: path[0..d-1] fixed; the raw sets of levels < d that later
       // levels reuse are rebuilt, then the search goes on from level d
       for (i64 t = c0; t < c1 && !abort; ++t) {
-        const int* r = recs + t * RECW;
+        const int* r = a.recs + t * RECW;
         const int d = r[0];
-        for (int a = 0; a < d; ++a) x.path[a] = r[1 + a];
+        for (int j = 0; j < d; ++j) x.path[j] = r[1 + j];
         x.t0 = warp_now();
         if (!seed_prefix(x, d) || run_dfs(x, d) < 0) abort = true;
       }
@@ -522,17 +510,17 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       for (i64 t = c0; t < c1 && !abort; ++t) {
         i64 p1, p2 = -1;
         if (tdepth == 3) {
-          x.path[3] = t3cand[t];
-          p2 = t3par[t];
-          x.path[2] = t2cand[p2];
-          p1 = t2par[p2];
+          x.path[3] = a.t3cand[t];
+          p2 = a.t3par[t];
+          x.path[2] = a.t2cand[p2];
+          p1 = a.t2par[p2];
         } else {
-          x.path[2] = t2cand[t];
-          p1 = t2par[t];
+          x.path[2] = a.t2cand[t];
+          p1 = a.t2par[t];
         }
-        i64 e = trie1[p1];
-        x.path[0] = __ldg(owner + e);
-        x.path[1] = __ldg(indices + e);
+        i64 e = a.trie1[p1];
+        x.path[0] = __ldg(g.owner + e);
+        x.path[1] = __ldg(g.indices + e);
         if (p1 != prev1 && sp[P_STORERAW + 2] && !extend(x, 2, false)) abort = true;
         if (!abort && tdepth == 3 && p2 != prev2 && sp[P_STORERAW + 3] && !extend(x, 3, false))
           abort = true;
@@ -549,26 +537,13 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 // ------------------------------------------------------------------ cuTS trie (BFS levels)
 // Level 1: the root entries of [lo, hi) that pass the root conditions, one atomic per batch.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
-    static_trie_roots(const i64* indptr, const int* indices, const unsigned char* dircode,
-                      const int* owner, const int* deg, const unsigned char* loop,
-                      const int* nlab, const int* outl, const int* inl, const int* looplab,
-                      const unsigned char* root_ok, int n, const int* plan, i64 lo, i64 hi,
-                      u64* cnt, i64* trie1, i64 cap, u64* ctl) {
+    static_trie_roots(const __grid_constant__ Graph g, const __grid_constant__ TrieLaunch a) {
   __shared__ int sp[P_SIZE];
-  load_plan(sp, plan);
-  Graph g;
-  g.indptr = indptr;
-  g.indices = indices;
-  g.dircode = dircode;
-  g.owner = owner;
-  g.deg = deg;
-  g.loop = loop;
-  g.nlab = nlab;
-  g.outl = outl;
-  g.inl = inl;
-  g.looplab = looplab;
-  g.root_ok = root_ok;
-  g.n = n;
+  load_plan(sp, a.plan);
+  const i64 lo = a.lo, hi = a.hi, cap = a.cap;
+  u64* const cnt = a.cnt;
+  u64* const ctl = a.ctl;
+  i64* const trie1 = a.trie1;
   const int lane = threadIdx.x & 31;
   const i64 nw = (i64)gridDim.x * WPB;
   for (i64 s = lo + ((i64)blockIdx.x * WPB + (threadIdx.x >> 5)) * 32; s < hi; s += nw * 32) {
@@ -591,27 +566,20 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 // one atomic per batch of 32 candidates (cuTS). No intersection reuse here (raw sets are not
 // kept in the trie).
 extern "C" __global__ void __launch_bounds__(WPB * 32)
-    static_trie_expand(const i64* indptr, const int* indices, const unsigned char* dircode,
-                       const int* owner, const int* deg, const unsigned char* loop,
-                       const int* nlab, const int* outl, const int* inl, const int* looplab,
-                       int n, const int* plan, int d, const i64* trie1, const int* t2par,
-                       const int* t2cand, i64 nparent, u64* cnt, int* opar, int* ocand,
-                       i64 cap, u64* ctl) {
+    static_trie_expand(const __grid_constant__ Graph gv, const __grid_constant__ TrieLaunch a) {
   __shared__ int sp[P_SIZE];
-  load_plan(sp, plan);
-  Graph g;
-  g.indptr = indptr;
-  g.indices = indices;
-  g.dircode = dircode;
-  g.owner = owner;
-  g.deg = deg;
-  g.loop = loop;
-  g.nlab = nlab;
-  g.outl = outl;
-  g.inl = inl;
-  g.looplab = looplab;
-  g.root_ok = 0;
-  g.n = n;
+  load_plan(sp, a.plan);
+  Graph g = gv;
+  g.root_ok = 0;  // the parents passed the root conditions at level 1
+  const int d = a.d;
+  const i64 nparent = a.nparent, cap = a.cap;
+  const i64* const trie1 = a.trie1;
+  const int* const t2par = a.t2par;
+  const int* const t2cand = a.t2cand;
+  u64* const cnt = a.cnt;
+  u64* const ctl = a.ctl;
+  int* const opar = a.opar;
+  int* const ocand = a.ocand;
   const int lane = threadIdx.x & 31;
   int path[K];
   while (true) {
@@ -623,8 +591,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       q = t2par[q];
     }
     i64 e = trie1[q];
-    path[0] = __ldg(owner + e);
-    path[1] = __ldg(indices + e);
+    path[0] = __ldg(g.owner + e);
+    path[1] = __ldg(g.indices + e);
     // candidates from the shortest backward-neighbour list; eval_cand tests the others and
     // every other condition of level d (symmetry per candidate: the list is not cut)
     unsigned bn = (unsigned)sp[P_BN + d];
@@ -632,18 +600,18 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
     while (bn) {
       int j = __ffs(bn) - 1;
       bn &= bn - 1;
-      int dg = __ldg(deg + path[j]);
+      int dg = __ldg(g.deg + path[j]);
       if (dg < best) {
         best = dg;
         basej = j;
       }
     }
-    i64 off = __ldg(indptr + path[basej]);
+    i64 off = __ldg(g.indptr + path[basej]);
     for (i64 s = 0; s < best; s += 32) {
       i64 t = s + lane;
       int c = -1, res = 0;
       if (t < best) {
-        c = __ldg(indices + off + t);
+        c = __ldg(g.indices + off + t);
         res = eval_cand(g, sp, path, d, c, basej, off + t, 0u, false, d);
       }
       unsigned mo = __ballot_sync(FULLMASK, res & 2);

@@ -24,27 +24,34 @@ __device__ __forceinline__ void level_range(const TGraph& g, int x, bool in, idx
   b = window_end(arr, a, stop, g.time, t0, t0, delta, false, delta);
 }
 
+// view: the graph without the walk index and the lists (temporal_data.py: graph_view).
 extern "C" __global__ void __launch_bounds__(WPB * 32)
-    temporal_census(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
-                    const idx_t* out_ptr, const idx_t* out_edges, const idx_t* in_ptr,
-                    const idx_t* in_edges, int n, i64 m, tm_t delta, i64 lo, i64 hi,
-                    const int* table, u64* ctl, u64* counts) {
-  __shared__ u64 block_counts[NB];
-  __shared__ int tab[81];
-  for (int i = threadIdx.x; i < NB; i += blockDim.x) block_counts[i] = 0;
-  for (int i = threadIdx.x; i < 81; i += blockDim.x) tab[i] = table[i];
-  __syncthreads();
+    temporal_census(const TGraph view, tm_t delta, i64 lo, i64 hi, const int* table, u64* ctl,
+                    u64* counts) {
+  // the arrays the walk reads, and g for level_range, as local copies, as the positional
+  // parameters were (reads of the by-value view inside the loops compile to other code)
+  const int* src = view.src;
+  const int* dst = view.dst;
+  const tm_t* time = view.time;
+  const idx_t* next_id = view.next_id;
+  const idx_t* out_edges = view.out_edges;
+  const idx_t* in_edges = view.in_edges;
   TGraph g;
   g.src = src;
   g.dst = dst;
   g.time = time;
   g.next_id = next_id;
-  g.out_ptr = out_ptr;
+  g.out_ptr = view.out_ptr;
   g.out_edges = out_edges;
-  g.in_ptr = in_ptr;
+  g.in_ptr = view.in_ptr;
   g.in_edges = in_edges;
-  g.n = n;
-  g.m = (idx_t)m;
+  g.n = view.n;
+  g.m = view.m;
+  __shared__ u64 block_counts[NB];
+  __shared__ int tab[81];
+  for (int i = threadIdx.x; i < NB; i += blockDim.x) block_counts[i] = 0;
+  for (int i = threadIdx.x; i < 81; i += blockDim.x) tab[i] = table[i];
+  __syncthreads();
   const int lane = threadIdx.x & 31;
   u64 mine[NB];  // per-thread buckets (local memory, L1-cached)
   for (int i = 0; i < NB; i++) mine[i] = 0;
@@ -81,7 +88,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         off -= count[j1];
         j1++;
       }
-      const idx_t e1 = (j1 & 1) ? in_edges[start[j1] + off] : out_edges[start[j1] + off];
+      const idx_t e1 = ((j1 & 1) ? in_edges : out_edges)[start[j1] + off];
       const int s1 = src[e1], d1 = dst[e1];
       if (s1 == d1) continue;
       int S[3] = {u, v, -1};  // the nodes by first appearance; e1 may bring the third

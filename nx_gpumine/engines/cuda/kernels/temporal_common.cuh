@@ -5,7 +5,7 @@
 // specific to one family).
 //
 // Compile-time parameters common to every temporal kernel (validated integers set by the host,
-// engines/cuda/temporal.py, as -D options; part of the module cache key):
+// engines/cuda/temporal_build.py, as -D options; part of the module cache key):
 //   TFLOAT  1 if times are float64, 0 for int64
 //   IDX64   1 if edge ids / list positions need 64 bits (m >= 2**31 - 1), else 32-bit
 //   TIE     0 strict (t_1 < t_2 < ...), 1 input order (e_1 < e_2 < ...)
@@ -38,7 +38,7 @@ typedef long long idx_t;
 typedef int idx_t;
 #endif
 
-#define WPB 8  // warps per block (engines/cuda/temporal.py: WPB)
+#define WPB 8  // warps per block (engines/cuda/temporal_build.py: WPB)
 
 // ---- control block (u64 words, shared with the host) beyond device_common.cuh's C_COUNT
 // (matches counted in count / exists modes) and C_FLAGS (flag bits below)
@@ -64,13 +64,22 @@ typedef int idx_t;
 // endpoint (the pair index: its destination) and its time side by side, so that reading a
 // candidate, its endpoint and its time touches one sector where three arrays took three, and the
 // window search of a level brings in the line its first candidate is read from. 16 bytes (24
-// with 64-bit ids); engines/cuda/temporal.py list_entries builds them.
+// with 64-bit ids); engines/cuda/temporal_build.py list_entries builds them.
 struct LEntry {
   idx_t id;
   int nbr;
   tm_t t;
 };
 
+// The kernels' structs passed by value: each kernel takes its graph view (TGraph) and, the DFS
+// kernels, its launch (TLaunch), as `temporal_dfs(const TGraph g, const TLaunch a)`. These
+// declarations are the only ones: the host packs the same layout by field name
+// (engines/cuda/temporal_build.py: GRAPH_VIEW, LAUNCH; kernel_args.py reads the fields from here,
+// one per line), and a probe compiled with each module checks it (kernel_args.check_layout).
+//
+// The graph view: packed once per graph and device (engines/cuda/temporal_data.py: graph_view),
+// `allow` once per plan. The census's view leaves the walk index and the lists null; the DFS
+// kernels read the lists as entries and set out_edges / in_edges to null.
 struct TGraph {
   const int* __restrict__ src;
   const int* __restrict__ dst;
@@ -98,6 +107,33 @@ struct TGraph {
   const LEntry* __restrict__ pair_l;
   int n;
   idx_t m;
+};
+
+// A DFS launch (temporal_dfs; temporal_level1 reads the lo, hi, plab, tlim and ctl of the launch
+// that takes its records), packed once per plan and call shape (engines/cuda/temporal_launch.py:
+// Launches) and replayed. Work items, records and modes: temporal_dfs.cu, above temporal_dfs.
+struct TLaunch {
+  const int* plab;      // label codes: motif nodes, then motif edges
+  const tm_t* tlim;     // time limits: delta, the levels' gaps, the anti-edges' windows
+  const idx_t* roots;   // the root filter's roots (or null)
+  const i64* rec;       // records whose candidates are the work items (or null)
+  const i64* rec_pref;  // exclusive prefix sums of their range lengths
+  u64* ctl;             // the control block
+  i64* out;             // enumerate: outcap rows of L edge ids
+  i64* dump;            // tail records this launch dumps (dumpcap of them; null: no tail dump)
+  i64* split;           // records of the roots split off (splitcap of them; or null)
+  i64 lo;
+  i64 hi;
+  i64 nrec;
+  i64 outcap;
+  i64 dumpcap;
+  i64 splitcap;
+  i64 tail_ns;    // a warp dumps its work this long after the first warp ran out (0: never)
+  int mode;       // MODE_COUNT, MODE_EXISTS or MODE_ENUMERATE (temporal_dfs.cu)
+  int steal;      // intra-warp work stealing once the items are handed out
+  int lastc;      // count the last level instead of walking it (where LASTC)
+  int split_min;  // split off roots with at least this many level-1 candidates (0: never)
+  int chunk;      // work items a warp takes at a time
 };
 
 // First position p in [lo, hi) with arr[p] >= x (arr sorted).

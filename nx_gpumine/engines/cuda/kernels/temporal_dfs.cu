@@ -3,8 +3,9 @@
 // caching, code specialised per motif, intra-warp work stealing and tail-warp redistribution.
 //
 // Motif structure arrives as compile-time integers (validated and packed by
-// engines/cuda/temporal.py, which also documents them); label codes and time limits arrive at
-// run time (plab, tlim), so one module serves every graph and every limit value.
+// engines/cuda/temporal_build.py, which also documents them); label codes and time limits
+// arrive at run time (TLaunch: plab, tlim), so one module serves every graph and every limit
+// value.
 //   L, K         motif edges (levels) and nodes, 1 <= L, K <= 15
 //   ESRC, EDST   motif nodes of edge i, 4 bits per level
 //   SRCNEW, DSTNEW  bit i: that endpoint is first mapped at level i
@@ -113,10 +114,10 @@ __host__ __device__ constexpr int earlier_in(int I) {
   return -1;
 }
 #ifndef EARLY_WALK
-#define EARLY_WALK 1  // engines/cuda/temporal.py EARLY_WALK
+#define EARLY_WALK 1  // engines/cuda/temporal_tuning.py early_walk
 #endif
 #ifndef LAZY_END
-#define LAZY_END 1  // engines/cuda/temporal.py LAZY_END
+#define LAZY_END 1  // engines/cuda/temporal_tuning.py lazy_end_edges
 #endif
 // A level whose candidates come from an adjacency list leaves its window's end open when it is
 // entered (LAZY_END): its range runs to the list's end and each candidate's time is tested as
@@ -176,10 +177,10 @@ struct Env {
 // the pair index's group f(src) -> f(dst) instead: every entry there is a match (PAIR_MIN < 0:
 // always, without the list's window).
 #ifndef PAIR_MIN
-#define PAIR_MIN 32  // engines/cuda/temporal.py PAIR_MIN
+#define PAIR_MIN 32  // engines/cuda/temporal_tuning.py pair_min
 #endif
 #define PAIR_BIT 16
-// engines/cuda/temporal.py MIN_BLOCKS: resident blocks per SM the DFS kernel is compiled for
+// engines/cuda/temporal_tuning.py min_blocks: resident blocks per SM the DFS kernel is built for
 // (above 1 it caps the registers; 1 leaves nvcc's own choice, which is not the same as
 // __launch_bounds__(..., 1): that one let the kernel take 64-72 registers)
 #if defined(MIN_BLOCKS) && MIN_BLOCKS > 1
@@ -920,6 +921,17 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 }
 
 // ------------------------------------------------------------------ kernel
+// The Env of a DFS kernel's launch: the graph view (the lists are read as entries: out_l, in_l)
+// and the plan's label codes and time limits.
+__device__ __forceinline__ void env_plan(Env& v, const TGraph& g, const TLaunch& a) {
+  v.g = g;
+  v.g.out_edges = nullptr;
+  v.g.in_edges = nullptr;
+  v.plab = a.plab;
+  v.tlim = a.tlim;
+  v.delta = a.tlim[0];
+}
+
 // Work items: root edges lo..hi-1 (rec == nullptr, roots == nullptr), the root edges
 // roots[0 .. count) (rec == nullptr: those that passed the root filter; hi < 0: count is
 // ctl[C_NROOT], written by temporal_roots and not read by the host; else hi - lo), or the
@@ -928,48 +940,29 @@ __device__ __forceinline__ void dump_context(Ctx& c, const Env& v, i64* dump, i6
 // range lengths). nrec < 0: the count is ctl[C_NREC] (expansion or splitting), which the host
 // has not read, at most -nrec - 1 (beyond the buffer nothing was written). Every record holds
 // at least one candidate. So a call's kernels follow each other without a host round trip.
-extern "C" __global__ void DFS_BOUNDS
-    temporal_dfs(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
-                 const idx_t* out_ptr, const idx_t* in_ptr, const int* nlab, const int* elab,
-                 const unsigned char* allow, const idx_t* pos_out, const idx_t* pos_in,
-                 const idx_t* out_after_in, const idx_t* in_after_out, const LEntry* out_l,
-                 const LEntry* in_l, const LEntry* pair_l, int n, i64 m, const int* plab,
-                 const tm_t* tlim, i64 lo, i64 hi, const idx_t* roots, const i64* rec,
-                 const i64* rec_pref, i64 nrec, u64* ctl,
-                 i64* out, i64 outcap, i64* dump, i64 dumpcap, int mode, int steal,
-                 i64 tail_ns, int lastc, i64* split, i64 splitcap, int split_min, int chunk) {
+extern "C" __global__ void DFS_BOUNDS temporal_dfs(const TGraph g, const TLaunch a) {
   Env v;
-  v.mode = mode;
-  v.split = split;
-  v.splitcap = splitcap;
-  v.split_min = split_min;
-  v.lastc = lastc;
-  v.g.src = src;
-  v.g.dst = dst;
-  v.g.time = time;
-  v.g.next_id = next_id;
-  v.g.out_ptr = out_ptr;
-  v.g.out_edges = nullptr;  // the lists are read as entries (out_l, in_l)
-  v.g.in_ptr = in_ptr;
-  v.g.in_edges = nullptr;
-  v.g.nlab = nlab;
-  v.g.elab = elab;
-  v.g.allow = allow;
-  v.g.pos_out = pos_out;
-  v.g.pos_in = pos_in;
-  v.g.out_after_in = out_after_in;
-  v.g.in_after_out = in_after_out;
-  v.g.out_l = out_l;
-  v.g.in_l = in_l;
-  v.g.pair_l = pair_l;
-  v.g.n = n;
-  v.g.m = (idx_t)m;
-  v.plab = plab;
-  v.tlim = tlim;
-  v.delta = tlim[0];
-  v.ctl = ctl;
-  v.out = out;
-  v.outcap = outcap;
+  env_plan(v, g, a);
+  v.mode = a.mode;
+  v.split = a.split;
+  v.splitcap = a.splitcap;
+  v.split_min = a.split_min;
+  v.lastc = a.lastc;
+  v.ctl = a.ctl;
+  v.out = a.out;
+  v.outcap = a.outcap;
+  // the launch's values under the names the loop reads (nrec may be replaced by the count)
+  const i64 lo = a.lo, hi = a.hi;
+  const idx_t* roots = a.roots;
+  const i64* rec = a.rec;
+  const i64* rec_pref = a.rec_pref;
+  i64 nrec = a.nrec;
+  u64* ctl = a.ctl;
+  i64* dump = a.dump;
+  const i64 dumpcap = a.dumpcap;
+  const int steal = a.steal;
+  const i64 tail_ns = a.tail_ns;
+  const int chunk = a.chunk;
 
   const int lane = threadIdx.x & 31;
   if (rec && nrec < 0) nrec = min((i64)ctl[C_NREC], -nrec - 1);
@@ -1071,10 +1064,10 @@ extern "C" __global__ void DFS_BOUNDS
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 
-// Root filter (count and exists on graphs of more than EXPAND_ROOTS roots, where it is expected
+// Root filter (count and exists on graphs of more than expand_roots roots, where it is expected
 // to keep few): root e can start a match only if level 1's window holds the first edge after e
 // in level 1's list. gap1[e] is that edge's time minus e's, 32 bits wide (engines/cuda/
-// temporal.py builds it once per graph and list: integer gaps saturate at 2**32 - 1, which
+// temporal_data.py builds it once per graph and list: integer gaps saturate at 2**32 - 1, which
 // also marks "no such edge" and exceeds every lim the host lets through; float gaps are rounded
 // down), so a root passes iff gap1[e] <= lim, the tightest level-1 limit (window or gap) -- a
 // conservative test: under strict ties that edge may share e's time and be no candidate,
@@ -1130,7 +1123,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 
 // Inclusive prefix sums of n int64 values (the record lengths of the level-1 expansion and of
 // the split roots) in two launches, with no temporary allocation and no host round trip, so that
-// the opening launches of a call can be replayed as one CUDA graph (temporal.py: _Launches).
+// the opening launches of a call can be replayed as one CUDA graph (temporal_launch.py:
+// Launches).
 // temporal_scan_tiles scans each block's tile of SCAN_TILE values into out and writes the tile's
 // total to sums[blockIdx.x]; temporal_scan_add adds to each tile the totals of the tiles before
 // it (at most n / SCAN_TILE reads per block: 1024 for the 2^21 records a call can have).
@@ -1192,47 +1186,22 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 // (a warp-aggregated cursor, ctl[C_NREC]) with its range length in lens[slot], so that the DFS
 // launch that follows takes one (root, level-1 candidate) pair per work item instead of one
 // root per thread. The order of the records is unspecified (counts do not depend on it, and
-// enumerated rows are sorted afterwards). recs holds hi - lo records; lens, hi - lo zeros.
+// enumerated rows are sorted afterwards). recs holds hi - lo records; lens, hi - lo zeros. `a` is
+// the DFS launch that takes the records: its roots lo..hi-1, plab, tlim and ctl are read.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
-    temporal_level1(const int* src, const int* dst, const tm_t* time, const idx_t* next_id,
-                    const idx_t* out_ptr, const idx_t* in_ptr, const int* nlab,
-                    const int* elab, const unsigned char* allow, const idx_t* pos_out,
-                    const idx_t* pos_in, const idx_t* out_after_in, const idx_t* in_after_out,
-                    const LEntry* out_l, const LEntry* in_l, const LEntry* pair_l, int n, i64 m,
-                    const int* plab, const tm_t* tlim, i64 lo, i64 hi, i64* recs, i64* lens,
-                    u64* ctl) {
+    temporal_level1(const TGraph g, const TLaunch a, i64* recs, i64* lens) {
   Env v;
+  env_plan(v, g, a);
   v.mode = MODE_ENUMERATE;  // start_root must not count anything here
   v.lastc = 0;
-  v.g.src = src;
-  v.g.dst = dst;
-  v.g.time = time;
-  v.g.next_id = next_id;
-  v.g.out_ptr = out_ptr;
-  v.g.out_edges = nullptr;  // the lists are read as entries (out_l, in_l)
-  v.g.in_ptr = in_ptr;
-  v.g.in_edges = nullptr;
-  v.g.nlab = nlab;
-  v.g.elab = elab;
-  v.g.allow = allow;
-  v.g.pos_out = pos_out;
-  v.g.pos_in = pos_in;
-  v.g.out_after_in = out_after_in;
-  v.g.in_after_out = in_after_out;
-  v.g.out_l = out_l;
-  v.g.in_l = in_l;
-  v.g.pair_l = pair_l;
-  v.g.n = n;
-  v.g.m = (idx_t)m;
-  v.plab = plab;
-  v.tlim = tlim;
-  v.delta = tlim[0];
   v.ctl = nullptr;
   v.out = nullptr;
   v.outcap = 0;
   v.split = nullptr;
   v.splitcap = 0;
   v.split_min = 0;
+  const i64 lo = a.lo, hi = a.hi;  // the root range of the DFS launch that takes the records
+  u64* ctl = a.ctl;
   if constexpr (L >= 2) {
     const int lane = threadIdx.x & 31;
     const i64 stride = (i64)gridDim.x * blockDim.x;

@@ -1,0 +1,301 @@
+"""Host-side building blocks of the CUDA static engine: plan packing, kernel macros, sizes.
+
+Everything here is host arithmetic on the plan and the graph (no device memory is touched;
+:func:`device_need` only asks the current device for its SM count):
+
+* the constants the kernels share with the host (control-block words, flag bits, task
+  sources: ``kernels/static_common.cuh`` and ``kernels/static_dfs.cu``);
+* :class:`StaticTuning`, the switches that tune launches (:func:`current_tuning`);
+* :func:`pack_plan` (the plan as the kernels' int array) and :func:`kernel_defines` (the
+  module's compile-time macros);
+* the strategy and size decisions: :func:`auto_trie`, :func:`device_need`, :func:`chunks`;
+* :func:`resume_tasks`, the tasks an enumeration launch left when its buffer filled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...inputs.static_graph import StaticGraph
+from ..contract import STATIC_MIN_K
+from . import memory
+from ._runtime import sm_count
+from .tuning import TuningSlot
+
+__all__ = [
+    "MAX_K",
+    "WPB",
+    "StaticTuning",
+    "DEFAULT_TUNING",
+    "SLOT",
+    "current_tuning",
+    "tuned",
+    "unsupported",
+    "check_k",
+    "pack_plan",
+    "kernel_defines",
+    "tail_defines",
+    "auto_trie",
+    "uses_trie",
+    "max_degree",
+    "device_need",
+    "chunks",
+    "resume_tasks",
+]
+
+#: Largest pattern the kernels take (per-level sets of earlier levels are 32-bit masks).
+MAX_K = 32
+WPB = 8  # warps per block (matches kernels/static_common.cuh)
+C_COUNT, C_FLAGS, C_ROOTCUR, C_OUTCUR, C_NDUMP, C_TRIECUR = 0, 1, 2, 8, 9, 11
+F_POOL, F_OVERFLOW, F_FOUND, F_OUTFULL, F_TRIEFULL = 1, 2, 4, 8, 16
+SRC_ROOTS, SRC_TRIE, SRC_RECORDS = 0, 1, 2
+MODES = {"count": 0, "exists": 1, "enumerate": 2}
+STRATEGIES = ("auto", "dfs", "trie", "shape")
+
+
+@dataclass(frozen=True)
+class StaticTuning:
+    """Switches that tune the static engine's launches (defaults: :data:`DEFAULT_TUNING`).
+
+    The values are part of the keys of what they shape (work buffers, the out-of-core graph
+    copy, the shape kernels' vertex lists), so a new tuning object never meets data built under
+    another. The engine reads :func:`current_tuning` at call time; tests and benchmarks swap the
+    whole value (:func:`tuned`) instead of patching module constants.
+
+    Parameters
+    ----------
+    page_log : int
+        Stack page = ``2**page_log`` ints (the default of the ``page_log`` argument).
+    hot_block_entries : int
+        Granularity (union-CSR entries) of the out-of-core hot/cold split of per-entry arrays
+        (:mod:`.hostmem`).
+    c4_light_bound : int
+        Wedge upper bound of a 4-cycle vertex handled by a warp's shared hash table (1024
+        slots, at most half full); heavier vertices take a block each.
+    c4_smem : int
+        Dynamic shared memory (bytes) of a heavy 4-cycle block.
+    pair_counter_bytes : int
+        Most device memory the pair-edge blocks' counter rows may take.
+    """
+
+    page_log: int = 10
+    hot_block_entries: int = 1 << 19
+    c4_light_bound: int = 512
+    c4_smem: int = 96 * 1024
+    pair_counter_bytes: int = 2 << 30
+
+
+#: The measured settings: what the engine runs with unless a caller swaps them.
+DEFAULT_TUNING = StaticTuning()
+#: The settings in force (:class:`~.tuning.TuningSlot`).
+SLOT = TuningSlot(DEFAULT_TUNING)
+#: The settings the engine's calls read now (:data:`DEFAULT_TUNING` unless swapped).
+current_tuning = SLOT.current
+#: ``with tuned(page_log=8): ...``: a block with some settings changed.
+tuned = SLOT.tuned
+
+
+def unsupported(plan: Any) -> str | None:
+    """Why the CUDA kernels cannot run ``plan`` (None when they can)."""
+    if int(plan.k) > MAX_K:
+        return f"the CUDA engine matches patterns of at most {MAX_K} nodes (got {plan.k})"
+    return None
+
+
+def check_k(plan: Any) -> None:
+    """Refuse a 1- or 2-node plan: execution answers those from the plan's masks."""
+    if int(plan.k) < STATIC_MIN_K:
+        raise ValueError(
+            f"the CUDA static engine walks plans of at least {STATIC_MIN_K} nodes (got k ="
+            f" {plan.k}); 1- and 2-node plans are answered by execution"
+            " (nx_gpumine.execution.static.small_plan_result, through run_static)"
+        )
+
+
+# ====================================================================== plan packing
+def pack_plan(plan: Any) -> np.ndarray:
+    """Pack a StaticPlan into the int32 layout of ``static_common.cuh``."""
+    k = int(plan.k)
+    size = 10 * k + 3 * k * k + 1
+    p = np.zeros(size, dtype=np.int32)
+    p[0:k] = plan.node_label
+    p[k : 2 * k] = plan.loop_req
+    p[2 * k : 3 * k] = plan.loop_label
+    p[3 * k : 4 * k] = plan.min_degree
+    reuse = np.asarray(plan.reuse, dtype=np.int64)
+    p[4 * k : 5 * k] = reuse
+    code = np.full((k, k), -1, dtype=np.int32)
+    outl = np.full((k, k), -1, dtype=np.int32)
+    inl = np.full((k, k), -1, dtype=np.int32)
+    bn = np.zeros(k, dtype=np.int64)
+    chk = np.zeros(k, dtype=np.int64)
+    sym = np.zeros(k, dtype=np.int64)
+    for i in range(k):
+        for c in range(int(plan.chk_ptr[i]), int(plan.chk_ptr[i + 1])):
+            j = int(plan.chk_level[c])
+            if not 0 <= j < i:
+                raise ValueError(f"plan check of level {i} against level {j} is not earlier")
+            if code[i, j] != -1:
+                raise ValueError(f"plan has two checks of level {i} against level {j}")
+            code[i, j] = plan.chk_code[c]
+            outl[i, j] = plan.chk_out_label[c]
+            inl[i, j] = plan.chk_in_label[c]
+            chk[i] |= 1 << j
+        for c in range(int(plan.bn_ptr[i]), int(plan.bn_ptr[i + 1])):
+            j = int(plan.bn_level[c])
+            if code[i, j] <= 0:
+                raise ValueError(f"backward neighbour {j} of level {i} has no edge check")
+            bn[i] |= 1 << j
+        for c in range(int(plan.sym_ptr[i]), int(plan.sym_ptr[i + 1])):
+            sym[i] |= 1 << int(plan.sym_level[c])
+    for i in range(1, k):
+        if bn[i] == 0:
+            raise ValueError(f"plan level {i} has no backward neighbour (order not connected)")
+    store_raw = np.zeros(k, dtype=np.int64)
+    skip = np.zeros(k, dtype=np.int64)
+    for i in range(k):
+        r = int(reuse[i])
+        if r >= 2:
+            if r >= i or (bn[r] & ~bn[i]):
+                raise ValueError(f"plan reuse[{i}] = {r} does not satisfy BN({r}) ⊆ BN({i})")
+            store_raw[r] = 1
+            skip[i] = bn[r]
+    p[5 * k : 6 * k] = store_raw
+    # bit 31 masks must fit in int32 two's complement
+    p[6 * k : 7 * k] = sym.astype(np.uint32).view(np.int32)
+    p[7 * k : 8 * k] = bn.astype(np.uint32).view(np.int32)
+    p[8 * k : 9 * k] = chk.astype(np.uint32).view(np.int32)
+    p[9 * k : 10 * k] = skip.astype(np.uint32).view(np.int32)
+    p[10 * k : 10 * k + k * k] = code.ravel()
+    p[10 * k + k * k : 10 * k + 2 * k * k] = outl.ravel()
+    p[10 * k + 2 * k * k : 10 * k + 3 * k * k] = inl.ravel()
+    p[10 * k + 3 * k * k] = 1 if plan.induced else 0
+    return p
+
+
+def _uses_node_labels(plan: Any) -> bool:
+    return bool((np.asarray(plan.node_label) != -1).any())
+
+
+def _uses_edge_labels(plan: Any) -> bool:
+    return bool(
+        (np.asarray(plan.chk_out_label) != -1).any()
+        or (np.asarray(plan.chk_in_label) != -1).any()
+        or (np.asarray(plan.loop_label) != -1).any()
+    )
+
+
+def kernel_defines(graph: StaticGraph, plan: Any, page_log: int) -> dict[str, int]:
+    """The macros of ``static_dfs.cu`` fixed by the graph and the plan (not the mode/tail)."""
+    nlab = int(graph.node_label is not None and _uses_node_labels(plan))
+    elab = int(graph.out_label is not None and _uses_edge_labels(plan))
+    echk = int(bool(getattr(plan, "edge_checks", True)) or bool(elab) or bool(plan.induced))
+    return {"K": int(plan.k), "NLAB": nlab, "ELAB": elab, "ECHK": echk, "LOGP": int(page_log)}
+
+
+def tail_defines(plan: Any, mode: int, tail: bool) -> dict[str, int]:
+    """TAILT / TAILKIND of a module: the plan's count tail in count mode, else the last level."""
+    k = int(plan.k)
+    start = int(getattr(plan, "tail_start", -1))
+    kind = int(getattr(plan, "tail_kind", 0))
+    if mode != 0 or not tail or not 2 <= start < k or kind not in (1, 2, 3):
+        return {"TAILT": k - 1, "TAILKIND": 1}
+    return {"TAILT": start, "TAILKIND": kind}
+
+
+def auto_trie(plan: Any, tail: bool) -> bool:
+    """Strategy choice for plans without a shape kernel (docs/cuda_static.md).
+
+    The DFS alone finishes a match with the count tail, so it takes every plan whose tail
+    spans 2+ levels; the cuTS trie takes the other plans of 4+ nodes (measured faster there:
+    its breadth-first levels give every warp the same amount of work per leaf).
+    """
+    return int(plan.k) >= 4 and not (tail and int(plan.k) - int(plan.tail_start) >= 2)
+
+
+def uses_trie(plan: Any, strategy: str, tail: bool) -> bool:
+    """Whether a count of ``plan`` (no shape kernel) builds the cuTS trie first."""
+    return int(plan.k) >= 4 and (
+        strategy == "trie" or (strategy == "auto" and auto_trie(plan, tail))
+    )
+
+
+# ====================================================================== sizes
+def max_degree(graph: StaticGraph) -> int:
+    """Largest union degree of ``graph`` (kept with it)."""
+    return graph.derived(
+        ("max_degree",), lambda: int(np.diff(graph.indptr).max()) if graph.n else 0
+    )
+
+
+def device_need(
+    graph: StaticGraph, plan: Any, *, page_log: int | None = None, dump_rows: int = 1 << 21,
+    trie_budget: int = 1 << 26, shape: bool | None = None,
+) -> dict[str, int]:  # fmt: skip
+    """Estimated in-memory device need of ``plan`` on ``graph`` (bytes, by part).
+
+    The number the engine compares with the budget (:func:`memory.static_need`; the SM count
+    comes from the current device). ``shape``: count the shape kernel's rank graph (default:
+    when the plan has a shape). ``page_log``: default :func:`current_tuning`'s.
+    """
+    if shape is None:
+        shape = getattr(plan, "shape", None) is not None
+    return memory.static_need(
+        graph.n,
+        len(graph.indices),
+        k=int(plan.k),
+        max_degree=max_degree(graph),
+        nwarps=sm_count() * 8 * WPB,
+        node_labels=graph.node_label is not None,
+        edge_labels=graph.out_label is not None,
+        page_log=current_tuning().page_log if page_log is None else page_log,
+        dump_rows=dump_rows,
+        trie_budget=trie_budget,
+        shape=shape,
+    )
+
+
+def chunks(lo: int, hi: int, size: int) -> list[tuple[int, int]]:
+    """``[lo, hi)`` cut into ranges of ``size`` root entries (the last one shorter)."""
+    return [(a, min(a + size, hi)) for a in range(lo, hi, max(int(size), 1))]
+
+
+# ====================================================================== enumeration resume
+def resume_tasks(
+    resume: np.ndarray, ctl: np.ndarray, tl_e: np.ndarray, tl_s: np.ndarray, lo: int, hi: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Tasks left by a launch that stopped on a full buffer: (entries, skips, new range start).
+
+    A launch's task space is the explicit list ``tl_e`` (with skips ``tl_s``) followed by the
+    entry range ``[lo, hi)``. Each stopped warp recorded ``(task, skip, chunk end)``: its task
+    resumes after ``skip`` already emitted matches, and the rest of its chunk was not started.
+    Chunks from the shared cursor on were never taken.
+    """
+    ntl = len(tl_e)
+    ntask = ntl + (hi - lo)
+    rec = resume.reshape(-1, 3)
+    rec = rec[rec[:, 0] >= 0]
+    ids_parts, skip_parts = [], []
+    for ti, sk, c1 in rec.tolist():
+        ids = np.arange(ti, c1, dtype=np.int64)
+        s = np.full(len(ids), -1, dtype=np.int64)
+        s[0] = sk
+        ids_parts.append(ids)
+        skip_parts.append(s)
+    ids = np.concatenate(ids_parts) if ids_parts else np.zeros(0, dtype=np.int64)
+    sks = np.concatenate(skip_parts) if skip_parts else np.zeros(0, dtype=np.int64)
+    in_list = ids < ntl
+    safe = np.minimum(ids, max(ntl - 1, 0))
+    ent = np.where(in_list, tl_e[safe] if ntl else 0, lo + ids - ntl)
+    old_skip = np.where(in_list, tl_s[safe] if ntl else 0, 0)
+    sks = np.where(sks < 0, old_skip, sks)
+    cursor = min(int(ctl[C_ROOTCUR]), ntask)
+    if cursor < ntl:
+        ent = np.concatenate([ent, tl_e[cursor:]])
+        sks = np.concatenate([sks, tl_s[cursor:]])
+    else:
+        lo = lo + (cursor - ntl)
+    return ent.astype(np.int64), sks.astype(np.int64), lo
