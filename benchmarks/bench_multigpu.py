@@ -140,7 +140,9 @@ def temporal_graph(dry: bool):
 def static_call(g, pat, devices, dry: bool):
     if not dry:
         return lambda: ng.count_subgraphs(g, pat, engine="cuda", devices=devices)
-    from nx_gpumine.execution.static import run_static, run_static_devices
+    from nx_gpumine.execution.jobs.static import StaticJob
+    from nx_gpumine.execution.runner import run_on_devices
+    from nx_gpumine.execution.static import run_static
     from nx_gpumine.plan.static_plan import static_plan
 
     plan = static_plan(pat, g, induced=False, distinct=True)
@@ -148,14 +150,16 @@ def static_call(g, pat, devices, dry: bool):
     if devices is None:
         return lambda: aut * run_static(g, plan, "count", engine="cpu")
     slots = list(range(devices)) if isinstance(devices, int) else devices
-    return lambda: aut * run_static_devices(g, plan, "count", slots, engine="cpu")
+    return lambda: aut * run_on_devices(StaticJob.of(g, plan, "count"), "cpu", slots)
 
 
 def temporal_call(g, motif: str, delta: int, devices, dry: bool):
     kw = dict(delta=delta, tie="input_order")
     if not dry:
         return lambda: ng.count_motifs(g, motif, engine="cuda", devices=devices, **kw)
-    from nx_gpumine.execution.temporal import run_temporal, run_temporal_devices
+    from nx_gpumine.execution.jobs.temporal import TemporalJob
+    from nx_gpumine.execution.runner import run_on_devices
+    from nx_gpumine.execution.temporal import run_temporal
     from nx_gpumine.inputs.motifs import named_motif
     from nx_gpumine.plan.temporal_plan import temporal_plan
 
@@ -163,7 +167,7 @@ def temporal_call(g, motif: str, delta: int, devices, dry: bool):
     if devices is None:
         return lambda: run_temporal(g, plan, "count", engine="cpu")
     slots = list(range(devices)) if isinstance(devices, int) else devices
-    return lambda: run_temporal_devices(g, plan, "count", slots, engine="cpu")
+    return lambda: run_on_devices(TemporalJob.of(g, plan, "count"), "cpu", slots)
 
 
 def add_speedups(cells: list[dict]) -> None:

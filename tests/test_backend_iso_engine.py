@@ -41,7 +41,8 @@ def _numpy_refine_module() -> SimpleNamespace:
 
 
 def _problem(G, H, module: str, **kw) -> gi.IsoProblem:
-    p = gi.IsoProblem(GpumineGraph.from_networkx(G), GpumineGraph.from_networkx(H), **kw)
+    g, h = GpumineGraph.from_networkx(G), GpumineGraph.from_networkx(H)
+    p = gi.IsoProblem(g, h, gi.IsoMatchers(**kw))
     if module == "cuda-numpy":
         p.mod = _numpy_refine_module()
     return p

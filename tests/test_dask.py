@@ -28,14 +28,12 @@ from hypothesis import strategies as st
 import nx_gpumine as ng
 from nx_gpumine.errors import CapacityError, EngineUnavailableError
 from nx_gpumine.execution.executors import dask as dist
+from nx_gpumine.execution.jobs.census import CensusJob
+from nx_gpumine.execution.jobs.static import StaticJob
+from nx_gpumine.execution.jobs.temporal import TemporalJob
 from nx_gpumine.execution.merge import Merge
-from nx_gpumine.execution.static import iter_static_blocks_dask, run_static, run_static_dask
-from nx_gpumine.execution.temporal import (
-    run_census,
-    run_census_dask,
-    run_temporal,
-    run_temporal_dask,
-)
+from nx_gpumine.execution.static import run_static
+from nx_gpumine.execution.temporal import run_census, run_temporal
 from nx_gpumine.inputs.motifs import AntiEdge, TemporalMotif, named_motif
 from nx_gpumine.inputs.static_graph import from_arrays
 from nx_gpumine.inputs.temporal_graph import load_collegemsg, temporal_from_arrays
@@ -158,7 +156,9 @@ def test_static_find_exists_facebook(client, facebook):
     plan = build_static_plan(ng.Pattern.named("4-clique"), facebook, induced=False, distinct=False)
     want = run_static(facebook, plan, "enumerate", engine="cpu", limit=5000)
     for ntasks in (1, 3, 16):
-        got = run_static_dask(facebook, plan, "enumerate", client=client, limit=5000, ntasks=ntasks)
+        got = dist.run_job(
+            StaticJob.of(facebook, plan, "enumerate", 5000), client=client, ntasks=ntasks
+        )
         np.testing.assert_array_equal(got, want)  # the same first 5000 rows, in order
     assert ng.has_subgraph(facebook, "5-clique", client=client) is True
     grid = nx.grid_2d_graph(150, 150)  # no triangle: every task runs and says no
@@ -214,9 +214,9 @@ def test_small_plans_and_mapping_counts(client):
         for mode, limit in (("count", None), ("exists", None), ("enumerate", None),
                             ("enumerate", 11)):  # fmt: skip
             want = run_static(g, plan, mode, engine="cpu", limit=limit)
-            got = run_static_dask(g, plan, mode, client=client, limit=limit, ntasks=5)
+            got = dist.run_job(StaticJob.of(g, plan, mode, limit), client=client, ntasks=5)
             np.testing.assert_array_equal(got, want)
-        blocks = list(iter_static_blocks_dask(g, plan, client=client, ntasks=5))
+        blocks = list(dist.iter_blocks(StaticJob.of(g, plan, "enumerate"), client=client, ntasks=5))
         np.testing.assert_array_equal(np.concatenate(blocks), run_static(g, plan, "enumerate"))
     frame = ng.find_subgraphs(G, nx.Graph([(0, 1)]), client=client, as_frame="dask")
     assert frame.npartitions > 1
@@ -245,7 +245,7 @@ def test_temporal_collegemsg(client, college, name):
     plan = build_temporal_plan(MOTIFS[name], college)
     want = run_temporal(college, plan, "enumerate", engine="cpu")
     for nparts in (None, 1, 5):
-        got = run_temporal_dask(college, plan, "enumerate", client=client, nparts=nparts)
+        got = dist.run_job(TemporalJob.of(college, plan, "enumerate"), client=client, ntasks=nparts)
         np.testing.assert_array_equal(got, want)  # same rows, same order
     assert ng.count_motifs(college, MOTIFS[name], client=client) == len(want)
     assert ng.has_motif(college, MOTIFS[name], client=client) == bool(len(want))
@@ -273,7 +273,7 @@ def test_census_collegemsg(client, college, delta, tie):
     g = college if delta is not None else load_collegemsg(4000)  # no window: quadratic
     want = ng.motif_census(g, delta, tie=tie, engine="cpu")
     assert ng.motif_census(g, delta, tie=tie, client=client) == want
-    got = run_census_dask(g, delta, tie, client=client, nparts=7)
+    got = dist.run_job(CensusJob.of(g, delta, tie), client=client, ntasks=7)
     np.testing.assert_array_equal(got, run_census(g, delta, tie, engine="cpu"))
 
 
@@ -307,12 +307,14 @@ def test_static_property(client, case):
     pattern = ng.Pattern.from_networkx(P, node_label=label)
     plan = build_static_plan(pattern, graph, induced=induced, distinct=distinct)
     want = run_static(graph, plan, "enumerate", engine="cpu")
-    got = run_static_dask(graph, plan, "enumerate", client=client, ntasks=ntasks)
+    got = dist.run_job(StaticJob.of(graph, plan, "enumerate"), client=client, ntasks=ntasks)
     np.testing.assert_array_equal(got, want)
-    assert run_static_dask(graph, plan, "count", client=client, ntasks=ntasks) == len(want)
-    exists = run_static_dask(graph, plan, "exists", client=client, ntasks=ntasks)
+    assert dist.run_job(StaticJob.of(graph, plan, "count"), client=client, ntasks=ntasks) == len(
+        want
+    )
+    exists = dist.run_job(StaticJob.of(graph, plan, "exists"), client=client, ntasks=ntasks)
     assert exists == bool(len(want))
-    lim = run_static_dask(graph, plan, "enumerate", client=client, ntasks=ntasks, limit=2)
+    lim = dist.run_job(StaticJob.of(graph, plan, "enumerate", 2), client=client, ntasks=ntasks)
     np.testing.assert_array_equal(lim, want[:2])
 
 
@@ -345,13 +347,15 @@ def test_temporal_property(client, case):
     graph, motif, nparts = case
     plan = build_temporal_plan(motif, graph)
     want = run_temporal(graph, plan, "enumerate", engine="cpu")
-    got = run_temporal_dask(graph, plan, "enumerate", client=client, nparts=nparts)
+    got = dist.run_job(TemporalJob.of(graph, plan, "enumerate"), client=client, ntasks=nparts)
     np.testing.assert_array_equal(got, want.reshape(-1, plan.l))
-    assert run_temporal_dask(graph, plan, "count", client=client, nparts=nparts) == len(want)
-    exists = run_temporal_dask(graph, plan, "exists", client=client, nparts=nparts)
+    assert dist.run_job(TemporalJob.of(graph, plan, "count"), client=client, ntasks=nparts) == len(
+        want
+    )
+    exists = dist.run_job(TemporalJob.of(graph, plan, "exists"), client=client, ntasks=nparts)
     assert exists == bool(len(want))
     delta = motif.delta
-    census = run_census_dask(graph, delta, motif.tie, client=client, nparts=nparts)
+    census = dist.run_job(CensusJob.of(graph, delta, motif.tie), client=client, ntasks=nparts)
     np.testing.assert_array_equal(census, run_census(graph, delta, motif.tie, engine="cpu"))
 
 
@@ -462,7 +466,7 @@ def test_worker_killed_mid_query(client, facebook):
     client.wait_for_workers(2, timeout=120)
     pids = _worker_pids(client)
     state = _kill_when_running(client, pids)
-    got = run_static_dask(facebook, plan, "count", client=client, ntasks=16)
+    got = dist.run_job(StaticJob.of(facebook, plan, "count"), client=client, ntasks=16)
     done = time.monotonic()
     state["thread"].join()
     assert len(state["killed"]) == 1 and state["at"] < done, "no worker died mid-query"
@@ -487,7 +491,7 @@ def test_every_worker_killed_graph_reshipped(client, college, monkeypatch):
     client.wait_for_workers(2, timeout=120)
     pids = _worker_pids(client)
     state = _kill_when_running(client, pids, which="all")
-    got = run_temporal_dask(college, plan, "count", client=client, nparts=12)
+    got = dist.run_job(TemporalJob.of(college, plan, "count"), client=client, ntasks=12)
     done = time.monotonic()
     state["thread"].join()
     assert len(state["killed"]) == 2 and state["at"] < done, "the workers did not die mid-query"
@@ -511,7 +515,7 @@ def test_interrupt_cancels_the_query(client, facebook):
     timer.start()
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        run_static_dask(facebook, plan, "count", client=client, ntasks=32)
+        dist.run_job(StaticJob.of(facebook, plan, "count"), client=client, ntasks=32)
     assert time.monotonic() - start < 6.0
     # queued tasks are dropped; the two running engine calls finish, then nothing is left
     ok, left = _new_tasks_gone(client, before)
@@ -527,7 +531,7 @@ def test_cancel_queries_from_another_thread(client, facebook):
     before = set(_our_tasks(client))
     threading.Timer(1.0, lambda: cancelled.append(dist.cancel_queries(client))).start()
     with pytest.raises(CancelledError, match="was cancelled"):
-        run_static_dask(facebook, plan, "enumerate", client=client, ntasks=32)
+        dist.run_job(StaticJob.of(facebook, plan, "enumerate"), client=client, ntasks=32)
     assert cancelled == [1]
     ok, left = _new_tasks_gone(client, before)
     assert ok, left

@@ -23,14 +23,13 @@ import pytest
 import nx_gpumine as ng
 from nx_gpumine.errors import CapacityError, EngineUnavailableError
 from nx_gpumine.execution.executors import devices as mg
+from nx_gpumine.execution.jobs.census import CensusJob
+from nx_gpumine.execution.jobs.static import StaticJob
+from nx_gpumine.execution.jobs.temporal import TemporalJob
 from nx_gpumine.execution.merge import Merge
-from nx_gpumine.execution.static import run_static, run_static_devices
-from nx_gpumine.execution.temporal import (
-    run_census,
-    run_census_devices,
-    run_temporal,
-    run_temporal_devices,
-)
+from nx_gpumine.execution.runner import run_on_devices
+from nx_gpumine.execution.static import run_static
+from nx_gpumine.execution.temporal import run_census, run_temporal
 from nx_gpumine.inputs.generators import skewed_temporal_graph
 from nx_gpumine.inputs.motifs import named_motif
 from nx_gpumine.inputs.patterns import Pattern, as_pattern
@@ -317,23 +316,23 @@ def test_static_split_equals_one_process(case):
     want = run_static(g, plan, "count", engine="cpu")
     rows = run_static(g, mapping_plan, "enumerate", engine="cpu")
     for slots in ([0, 0, 0, 0], [0, 1]):
-        assert run_static_devices(g, plan, "count", slots, engine="cpu") == want
-        got = run_static_devices(g, mapping_plan, "enumerate", slots, engine="cpu")
+        assert run_on_devices(StaticJob.of(g, plan, "count"), "cpu", slots) == want
+        got = run_on_devices(StaticJob.of(g, mapping_plan, "enumerate"), "cpu", slots)
         assert np.array_equal(got, rows)  # root order, as one process gives it
-        head = run_static_devices(g, mapping_plan, "enumerate", slots, engine="cpu", limit=5)
+        head = run_on_devices(StaticJob.of(g, mapping_plan, "enumerate", 5), "cpu", slots)
         assert np.array_equal(head, rows[:5])
-        assert run_static_devices(g, plan, "exists", slots, engine="cpu") == (want > 0)
+        assert run_on_devices(StaticJob.of(g, plan, "exists"), "cpu", slots) == (want > 0)
     assert mg.last_run["tasks"] > 2
 
 
 def test_static_split_no_match_and_trivial():
     g = as_static_graph(nx.path_graph(30))
     plan = static_plan(as_pattern("triangle"), g, induced=False, distinct=True)
-    assert run_static_devices(g, plan, "count", [0, 0], engine="cpu") == 0
-    assert run_static_devices(g, plan, "exists", [0, 0], engine="cpu") is False
-    got = run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu")
+    assert run_on_devices(StaticJob.of(g, plan, "count"), "cpu", [0, 0]) == 0
+    assert run_on_devices(StaticJob.of(g, plan, "exists"), "cpu", [0, 0]) is False
+    got = run_on_devices(StaticJob.of(g, plan, "enumerate"), "cpu", [0, 0])
     assert got.shape == (0, 3)
-    got = run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu", limit=0)
+    got = run_on_devices(StaticJob.of(g, plan, "enumerate", 0), "cpu", [0, 0])
     assert got.shape == (0, 3)
 
 
@@ -345,12 +344,12 @@ def test_temporal_partitions_equal_one_process(name, delta, gaps, tie):
     want = run_temporal(graph, plan, "count", engine="cpu")
     rows = run_temporal(graph, plan, "enumerate", engine="cpu")
     for slots in ([0, 0, 0, 0], [0, 1]):
-        assert run_temporal_devices(graph, plan, "count", slots, engine="cpu") == want
-        got = run_temporal_devices(graph, plan, "enumerate", slots, engine="cpu")
+        assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", slots) == want
+        got = run_on_devices(TemporalJob.of(graph, plan, "enumerate"), "cpu", slots)
         assert np.array_equal(got, rows)
-        head = run_temporal_devices(graph, plan, "enumerate", slots, engine="cpu", limit=7)
+        head = run_on_devices(TemporalJob.of(graph, plan, "enumerate", 7), "cpu", slots)
         assert np.array_equal(head, rows[:7])
-        assert run_temporal_devices(graph, plan, "exists", slots, engine="cpu") == (want > 0)
+        assert run_on_devices(TemporalJob.of(graph, plan, "exists"), "cpu", slots) == (want > 0)
     assert mg.last_run["tasks"] > 2
 
 
@@ -362,23 +361,25 @@ def test_temporal_without_window_uses_root_ranges_on_the_whole_graph(delta):
     plan = temporal_plan(plan.motif.with_(delta=delta), graph)
     want = run_temporal(graph, plan, "count", engine="cpu")
     rows = run_temporal(graph, plan, "enumerate", engine="cpu")
-    assert run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu") == want
-    got = run_temporal_devices(graph, plan, "enumerate", [0, 1], engine="cpu")
+    assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0]) == want
+    got = run_on_devices(TemporalJob.of(graph, plan, "enumerate"), "cpu", [0, 1])
     assert np.array_equal(got, rows)
     assert mg.last_run["tasks"] > 2
     assert graph._derived[mg.SLICE_CACHE_KEY] == {}  # no slice was cut
     counts = run_census(graph, delta, "strict", engine="cpu")
-    assert np.array_equal(run_census_devices(graph, delta, "strict", [0, 0], engine="cpu"), counts)
+    assert np.array_equal(
+        run_on_devices(CensusJob.of(graph, delta, "strict"), "cpu", [0, 0]), counts
+    )
 
 
 def test_temporal_slices_are_kept_for_the_next_call():
     graph = _tie_graph()
     plan = _temporal_case("M1", 60, None, "strict", graph)
-    run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu")
+    run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0])
     table = graph._derived[mg.SLICE_CACHE_KEY]
     kept = dict(table)
     assert kept
-    run_temporal_devices(graph, plan, "count", [0, 0, 0], engine="cpu")
+    run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0])
     assert all(graph._derived[mg.SLICE_CACHE_KEY][k] is v for k, v in kept.items())
 
 
@@ -386,7 +387,7 @@ def test_temporal_slices_are_kept_for_the_next_call():
 def test_census_partitions_equal_one_process(tie):
     graph = _tie_graph()
     want = run_census(graph, 60, tie, engine="cpu")
-    got = run_census_devices(graph, 60, tie, [0, 0, 0], engine="cpu")
+    got = run_on_devices(CensusJob.of(graph, 60, tie), "cpu", [0, 0, 0])
     assert np.array_equal(got, want)
 
 
@@ -418,10 +419,10 @@ def test_temporal_slices_released_after_their_task_under_a_budget(monkeypatch):
     graph = _tie_graph()
     plan = _temporal_case("M1", 60, None, "strict", graph)
     want = run_temporal(graph, plan, "count", engine="cpu")
-    assert run_temporal_devices(graph, plan, "count", [0, 1], engine="cpu") == want
+    assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 1]) == want
     assert released == []  # no budget: slices stay cached with their device data
     with memory.device_budget(1 << 30):
-        assert run_temporal_devices(graph, plan, "count", [0, 1], engine="cpu") == want
+        assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 1]) == want
     tasks = mg.last_run["tasks"]
     assert len(released) == tasks > 2
     assert all(sub is not graph for sub in released)

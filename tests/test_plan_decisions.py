@@ -24,11 +24,12 @@ import nx_gpumine as ng
 from nx_gpumine.engines import contract, select_engine
 from nx_gpumine.engines.contract import STATIC_MIN_K
 from nx_gpumine.errors import CapacityError
+from nx_gpumine.execution.jobs.static import StaticJob
+from nx_gpumine.execution.runner import run_on_devices
 from nx_gpumine.execution.static import (
     count_mappings,
     iter_static_blocks,
     run_static,
-    run_static_devices,
     small_plan_result,
 )
 from nx_gpumine.inputs.motifs import TemporalMotif
@@ -231,9 +232,9 @@ def test_small_plans_never_reach_an_engine(recorded):
             assert run_static(g, plan, "exists", engine="cpu") is (len(want) > 0)
             blocks = list(iter_static_blocks(g, plan, engine="cpu", ntasks=7))
             assert np.array_equal(np.concatenate(blocks), want)
-            got = run_static_devices(g, plan, "enumerate", [0, 0], engine="cpu", limit=9)
+            got = run_on_devices(StaticJob.of(g, plan, "enumerate", 9), "cpu", [0, 0])
             assert np.array_equal(got, want[:9])
-            assert run_static_devices(g, plan, "count", [0, 0], engine="cpu") == len(want)
+            assert run_on_devices(StaticJob.of(g, plan, "count"), "cpu", [0, 0]) == len(want)
     assert recorded == []  # no engine call at all
     # and the public functions agree with NetworkX
     G = nx.gnm_random_graph(40, 90, seed=3)

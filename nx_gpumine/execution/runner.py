@@ -11,8 +11,10 @@
   the workers of an interrupted multi-device call are done
   (:func:`~nx_gpumine.execution.executors.devices.settle`).
 
-:func:`dispatch` is that routing rule on its own; :func:`run_on_devices` names the devices
-executor (the ``run_*_devices`` entry points).
+:func:`dispatch` is that routing rule on its own. A caller that names the executor builds the
+job (``StaticJob.of``, ``TemporalJob.of``, ``CensusJob.of``) and calls its one entry, whatever
+the query kind: :func:`run_on_devices` (several devices of this host, with an engine name) or
+:func:`nx_gpumine.execution.executors.dask.run_job` (a Dask cluster).
 """
 
 from __future__ import annotations
@@ -134,8 +136,15 @@ def run_on_devices(
     progress: bool = False,
     ntasks: int | None = None,
 ) -> Any:
-    """Run ``job`` on the device ``slots`` with ``engine`` (any engine: the CPU engine runs the
-    slots as plain threads); a job answered without engine tasks selects none."""
+    """Run ``job`` (any query kind: ``StaticJob.of``, ``TemporalJob.of``, ``CensusJob.of``...)
+    on the device ``slots`` with the engine named ``engine``.
+
+    The devices executor's entry for a caller that names it:
+    :func:`~nx_gpumine.execution.executors.devices.run_job` (``slots``, ``progress``,
+    ``ntasks`` and the result as there) with the engine selected here. Any engine: with
+    ``"cpu"`` the slots are plain threads (the tests of the scheduling and merging); a job
+    answered without engine tasks selects none.
+    """
     answer = job.answer()
     if answer is not None:
         return answer

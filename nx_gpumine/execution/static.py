@@ -1,17 +1,21 @@
 """Static patterns: the entry points that build a :class:`~.jobs.static.StaticJob` and run it.
 
 :func:`run_static` lets :func:`~nx_gpumine.execution.runner.run_job` pick the executor (this
-process, several devices, Dask); :func:`run_static_devices` and :func:`run_static_dask` name
-one. What execution decides before any engine runs, on every
-route: a count of a mapping plan with a
-:func:`~nx_gpumine.plan.static_plan.distinct_sibling` counts the sibling and multiplies by
+process, several devices, Dask); a caller that names one builds the job
+(``StaticJob.of(graph, plan, mode, limit)``) and hands it to that executor's one entry
+(:func:`~nx_gpumine.execution.runner.run_on_devices`,
+:func:`nx_gpumine.execution.executors.dask.run_job` / ``iter_blocks`` / ``frame``), as for any
+query kind.
+
+What execution decides before any engine runs, on every route: a count of a mapping plan with
+a :func:`~nx_gpumine.plan.static_plan.distinct_sibling` counts the sibling and multiplies by
 ``|Aut(P)|`` (:func:`count_mappings`); 1- and 2-node plans are answered by
 :func:`~nx_gpumine.execution.jobs.static.small_plan_result`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -22,16 +26,13 @@ from ..plan.static_plan import StaticPlan, distinct_sibling
 from .executors import dask, local
 from .jobs.static import StaticJob, small_plan_result
 from .merge import MODES, check_query
-from .runner import run_job, run_on_devices
+from .runner import run_job
 
 __all__ = [
     "run_static",
-    "run_static_devices",
-    "run_static_dask",
     "count_mappings",
     "small_plan_result",
     "iter_static_blocks",
-    "iter_static_blocks_dask",
     "static_frame_dask",
     "MODES",
 ]
@@ -59,7 +60,8 @@ def run_static(
         What to compute.
     engine : {"auto", "cpu", "cuda", "dask"}
         Engine (see :func:`nx_gpumine.engines.select_engine`); ``"dask"`` (or a ``client``)
-        runs root-edge tasks on a Dask cluster (:func:`run_static_dask`).
+        runs root-edge tasks on a Dask cluster
+        (:func:`nx_gpumine.execution.executors.dask.run_job`).
     limit : int, optional
         For ``"enumerate"``: stop after this many matches.
     progress : bool
@@ -138,48 +140,6 @@ def count_mappings(
     )
 
 
-def run_static_devices(
-    graph: StaticGraph,
-    plan: StaticPlan,
-    mode: str,
-    devices: Sequence[int],
-    *,
-    engine: str = "cuda",
-    limit: int | None = None,
-    progress: bool = False,
-    ntasks: int | None = None,
-) -> int | bool | np.ndarray:
-    """:func:`run_static` on several devices (root-edge ranges from a shared queue).
-
-    ``devices``: device id per worker slot; with ``engine="cpu"`` the slots are plain threads
-    (used by the tests of the scheduling and merging). ``ntasks``: number of root-edge ranges
-    (default :data:`~nx_gpumine.execution.executors.devices.TASKS_PER_DEVICE` per slot). The
-    result is exactly the one-device result (rows in root order).
-    """
-    check_query(mode, limit)
-    job = StaticJob.of(graph, plan, mode, limit)
-    return run_on_devices(job, engine, devices, progress=progress, ntasks=ntasks)
-
-
-def run_static_dask(
-    graph: StaticGraph,
-    plan: StaticPlan,
-    mode: str,
-    *,
-    client: Any = None,
-    engine: str = "dask",
-    limit: int | None = None,
-    progress: bool = False,
-    ntasks: int | None = None,
-) -> int | bool | np.ndarray:
-    """:func:`run_static` on a Dask cluster, one root-edge range per task
-    (:func:`nx_gpumine.execution.executors.dask.run_job`; ``ntasks`` default:
-    ``tasks_per_thread`` x the cluster's threads)."""
-    check_query(mode, limit)
-    job = StaticJob.of(graph, plan, mode, limit)
-    return dask.run_job(job, client=client, engine=engine, progress=progress, ntasks=ntasks)
-
-
 def iter_static_blocks(
     graph: StaticGraph,
     plan: StaticPlan,
@@ -195,7 +155,7 @@ def iter_static_blocks(
     :data:`~nx_gpumine.execution.jobs.static.LAZY_BYTES` is listed by the CPU engine's
     ``iter_matches`` (:meth:`StaticJob.task_blocks`). ``engine="dask"`` (or a ``client``): the
     tasks run on a Dask cluster and blocks come back in the same order
-    (:func:`iter_static_blocks_dask`).
+    (:func:`nx_gpumine.execution.executors.dask.iter_blocks`).
     """
     job = StaticJob.of(graph, plan, "enumerate")
     if client is not None or engine == "dask":
@@ -204,21 +164,6 @@ def iter_static_blocks(
     eng = job.engine(engine)
     # small graphs: one task (each task costs an engine launch)
     yield from local.iter_blocks(job, eng, max(1, min(ntasks, len(graph.indices) // 2048)))
-
-
-def iter_static_blocks_dask(
-    graph: StaticGraph,
-    plan: StaticPlan,
-    *,
-    client: Any = None,
-    engine: str = "dask",
-    ntasks: int | None = None,
-) -> Iterator[np.ndarray]:
-    """Yield match blocks in root order as the cluster finishes them (non-empty ones);
-    closing the iterator early cancels the tasks not yet done. Parameters as
-    :func:`run_static_dask`."""
-    job = StaticJob.of(graph, plan, "enumerate")
-    return dask.iter_blocks(job, client=client, engine=engine, ntasks=ntasks)
 
 
 def static_frame_dask(

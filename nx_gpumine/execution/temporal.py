@@ -2,14 +2,16 @@
 :class:`~.jobs.temporal.TemporalJob` or :class:`~.jobs.census.CensusJob` and run it.
 
 :func:`run_temporal` and :func:`run_census` let :func:`~nx_gpumine.execution.runner.run_job`
-pick the executor (this process, several devices, Dask); the ``*_devices`` and ``*_dask``
-functions name one; :func:`run_temporal_partitioned` runs Everest's time
-partitions one after the other in this process.
+pick the executor (this process, several devices, Dask); a caller that names one builds the job
+(``TemporalJob.of(graph, plan, mode, limit)``, ``CensusJob.of(graph, delta, tie)``) and hands it
+to that executor's entry (:func:`~nx_gpumine.execution.runner.run_on_devices`,
+:func:`nx_gpumine.execution.executors.dask.run_job`); :func:`run_temporal_partitioned` runs
+Everest's time partitions one after the other in this process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,19 +21,15 @@ from ..plan.temporal_plan import TemporalPlan
 from .executors import dask, local
 from .jobs.census import CensusJob
 from .jobs.temporal import TemporalJob, temporal_tasks
-from .merge import MODES, check_query, no_matches
-from .runner import run_job, run_on_devices
+from .merge import MODES, no_matches
+from .runner import run_job
 
 __all__ = [
     "run_temporal",
-    "run_temporal_devices",
-    "run_temporal_dask",
     "run_temporal_partitioned",
     "iter_temporal_blocks",
     "temporal_frame_dask",
     "run_census",
-    "run_census_devices",
-    "run_census_dask",
     "temporal_tasks",
     "MODES",
 ]
@@ -48,59 +46,17 @@ def run_temporal(
     devices: Any = None,
 ) -> int | bool | np.ndarray:
     """Execute ``plan`` on ``graph``: :func:`~nx_gpumine.execution.static.run_static` for a
-    temporal plan (same parameters; Dask and ``devices=`` split time partitions, see
-    :func:`run_temporal_dask`, :func:`run_temporal_devices`).
+    temporal plan (same parameters; Dask and ``devices=`` split time partitions, one per task:
+    each reads only its partition's edge slice, with the plan rebuilt there from
+    ``plan.motif``).
 
     Returns
     -------
     int, bool or numpy.ndarray
         The count, the existence flag, or an ``(n, l)`` int64 array of edge ids.
     """
-    check_query(mode, limit)
     job = TemporalJob.of(graph, plan, mode, limit)
     return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
-
-
-def run_temporal_devices(
-    graph: TemporalGraph,
-    plan: TemporalPlan,
-    mode: str,
-    devices: Sequence[int],
-    *,
-    engine: str = "cuda",
-    limit: int | None = None,
-    progress: bool = False,
-    nparts: int | None = None,
-) -> int | bool | np.ndarray:
-    """:func:`run_temporal` on several devices, one time partition per task.
-
-    ``devices``, ``engine``: as in :func:`~nx_gpumine.execution.static.run_static_devices`;
-    ``nparts``: number of time partitions (default
-    :data:`~nx_gpumine.execution.executors.devices.PARTS_PER_DEVICE` per slot). The result is
-    exactly the one-device result (edge ids, same row order).
-    """
-    check_query(mode, limit)
-    job = TemporalJob.of(graph, plan, mode, limit)
-    return run_on_devices(job, engine, devices, progress=progress, ntasks=nparts)
-
-
-def run_temporal_dask(
-    graph: TemporalGraph,
-    plan: TemporalPlan,
-    mode: str,
-    *,
-    client: Any = None,
-    engine: str = "dask",
-    limit: int | None = None,
-    progress: bool = False,
-    nparts: int | None = None,
-) -> int | bool | np.ndarray:
-    """:func:`run_temporal` on a Dask cluster, one time partition per task: each reads only its
-    partition's edge slice, cut on a worker, with the plan rebuilt there from ``plan.motif``
-    (:func:`nx_gpumine.execution.executors.dask.run_job`)."""
-    check_query(mode, limit)
-    job = TemporalJob.of(graph, plan, mode, limit)
-    return dask.run_job(job, client=client, engine=engine, progress=progress, ntasks=nparts)
 
 
 def run_temporal_partitioned(
@@ -130,11 +86,9 @@ def run_temporal_partitioned(
     int, bool or numpy.ndarray
         As :func:`run_temporal`.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    job = TemporalJob.of(graph, plan, mode, limit, fallback=False)  # refuses a bad mode
     if plan.impossible:
         return no_matches(mode, plan.l)
-    job = TemporalJob.of(graph, plan, mode, limit, fallback=False)
     tasks = job.tasks(nparts, sliced=True)
     return local.run_tasks_in_order(job, job.engine(engine), tasks)
 
@@ -175,42 +129,10 @@ def run_census(
 ) -> np.ndarray:
     """The 36 three-edge motif counts (``CENSUS_KEYS`` order) on ``engine``.
 
-    ``engine="dask"`` or a ``client`` runs it on a Dask cluster (:func:`run_census_dask`;
-    ``progress`` shows Dask's bar). ``devices`` splits time partitions over GPUs of this host
-    (:func:`run_census_devices`).
+    ``engine="dask"`` or a ``client`` runs it on a Dask cluster (``progress`` shows Dask's
+    bar); ``devices`` splits time partitions over GPUs of this host. Either way the time
+    partitions are those of any three-edge motif of window ``delta`` and the counts are summed
+    exactly.
     """
     job = CensusJob.of(graph, delta, tie)
     return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
-
-
-def run_census_devices(
-    graph: TemporalGraph,
-    delta: float | int | None,
-    tie: str,
-    devices: Sequence[int],
-    *,
-    engine: str = "cuda",
-    progress: bool = False,
-    nparts: int | None = None,
-) -> np.ndarray:
-    """:func:`run_census` on several devices: time partitions as for any three-edge motif of
-    window ``delta``, counts summed exactly. Other parameters as :func:`run_temporal_devices`.
-    """
-    job = CensusJob.of(graph, delta, tie)
-    return run_on_devices(job, engine, devices, progress=progress, ntasks=nparts)
-
-
-def run_census_dask(
-    graph: TemporalGraph,
-    delta: float | int | None,
-    tie: str = "strict",
-    *,
-    client: Any = None,
-    engine: str = "dask",
-    progress: bool = False,
-    nparts: int | None = None,
-) -> np.ndarray:
-    """:func:`run_census` on a Dask cluster, one time partition per task, counts summed
-    exactly. Other parameters as :func:`run_temporal_dask`."""
-    job = CensusJob.of(graph, delta, tie)
-    return dask.run_job(job, client=client, engine=engine, progress=progress, ntasks=nparts)

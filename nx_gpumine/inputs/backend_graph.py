@@ -18,7 +18,14 @@ import numpy as np
 
 from ..errors import InputError
 from .patterns import Pattern
-from .static_graph import LabelSpec, StaticGraph, build_static_graph, encode_labels, label_attrs
+from .static_graph import (
+    UNLABELLED,
+    EncodedLabels,
+    LabelSpec,
+    StaticGraph,
+    build_static_graph,
+    label_attrs,
+)
 
 __all__ = [
     "GpumineGraph",
@@ -363,25 +370,19 @@ class GpumineGraph:
         hit = self._static.get(key) if key is not None else None
         if hit is not None:
             return hit
-        nvocab: dict = {}
-        evocab: dict = {}
-        ncodes = ecodes = None
+        encoded_nodes = encoded_edges = UNLABELLED
         if nspec is not None:
-            ncodes = encode_labels(self.node_values(nspec), nvocab)
+            encoded_nodes = EncodedLabels.encode(nspec, self.node_values(nspec))
         if espec is not None:
-            ecodes = encode_labels(self.edge_values(espec), evocab)
+            encoded_edges = EncodedLabels.encode(espec, self.edge_values(espec))
         g = build_static_graph(
             len(self.keys),
             self.src,
             self.dst,
             self.directed,
             self.keys,
-            node_label_codes=ncodes,
-            edge_label_codes=ecodes,
-            node_label_spec=nspec,
-            edge_label_spec=espec,
-            node_vocab=nvocab,
-            edge_vocab=evocab,
+            node_labels=encoded_nodes,
+            edge_labels=encoded_edges,
             where="GpumineGraph",
             key_to_id=self.key_to_id,
         )

@@ -42,6 +42,8 @@ __all__ = [
     "NO_DEFAULT",
     "label_attrs",
     "encode_labels",
+    "EncodedLabels",
+    "UNLABELLED",
     "build_static_graph",
 ]
 
@@ -334,6 +336,36 @@ def encode_labels(values: Sequence[Hashable], vocab: dict) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class EncodedLabels:
+    """One side's labels (nodes or edges) as :func:`build_static_graph` stores them.
+
+    Attributes
+    ----------
+    codes : numpy.ndarray, optional
+        Label code per vertex / per edge (aligned with the edge arrays); None: unlabelled.
+    spec : LabelSpec, optional
+        Where the labels came from.
+    vocab : dict, optional
+        Label value -> code.
+    """
+
+    codes: np.ndarray | None = None
+    spec: LabelSpec | None = None
+    vocab: dict | None = None
+
+    @classmethod
+    def encode(cls, spec: LabelSpec, values: Sequence[Hashable]) -> EncodedLabels:
+        """``values`` (one per vertex or edge) encoded with a new vocabulary
+        (:func:`encode_labels`)."""
+        vocab: dict = {}
+        return cls(encode_labels(values, vocab), spec, vocab)
+
+
+#: No labels on that side.
+UNLABELLED = EncodedLabels()
+
+
 def build_static_graph(
     n: int,
     src: np.ndarray,
@@ -341,12 +373,8 @@ def build_static_graph(
     directed: bool,
     keys: list,
     *,
-    node_label_codes: np.ndarray | None = None,
-    edge_label_codes: np.ndarray | None = None,
-    node_label_spec: LabelSpec | None = None,
-    edge_label_spec: LabelSpec | None = None,
-    node_vocab: dict | None = None,
-    edge_vocab: dict | None = None,
+    node_labels: EncodedLabels = UNLABELLED,
+    edge_labels: EncodedLabels = UNLABELLED,
     duplicates: str = "raise",
     where: str = "input",
     key_to_id: dict | None = None,
@@ -363,12 +391,9 @@ def build_static_graph(
         Whether edges have a direction.
     keys : list
         Node keys; dense id ``i`` is ``keys[i]``.
-    node_label_codes, edge_label_codes : numpy.ndarray, optional
-        Label codes per vertex / per edge (aligned with ``src``), from :func:`encode_labels`.
-    node_label_spec, edge_label_spec : LabelSpec, optional
-        Where the labels came from.
-    node_vocab, edge_vocab : dict, optional
-        Label value -> code.
+    node_labels, edge_labels : EncodedLabels
+        Label codes per vertex / per edge (aligned with ``src``), their spec and vocabulary
+        (default: unlabelled).
     duplicates : {"raise", "drop"}
         A repeated edge or self-loop is an error, or its first occurrence is kept.
     where : str
@@ -394,7 +419,8 @@ def build_static_graph(
         raise InputError(f"{where}: {n} vertices exceed the int32 id range")
     if duplicates not in ("raise", "drop"):
         raise InputError(f"duplicates must be 'raise' or 'drop', got {duplicates!r}")
-    labels = None if edge_label_codes is None else np.asarray(edge_label_codes, dtype=np.int32)
+    codes = edge_labels.codes
+    labels = None if codes is None else np.asarray(codes, dtype=np.int32)
 
     is_loop = src == dst
     loop = np.zeros(n, dtype=np.uint8)
@@ -469,14 +495,14 @@ def build_static_graph(
         dircode=dircode,
         loop=loop,
         keys=keys,
-        node_label=node_label_codes,
+        node_label=node_labels.codes,
         out_label=out_label,
         in_label=in_label,
         loop_label=loop_label,
-        node_label_spec=node_label_spec,
-        edge_label_spec=edge_label_spec,
-        node_vocab=node_vocab or {},
-        edge_vocab=edge_vocab or {},
+        node_label_spec=node_labels.spec,
+        edge_label_spec=edge_labels.spec,
+        node_vocab=node_labels.vocab or {},
+        edge_vocab=edge_labels.vocab or {},
         _key_to_id=key_to_id,
     )
 
@@ -542,12 +568,10 @@ def from_networkx(
     m = G.number_of_edges()
     src = np.empty(m, dtype=np.int64)
     dst = np.empty(m, dtype=np.int64)
-    node_vocab: dict = {}
-    edge_vocab: dict = {}
-    ncodes = ecodes = None
+    encoded_nodes = encoded_edges = UNLABELLED
     if nspec is not None:
         nvals = [nspec.value(d, f"node {k!r}") for k, d in G.nodes(data=True)]
-        ncodes = encode_labels(nvals, node_vocab)
+        encoded_nodes = EncodedLabels.encode(nspec, nvals)
     elabels = [] if espec is not None else None
     for j, (u, v, d) in enumerate(G.edges(data=True)):
         src[j] = key_to_id[u]
@@ -555,24 +579,20 @@ def from_networkx(
         if elabels is not None:
             elabels.append(espec.value(d, f"edge ({u!r}, {v!r})"))
     if elabels is not None:
-        ecodes = encode_labels(elabels, edge_vocab)
+        encoded_edges = EncodedLabels.encode(espec, elabels)
     g = build_static_graph(
         len(keys),
         src,
         dst,
         G.is_directed(),
         keys,
-        node_label_codes=ncodes,
-        edge_label_codes=ecodes,
-        node_label_spec=nspec,
-        edge_label_spec=espec,
-        node_vocab=node_vocab,
-        edge_vocab=edge_vocab,
-        where=f"{type(G).__name__}",
+        node_labels=encoded_nodes,
+        edge_labels=encoded_edges,
+        where=type(G).__name__,
         key_to_id=key_to_id,
     )
     if store is not None:
-        store[ckey] = _CacheEntry(g, len(keys), m, ncodes, ecodes)
+        store[ckey] = _CacheEntry(g, len(keys), m, encoded_nodes.codes, encoded_edges.codes)
     return g
 
 
@@ -682,10 +702,7 @@ def from_arrays(
         s, d = src.astype(np.int64), dst.astype(np.int64)
     else:
         s, d, keys = _dense_ids(src, dst, nodes)
-    node_vocab: dict = {}
-    edge_vocab: dict = {}
-    ncodes = ecodes = None
-    nspec = espec = None
+    encoded_nodes = encoded_edges = UNLABELLED
     if node_labels is not None:
         if isinstance(node_labels, Mapping):
             try:
@@ -696,26 +713,20 @@ def from_arrays(
             vals = _to_host(node_labels).tolist()
             if len(vals) != len(keys):
                 raise InputError(f"node_labels has {len(vals)} entries for {len(keys)} nodes")
-        ncodes = encode_labels(vals, node_vocab)
-        nspec = LabelSpec("label")
+        encoded_nodes = EncodedLabels.encode(LabelSpec("label"), vals)
     if edge_labels is not None:
         vals = _to_host(edge_labels).tolist()
         if len(vals) != len(s):
             raise InputError(f"edge_labels has {len(vals)} entries for {len(s)} edges")
-        ecodes = encode_labels(vals, edge_vocab)
-        espec = LabelSpec("label")
+        encoded_edges = EncodedLabels.encode(LabelSpec("label"), vals)
     return build_static_graph(
         len(keys),
         s,
         d,
         directed,
         keys,
-        node_label_codes=ncodes,
-        edge_label_codes=ecodes,
-        node_label_spec=nspec,
-        edge_label_spec=espec,
-        node_vocab=node_vocab,
-        edge_vocab=edge_vocab,
+        node_labels=encoded_nodes,
+        edge_labels=encoded_edges,
         duplicates=duplicates,
         where="edge arrays",
     )

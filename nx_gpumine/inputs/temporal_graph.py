@@ -118,12 +118,14 @@ class TemporalGraph(GraphBase):
     ) -> TemporalGraph:
         """Build from an edge frame (pandas, polars, pyarrow, cuDF...): one row per edge.
 
-        The parameters of :func:`temporal_from_frame`, plus node labels read from columns.
+        Also the module function :func:`temporal_from_frame`.
 
         Parameters
         ----------
         frame : dataframe
-            One row per temporal edge.
+            One row per temporal edge. A cuDF frame (or a mapping of column name -> CuPy /
+            device array) with numeric endpoints and times and no labels is built on the GPU
+            and stays there (see :mod:`nx_gpumine.inputs.device`).
         source, target, time : str
             Column names of the endpoints and the time.
         edge_label : str, optional
@@ -155,8 +157,22 @@ class TemporalGraph(GraphBase):
             node_labels = node_labels_from_columns(
                 frame, source, target, source_label, target_label
             )
-        return temporal_from_frame(
-            frame, source, target, time, edge_label=edge_label, node_labels=node_labels, nodes=nodes
+        if is_device_frame(frame):
+            if edge_label is None and node_labels is None and nodes is None:
+                g = temporal_from_device(frame, cls, source, target, time)
+                if g is not None:  # built on the device (cuDF / CuPy numeric columns)
+                    return g
+            frame = host_fallback(frame)
+        s, d, t, lab = frame_columns(frame, [source, target, time, edge_label], what="edge frame")
+        return temporal_from_arrays(
+            s,
+            d,
+            t,
+            edge_label=lab,
+            node_labels=node_labels,
+            nodes=nodes,
+            what="edge frame",
+            time_zone=frame_time_zone(frame, time),
         )
 
     @property
@@ -456,54 +472,8 @@ def temporal_from_arrays(
     return g
 
 
-def temporal_from_frame(
-    frame: Any,
-    source: str = "source",
-    target: str = "target",
-    time: str = "time",
-    *,
-    edge_label: str | None = None,
-    node_labels: Mapping | None = None,
-    nodes: Sequence | None = None,
-) -> TemporalGraph:
-    """Build a :class:`TemporalGraph` from an edge frame (pandas, polars, pyarrow, cuDF...).
-
-    Parameters
-    ----------
-    frame : dataframe
-        One row per temporal edge. A cuDF frame (or a mapping of column name -> CuPy /
-        device array) with numeric endpoints and times and no labels is built on the GPU and
-        stays there (see :mod:`nx_gpumine.inputs.device`).
-    source, target, time : str
-        Column names of the endpoints and the time.
-    edge_label : str, optional
-        Column holding an edge label.
-    node_labels : mapping, optional
-        Node key -> label value.
-    nodes : sequence, optional
-        All node keys in dense-id order.
-
-    Returns
-    -------
-    TemporalGraph
-    """
-    if is_device_frame(frame):
-        if edge_label is None and node_labels is None and nodes is None:
-            g = temporal_from_device(frame, TemporalGraph, source, target, time)
-            if g is not None:  # built on the device (cuDF / CuPy numeric columns)
-                return g
-        frame = host_fallback(frame)
-    s, d, t, lab = frame_columns(frame, [source, target, time, edge_label], what="edge frame")
-    return temporal_from_arrays(
-        s,
-        d,
-        t,
-        edge_label=lab,
-        node_labels=node_labels,
-        nodes=nodes,
-        what="edge frame",
-        time_zone=frame_time_zone(frame, time),
-    )
+#: :meth:`TemporalGraph.from_edgelist` under a module-level name (one signature, one body).
+temporal_from_frame = TemporalGraph.from_edgelist
 
 
 def temporal_from_networkx(

@@ -28,6 +28,7 @@ from .backend_dispatch import (
     log_first_use,
 )
 from .graph_iso import (
+    IsoMatchers,
     IsoProblem,
     invariants_agree,
     isomorphism_problem,
@@ -49,15 +50,7 @@ __all__ = [
 
 
 # ====================================================================== isomorphism
-def _iso_problem(
-    G1: Any,
-    G2: Any,
-    node_spec: LabelSpec | None,
-    edge_spec: LabelSpec | None,
-    node_match: Callable | None,
-    edge_match: Callable | None,
-    engine: str | None,
-) -> IsoProblem | None:
+def _iso_problem(G1: Any, G2: Any, matchers: IsoMatchers, engine: str | None) -> IsoProblem | None:
     """The search for ``G1 -> G2`` isomorphisms, or None when cheap invariants differ.
 
     Raises NetworkX's errors for graphs of different kinds; the engine is chosen here: on
@@ -75,14 +68,12 @@ def _iso_problem(
     wanted = engine if engine is not None else configured_engine()
     name = call_engine("cpu" if wanted == "auto" else wanted)
     t0 = time.perf_counter()
-    prob = isomorphism_problem(g1, g2, node_spec, edge_spec, node_match, edge_match, engine=name)
+    prob = isomorphism_problem(g1, g2, matchers, engine=name)
     prob.on_first_result = lambda: log_first_use(f"isomorphism search ({name})", t0)
     return prob
 
 
-def _iso_args(
-    node_match: Any, edge_match: Any, multigraph: bool
-) -> tuple[LabelSpec | None, LabelSpec | None, Callable | None, Callable | None]:
+def _iso_args(node_match: Any, edge_match: Any, multigraph: bool) -> IsoMatchers:
     """Categorical matchers become label specs; other callables are called as NetworkX does."""
     from .isomorphism import categorical_label
 
@@ -98,7 +89,7 @@ def _iso_args(
         espec = LabelSpec.of(*cat)
     elif edge_match is not None:
         ecall = edge_match
-    return nspec, espec, ncall, ecall
+    return IsoMatchers(nspec, espec, ncall, ecall)
 
 
 def _iter_iso(prob: IsoProblem | None) -> Iterator[dict]:
@@ -129,16 +120,19 @@ def is_isomorphic(
     if len(G1) == 0 and len(G2) == 0:
         return True
     multi = as_backend_graph(G1).multigraph
-    nspec, espec, ncall, ecall = _iso_args(node_match, edge_match, multi)
-    prob = _iso_problem(G1, G2, nspec, espec, ncall, ecall, engine)
+    prob = _iso_problem(G1, G2, _iso_args(node_match, edge_match, multi), engine)
     return next(_iter_iso(prob), None) is not None
 
 
-def _vf2pp_problem(
+def _vf2pp_iter(
     G1: Any, G2: Any, node_label: Any, default_label: Any, engine: str | None
-) -> IsoProblem | None:
+) -> Iterator[dict]:
+    """The isomorphisms of a ``vf2pp_*`` call, lazily; none where a graph is empty (NetworkX's
+    answer). The problem is built now, so argument errors are raised at the call."""
+    if len(G1) == 0 or len(G2) == 0:
+        return iter(())
     nspec = None if node_label is None else LabelSpec.of(node_label, default_label)
-    return _iso_problem(G1, G2, nspec, None, None, None, engine)
+    return _iter_iso(_iso_problem(G1, G2, IsoMatchers(node_spec=nspec), engine))
 
 
 def vf2pp_isomorphism(
@@ -169,10 +163,7 @@ def vf2pp_isomorphism(
     dict or None
         ``{G1 node: G2 node}``, or None if the graphs are not isomorphic.
     """
-    if len(G1) == 0 or len(G2) == 0:
-        return None
-    prob = _vf2pp_problem(G1, G2, node_label, default_label, engine)
-    return next(_iter_iso(prob), None)
+    return next(_vf2pp_iter(G1, G2, node_label, default_label, engine), None)
 
 
 def vf2pp_is_isomorphic(
@@ -217,9 +208,7 @@ def vf2pp_all_isomorphisms(
     iterator of dict
         Every isomorphism as ``{G1 node: G2 node}``, each exactly once (the search is lazy).
     """
-    if len(G1) == 0 or len(G2) == 0:
-        return iter(())
-    return _iter_iso(_vf2pp_problem(G1, G2, node_label, default_label, engine))
+    return _vf2pp_iter(G1, G2, node_label, default_label, engine)
 
 
 # ====================================================================== subgraphs

@@ -169,6 +169,8 @@ def find_subgraphs(
     ----------
     G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
         As in :func:`count_subgraphs`.
+    progress, client, max_device_bytes
+        As in :func:`count_subgraphs`.
     distinct : bool
         One match per distinct occurrence (symmetry-broken) instead of every mapping.
     limit : int, optional
@@ -177,12 +179,6 @@ def find_subgraphs(
         Return a frame with one column per pattern node (named ``str(node)``). ``"dask"``
         (Dask engine only) returns a dask DataFrame with one partition per root-edge task,
         enumerated on the workers when computed (with ``limit``: one partition, found now).
-    progress : bool
-        Show a progress bar (needs tqdm; on Dask: Dask's own bar).
-    client : distributed.Client, optional
-        As in :func:`count_subgraphs`.
-    max_device_bytes : int, optional
-        As in :func:`count_subgraphs`.
     devices : int, list of int or "all", optional
         As in :func:`count_subgraphs`; each device's matches are copied to the host per
         root-edge range and concatenated in root order.
@@ -232,9 +228,7 @@ def has_subgraph(
     ----------
     G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
         As in :func:`count_subgraphs`.
-    client : distributed.Client, optional
-        As in :func:`count_subgraphs`.
-    max_device_bytes : int, optional
+    client, max_device_bytes
         As in :func:`count_subgraphs`.
     devices : int, list of int or "all", optional
         As in :func:`count_subgraphs` (every device stops at the first match found).
@@ -273,7 +267,7 @@ def iter_subgraph_mappings(
     ----------
     G, pattern, induced, node_label, edge_label, node_label_default, edge_label_default, engine
         As in :func:`count_subgraphs`.
-    client : distributed.Client, optional
+    client
         As in :func:`count_subgraphs`.
     distinct : bool
         One mapping per distinct occurrence.

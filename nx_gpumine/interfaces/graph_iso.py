@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -29,7 +29,9 @@ from ..inputs.backend_graph import MULTI_DATA, MULTIPLICITY, GpumineGraph
 from ..inputs.static_graph import LabelSpec
 
 __all__ = [
+    "IsoMatchers",
     "IsoProblem",
+    "NO_MATCHERS",
     "invariants_agree",
     "isomorphism_problem",
     "iter_isomorphisms",
@@ -50,6 +52,28 @@ def _codes(values: list, vocab: dict) -> np.ndarray:
     return out
 
 
+class IsoMatchers(NamedTuple):
+    """What matched nodes and edges of the two graphs must agree on.
+
+    Parameters
+    ----------
+    node_spec, edge_spec : LabelSpec or None
+        Categorical labels (``data.get(attr, default)``), matched as colours.
+    node_match, edge_match : callable, optional
+        Other matchers, called as NetworkX calls them: ``node_match(G1.nodes[u], G2.nodes[v])``,
+        ``edge_match(G1[u][v], G2[f(u)][f(v)])`` (a multigraph's ``{key: data}`` dicts).
+    """
+
+    node_spec: LabelSpec | None = None
+    edge_spec: LabelSpec | None = None
+    node_match: Callable | None = None
+    edge_match: Callable | None = None
+
+
+#: Plain isomorphism: no labels, no matcher callables.
+NO_MATCHERS = IsoMatchers()
+
+
 class IsoProblem:
     """Two graphs prepared for the isomorphism search.
 
@@ -57,11 +81,8 @@ class IsoProblem:
     ----------
     g1, g2 : GpumineGraph
         Graphs of the same kind, with the same number of nodes.
-    node_spec, edge_spec : LabelSpec or None
-        Categorical labels (``data.get(attr, default)``), matched as colours.
-    node_match, edge_match : callable, optional
-        Other matchers, called as NetworkX calls them: ``node_match(G1.nodes[u], G2.nodes[v])``,
-        ``edge_match(G1[u][v], G2[f(u)][f(v)])`` (a multigraph's ``{key: data}`` dicts).
+    matchers : IsoMatchers
+        Labels matched as colours and the other matchers (none: plain isomorphism).
     engine : str
         ``"cpu"`` or ``"cuda"`` (already resolved).
     """
@@ -70,12 +91,10 @@ class IsoProblem:
         self,
         g1: GpumineGraph,
         g2: GpumineGraph,
-        node_spec: LabelSpec | None = None,
-        edge_spec: LabelSpec | None = None,
-        node_match: Callable | None = None,
-        edge_match: Callable | None = None,
+        matchers: IsoMatchers = NO_MATCHERS,
         engine: str = "cpu",
     ) -> None:
+        node_spec, edge_spec, node_match, edge_match = matchers
         self.g1, self.g2 = g1, g2
         self.n = n = len(g1)
         self.directed = g1.directed
@@ -249,42 +268,38 @@ def invariants_agree(g1: GpumineGraph, g2: GpumineGraph) -> bool:
 
 
 def isomorphism_problem(
-    g1: GpumineGraph,
-    g2: GpumineGraph,
-    node_spec: LabelSpec | None = None,
-    edge_spec: LabelSpec | None = None,
-    node_match: Callable | None = None,
-    edge_match: Callable | None = None,
-    engine: str = "cpu",
+    g1: GpumineGraph, g2: GpumineGraph, matchers: IsoMatchers = NO_MATCHERS, engine: str = "cpu"
 ) -> IsoProblem:
     """The :class:`IsoProblem` of two graphs, multigraphs and unhashable labels included.
 
     Multigraphs are matched with their edge multiplicities (``MULTIPLICITY``) as edge colours,
-    in place of ``edge_spec``. Where a label value is not hashable (it cannot be a colour),
-    labels are compared with ``==`` through the matcher path instead, as NetworkX's categorical
-    matchers compare them.
+    in place of ``matchers.edge_spec``. Where a label value is not hashable (it cannot be a
+    colour), labels are compared with ``==`` through the matcher path instead, as NetworkX's
+    categorical matchers compare them.
 
     Parameters
     ----------
-    g1, g2, node_spec, edge_spec, node_match, edge_match, engine
+    g1, g2, matchers, engine
         As for :class:`IsoProblem`.
 
     Returns
     -------
     IsoProblem
     """
+    multiplicity = LabelSpec.of(MULTIPLICITY, 1) if g1.multigraph else None
     if g1.multigraph:
-        edge_spec = LabelSpec.of(MULTIPLICITY, 1)
+        matchers = matchers._replace(edge_spec=multiplicity)
     try:
-        return IsoProblem(g1, g2, node_spec, edge_spec, node_match, edge_match, engine=engine)
+        return IsoProblem(g1, g2, matchers, engine=engine)
     except (GpumineError, TypeError):
         # unhashable label values: compare them with == through the matcher path instead
+        node_spec, edge_spec, node_match, edge_match = matchers
         if node_spec is not None:
             node_match = node_match or _categorical_callable(node_spec)
         if edge_spec is not None and not g1.multigraph:
             edge_match = edge_match or _categorical_callable(edge_spec)
-        edge_spec = LabelSpec.of(MULTIPLICITY, 1) if g1.multigraph else None
-        return IsoProblem(g1, g2, None, edge_spec, node_match, edge_match, engine=engine)
+        fallback = IsoMatchers(None, multiplicity, node_match, edge_match)
+        return IsoProblem(g1, g2, fallback, engine=engine)
 
 
 def _categorical_callable(spec: LabelSpec) -> Callable[[dict, dict], bool]:

@@ -50,7 +50,15 @@ def _check_columns(graph_kw: Mapping) -> None:
         )
 
 
-def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, graph_kw: Mapping) -> tuple:
+#: The column / label arguments every function takes, in the order :func:`_prepare` gets them.
+_COLUMN_ARGS = ("source", "target", "time", "edge_label", "node_label", "node_labels")
+
+
+def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, columns: tuple) -> tuple:
+    """The graph, motif (in the graph's time units) and plan of a call; ``columns``: its
+    ``source``, ``target``, ``time``, ``edge_label``, ``node_label`` and ``node_labels``, in
+    this order."""
+    graph_kw = dict(zip(_COLUMN_ARGS, columns, strict=True))
     _check_columns(graph_kw)
     graph = as_temporal_graph(G, **graph_kw)
     m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
@@ -118,21 +126,11 @@ def count_motifs(
     int
     """
     progress = as_flag(progress, "progress")
-    kw = dict(source=source, target=target, time=time, edge_label=edge_label)
-    kw.update(node_label=node_label, node_labels=node_labels)
-    graph, _, plan = _prepare(G, motif, delta, tie, kw)
+    columns = (source, target, time, edge_label, node_label, node_labels)
+    graph, _, plan = _prepare(G, motif, delta, tie, columns)
+    run = dict(engine=engine, progress=progress, client=client, devices=devices)
     with device_budget(max_device_bytes):
-        return int(
-            run_temporal(
-                graph,
-                plan,
-                "count",
-                engine=engine,
-                progress=progress,
-                client=client,
-                devices=devices,
-            )
-        )
+        return int(run_temporal(graph, plan, "count", **run))
 
 
 def has_motif(
@@ -153,9 +151,8 @@ def has_motif(
     devices: Any = None,
 ) -> bool:
     """Whether a match exists (stops at the first). Parameters as :func:`count_motifs`."""
-    kw = dict(source=source, target=target, time=time, edge_label=edge_label)
-    kw.update(node_label=node_label, node_labels=node_labels)
-    graph, _, plan = _prepare(G, motif, delta, tie, kw)
+    columns = (source, target, time, edge_label, node_label, node_labels)
+    graph, _, plan = _prepare(G, motif, delta, tie, columns)
     with device_budget(max_device_bytes):
         return bool(
             run_temporal(graph, plan, "exists", engine=engine, client=client, devices=devices)
@@ -228,24 +225,15 @@ def find_motifs(
         raise QueryError(f"output must be 'frame', 'numpy', 'edge_ids' or 'dask', got {output!r}")
     if output == "dask" and client is None and engine != "dask":
         raise ValueError("output='dask' needs engine='dask' or a client")
-    kw = dict(source=source, target=target, time=time, edge_label=edge_label)
-    kw.update(node_label=node_label, node_labels=node_labels)
-    graph, m, plan = _prepare(G, motif, delta, tie, kw)
+    columns = (source, target, time, edge_label, node_label, node_labels)
+    graph, m, plan = _prepare(G, motif, delta, tie, columns)
     if output == "dask":
         from ..execution.temporal import temporal_frame_dask
 
         return temporal_frame_dask(graph, plan, client=client, engine=engine, limit=limit)
+    run = dict(engine=engine, progress=progress, client=client, devices=devices)
     with device_budget(max_device_bytes):
-        ids = run_temporal(
-            graph,
-            plan,
-            "enumerate",
-            engine=engine,
-            limit=limit,
-            progress=progress,
-            client=client,
-            devices=devices,
-        )
+        ids = run_temporal(graph, plan, "enumerate", limit=limit, **run)
     ids = np.asarray(ids, dtype=np.int64).reshape(-1, plan.l)
     if output == "edge_ids":
         return ids

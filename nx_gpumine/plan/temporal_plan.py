@@ -8,6 +8,7 @@ read only these arrays plus the graph's arrays.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -277,6 +278,25 @@ def _motif_key(motif: TemporalMotif) -> tuple | None:
     return key
 
 
+def _label_codes(
+    wanted: Mapping[int, Any], size: int, graph_has: bool, encode: Callable[[Any], int], side: str
+) -> np.ndarray:
+    """The label code each motif node / edge asks for (``-1``: any), of ``size`` entries.
+
+    ``wanted``: position -> label value (the motif's ``node_labels`` or ``edge_labels``);
+    ``graph_has``: whether the graph has labels on that ``side`` ("node" or "edge");
+    ``encode``: the graph's value -> code map for that side (a value the graph never uses
+    gets :data:`IMPOSSIBLE_LABEL`).
+    """
+    codes = np.full(size, -1, dtype=np.int32)
+    if wanted:
+        if not graph_has:
+            raise QueryError(f"the motif asks for {side} labels but the graph has none")
+        for i, val in wanted.items():
+            codes[i] = encode(val)
+    return codes
+
+
 def temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalPlan:
     """:func:`build_temporal_plan`, built once per motif and kept with the graph."""
     key = _motif_key(motif)
@@ -332,19 +352,12 @@ def build_temporal_plan(motif: TemporalMotif, graph: TemporalGraph) -> TemporalP
             on, v = encode_limit(g, integer, span)
             gap_on[i + 1], gap[i + 1] = on, v
     # labels
-    impossible = False
-    node_label = np.full(k, -1, dtype=np.int32)
-    if motif.node_labels:
-        if graph.node_label is None:
-            raise QueryError("the motif asks for node labels but the graph has none")
-        for v, val in motif.node_labels.items():
-            node_label[v] = graph.encode_node_label(val)
-    edge_label = np.full(l_, -1, dtype=np.int32)
-    if motif.edge_labels:
-        if graph.edge_label is None:
-            raise QueryError("the motif asks for edge labels but the graph has none")
-        for i, val in motif.edge_labels.items():
-            edge_label[i] = graph.encode_edge_label(val)
+    node_label = _label_codes(
+        motif.node_labels, k, graph.node_label is not None, graph.encode_node_label, "node"
+    )
+    edge_label = _label_codes(
+        motif.edge_labels, l_, graph.edge_label is not None, graph.encode_edge_label, "edge"
+    )
     impossible = bool(
         (node_label == IMPOSSIBLE_LABEL).any() or (edge_label == IMPOSSIBLE_LABEL).any()
     )

@@ -23,7 +23,7 @@ from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from ...plan.static_plan import StaticPlan, node_mask, root_mask
 from ...results.static import matches_to_frame
-from ..merge import no_matches
+from ..merge import check_query, no_matches
 from ..tasks import split_root_range
 from .base import Job, call_engine
 
@@ -117,7 +117,9 @@ class StaticJob(Job):
     def of(
         cls, graph: StaticGraph, plan: StaticPlan, mode: str, limit: int | None = None
     ) -> StaticJob:
-        """The job of ``mode`` for ``plan`` on ``graph``."""
+        """The job of ``mode`` for ``plan`` on ``graph`` (an unknown ``mode`` or a negative
+        ``limit`` is refused here, whichever executor runs the job)."""
+        check_query(mode, limit)
         return cls(graph, plan, mode, int(plan.k), limit)
 
     @property

@@ -32,7 +32,7 @@ from ...plan.temporal_plan import (
     time_partitions,
 )
 from ...results.temporal import match_columns
-from ..merge import no_matches
+from ..merge import check_query, no_matches
 from .base import Job, call_engine
 
 __all__ = ["TemporalJob", "temporal_tasks", "edge_tasks"]
@@ -119,7 +119,9 @@ class TemporalJob(Job):
         limit: int | None = None,
         fallback: bool = True,
     ) -> TemporalJob:
-        """The job of ``mode`` for ``plan`` on ``graph``."""
+        """The job of ``mode`` for ``plan`` on ``graph`` (``mode`` and ``limit`` checked as in
+        :meth:`StaticJob.of <nx_gpumine.execution.jobs.static.StaticJob.of>`)."""
+        check_query(mode, limit)
         return cls(graph, plan, mode, int(plan.l), limit, motif=plan.motif, fallback=fallback)
 
     @property
