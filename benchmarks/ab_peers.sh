@@ -6,8 +6,8 @@
 #   here:       bash benchmarks/ab_peers.sh prepare OLD_REV     # OLD_REV's package + benchmarks
 #                                                               # into .ab/old (carry ".ab")
 #   on the GPU: bash benchmarks/ab_peers.sh run static|temporal [ROUNDS] [bench args]
-#               writes $OUT/ab_KIND/{old,new}_R/{static,temporal}_peers.json and logs; then
-#               python3 benchmarks/ab_compare.py $OUT/ab_KIND prints and writes the comparison.
+#               writes $OUT/ab_KIND/compare.{json,md} (benchmarks/ab_compare.py) and
+#               $OUT/ab_KIND/runs.tgz (each run's {static,temporal}_peers.json and log).
 # Defaults: 2 rounds; static: facebook, pl1m, pl10m x triangle, 4-cycle, P1-P7 (repeat 5);
 # temporal: CollegeMsg, synth10m, sk10m x M1-M13 x delta 1 h, 1 day (repeat 7).
 set -uo pipefail
@@ -42,6 +42,8 @@ case "${1:?prepare OLD_REV | run static|temporal [ROUNDS] [bench args]}" in
       done
     done
     python3 benchmarks/ab_compare.py "$OUT/ab_$kind"
+    # the run folders as one archive: the device returns a limited number of files
+    (cd "$OUT/ab_$kind" && tar czf runs.tgz old_* new_* && rm -rf old_* new_*)
     ;;
   *) echo "unknown step $1" >&2; exit 2 ;;
 esac

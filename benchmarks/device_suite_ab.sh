@@ -14,7 +14,7 @@ if [ "${SUITE:-1}" = 1 ]; then
   # shellcheck disable=SC2086
   # -v: each finished test is named, so a cut run shows what was still running (SIGINT first:
   # pytest then prints its summary and durations)
-  timeout -s INT -k 20 "${SUITE_S:-300}" python3 -m pytest -m gpu -n 8 --dist loadfile -v -rfE \
+  timeout -s INT -k 20 "${SUITE_S:-420}" python3 -m pytest -m gpu -n 8 --dist loadfile -v -rfE \
     --durations=25 -p no:cacheprovider ${SUITE_ARGS:-} >"$OUT/gpu_suite.txt" 2>&1
   echo "suite rc $? in $((SECONDS - T0)) s"
   grep -E "^(FAILED|ERROR)|passed|failed" "$OUT/gpu_suite.txt" | tail -n 30
