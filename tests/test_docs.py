@@ -17,8 +17,10 @@ def test_mkdocs_build_strict(tmp_path):
     pytest.importorskip("material")
     pytest.importorskip("mkdocstrings")
     site = tmp_path / "site"
+    # no -q: quiet mode drops warnings below the level that --strict counts, so a build with
+    # warnings would pass; the output must hold none
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -26,6 +28,7 @@ def test_mkdocs_build_strict(tmp_path):
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "WARNING" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     api = (site / "api" / "index.html").read_text()
     for name in ("count_subgraphs", "count_motifs", "read_edge_file", "census_heatmap"):
         assert name in api

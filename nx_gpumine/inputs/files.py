@@ -457,6 +457,14 @@ def _by_role(
     column; ``width``: the number of columns in the file."""
     import pyarrow as pa
 
+    role_of: dict = {}
+    for role, col in cols.items():
+        if col in role_of:  # e.g. --time dst: the time would be read as the ids' text
+            raise _fail(
+                name, what, f"the {role} column {col!r} is also the {role_of[col]} column; "
+                "give each its own column",
+            )  # fmt: skip
+        role_of[col] = role
     table = pa.table({r: table.column(c) for r, c in cols.items()})
     if table.num_rows == 0:
         raise _fail(name, what, "holds no rows")

@@ -197,8 +197,9 @@ def find_motifs(
 ) -> Any:
     """List matches.
 
-    ``G``, ``motif``, ``delta``, ``tie``, ``engine``, ``progress`` and the column / label
-    parameters are those of :func:`count_motifs`.
+    ``G``, ``motif``, ``delta``, ``tie``, ``engine``, ``progress``, ``client``,
+    ``max_device_bytes``, ``devices`` and the column / label parameters are those of
+    :func:`count_motifs`.
 
     Parameters
     ----------
@@ -213,7 +214,6 @@ def find_motifs(
         ``"dask"`` (Dask engine only): the frame's columns as a dask DataFrame, one pandas
         partition per time partition, enumerated on the workers when computed (with
         ``limit``: one partition, found now).
-    Other parameters as :func:`count_motifs`.
 
     Returns
     -------

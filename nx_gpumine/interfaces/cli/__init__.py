@@ -4,7 +4,7 @@ Subcommands::
 
     nx-gpumine count GRAPH PATTERN [PATTERN ...]   static pattern counts (table of count and time)
     nx-gpumine temporal GRAPH --motif M4 --delta 3600   one temporal motif (or --query FILE)
-    nx-gpumine census GRAPH --delta 3600          the 36 three-edge temporal motifs, 6x6 table
+    nx-gpumine census GRAPH [--delta 3600]        the 36 three-edge temporal motifs, 6x6 table
     nx-gpumine demo                               bundled graphs, with NetworkX for comparison
     nx-gpumine warmup                             compile the engines once after installing
     nx-gpumine info                               versions, engines, GPU
@@ -17,6 +17,7 @@ Results go to stdout (or ``-o FILE``) as an aligned table, JSON or CSV (``--form
 Exit status: 0 success; 1 an unexpected internal error (a bug: a traceback is printed);
 2 a user error (one line on stderr); 3 a cross-check failed (``--compare-networkx`` or the demo
 found another count than NetworkX: a bug, please report it); 130 interrupted (SIGINT),
+141 the reader of the output went away (a closed pipe, as ``| head`` does: no message),
 143 terminated (SIGTERM). Run as a program, the work runs in a child process that the parent
 kills at once on SIGINT / SIGTERM, so the program exits within a fraction of a second even while
 an engine call (which holds the interpreter) is running.
@@ -40,6 +41,7 @@ from .common import (
     EXIT_MISMATCH,
     EXIT_OK,
     EXIT_SIGINT,
+    EXIT_SIGPIPE,
     EXIT_USER,
     CliError,
     MismatchError,
@@ -48,7 +50,7 @@ from .common import (
     resolve_engine,
 )
 from .demo import cmd_demo
-from .output import Report, open_output, print_table, write_report
+from .output import Report, check_writable, open_output, print_table, write_report
 from .process import run_supervised
 from .reading import Columns, load_pattern, load_static_graph, load_temporal_graph
 from .static import count_command, networkx_count
@@ -78,6 +80,13 @@ __all__ = [
 ]
 
 
+#: ``--delta`` of ``temporal`` and ``census``: one description, then each command's default
+DELTA_HELP = (
+    "window t_last - t_first <= DELTA: a number in the time column's unit, a duration "
+    "(90min, 1h) for timestamps, or 'none' for no window"
+)
+
+
 def cmd_count(args: argparse.Namespace) -> Report:
     """``count`` (:func:`~.static.count_command`) with this package's :func:`networkx_count` as
     its ``--compare-networkx`` reference, looked up at call time: replacing
@@ -93,15 +102,21 @@ def build_parser() -> argparse.ArgumentParser:
         prog="nx-gpumine",
         description="Subgraph and temporal motif counting on GPUs and CPUs.",
         epilog="exit status: 0 ok, 1 internal error, 2 user error, 3 cross-check failed, "
-        "130 interrupted, 143 terminated",
+        "130 interrupted, 141 output pipe closed, 143 terminated",
     )
     p.add_argument("--version", action="version", version=f"nx-gpumine {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    def common(sp: argparse.ArgumentParser, *, formats: tuple = ("table", "json", "csv")) -> None:
-        sp.add_argument("--dataset", "--graph", dest="graph_opt", metavar="GRAPH",
-                        help="the graph (same as the positional GRAPH)")  # fmt: skip
+    def common(
+        sp: argparse.ArgumentParser,
+        *,
+        formats: tuple = ("table", "json", "csv"),
+        graph: bool = True,
+    ) -> None:
+        if graph:  # commands without a GRAPH (demo) must not offer one
+            sp.add_argument("--dataset", "--graph", dest="graph_opt", metavar="GRAPH",
+                            help="the graph (same as the positional GRAPH)")  # fmt: skip
         sp.add_argument(
             "--engine", choices=("auto", "cpu", "cuda"), default="auto",
             help="engine (auto: CUDA when a GPU is found)",
@@ -156,8 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "or a census key like '01 12 20'")  # fmt: skip
     t.add_argument("--edges", help="motif edges in temporal order, e.g. '0 1, 1 2, 2 0'")
     t.add_argument("--query", metavar="FILE", help="Everest-style query file (YAML)")
-    t.add_argument("--delta", help="window t_last - t_first <= DELTA: a number in the time "
-                   "column's unit, a duration (90min, 1h) for timestamps, or 'none'")  # fmt: skip
+    t.add_argument("--delta", help=f"{DELTA_HELP}; required with --motif and --edges "
+                   "(with --query, the query's delta unless given)")  # fmt: skip
     t.add_argument("--tie", choices=("strict", "input_order"), default="strict",
                    help="equal timestamps: never ordered (strict) or by input order")  # fmt: skip
     t.add_argument("--find", type=int, metavar="N", help="also list the first N matches")
@@ -168,8 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("census", help="the 36 three-edge temporal motifs")
     s.add_argument("graph", nargs="?", help="'src dst time' file, '-' (stdin), or 'collegemsg'")
     s.add_argument("--delta",
-                   help="window (default 3600, one hour for timestamps; a duration such as 1h "
-                   "for timestamps; 'none': no window)")  # fmt: skip
+                   help=f"{DELTA_HELP} (default 3600, or 1h for timestamps)")  # fmt: skip
     s.add_argument("--tie", choices=("strict", "input_order"), default="strict")
     s.add_argument("--list", action="store_true", help="one row per motif instead of 6x6")
     s.add_argument(
@@ -180,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_census)
 
     d = sub.add_parser("demo", help="run on the bundled graphs, with NetworkX for comparison")
-    common(d, formats=("table", "json"))
+    common(d, formats=("table", "json"), graph=False)
     d.set_defaults(func=cmd_demo)
 
     w = sub.add_parser("warmup", help="compile the engines once (run after installing)")
@@ -199,10 +213,15 @@ def _run_command(args: argparse.Namespace, out: TextIO) -> int:
     from ...errors import GpumineError
 
     try:
+        # the files to write are checked before the work, which may take hours
+        check_writable(getattr(args, "output", None), "-o")
+        check_writable(getattr(args, "plot", None), "--plot")
         report = args.func(args)
         with open_output(getattr(args, "output", None), out) as fh:
             write_report(report, getattr(args, "format", "table"), fh)
         return EXIT_OK
+    except BrokenPipeError:
+        return _output_closed(out)
     except MismatchError as exc:
         print(f"nx-gpumine {args.command}: cross-check failed: {exc}", file=sys.stderr)
         return EXIT_MISMATCH
@@ -213,6 +232,20 @@ def _run_command(args: argparse.Namespace, out: TextIO) -> int:
     except KeyboardInterrupt:
         print("nx-gpumine: interrupted", file=sys.stderr)
         return EXIT_SIGINT
+
+
+def _output_closed(out: TextIO) -> int:
+    """The reader of ``out`` went away (``| head``): exit quietly with 128 + SIGPIPE.
+
+    Python's documented pattern: point the output's descriptor at ``os.devnull`` so that the
+    flush at exit does not raise (and print) the same error again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's StringIO)
+        pass
+    return EXIT_SIGPIPE
 
 
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:

@@ -16,6 +16,7 @@ __all__ = [
     "EXIT_USER",
     "EXIT_MISMATCH",
     "EXIT_SIGINT",
+    "EXIT_SIGPIPE",
     "EXIT_SIGTERM",
     "CliError",
     "MismatchError",
@@ -33,7 +34,9 @@ DATASETS = {
 }
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USER, EXIT_MISMATCH = 0, 1, 2, 3
-EXIT_SIGINT, EXIT_SIGTERM = 130, 143
+# 128 + the signal's number, as a shell reports a program the signal ended: SIGINT, SIGPIPE
+# (the reader of the output went away, as ``| head`` does), SIGTERM
+EXIT_SIGINT, EXIT_SIGPIPE, EXIT_SIGTERM = 130, 141, 143
 
 
 class CliError(Exception):

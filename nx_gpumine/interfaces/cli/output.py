@@ -7,6 +7,7 @@ import contextlib
 import csv
 import io
 import json
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +15,14 @@ from typing import Any, TextIO
 
 from .common import CliError
 
-__all__ = ["Report", "TableBuffer", "open_output", "print_table", "write_report"]
+__all__ = [
+    "Report",
+    "TableBuffer",
+    "check_writable",
+    "open_output",
+    "print_table",
+    "write_report",
+]
 
 
 @dataclass
@@ -107,6 +115,32 @@ def _csv_value(x: Any) -> Any:
     if hasattr(x, "isoformat"):
         return x.isoformat()
     return x
+
+
+def check_writable(path: str | None, option: str) -> None:
+    """Check, before any work, that the file ``path`` given to ``option`` can be written.
+
+    Nothing is created: a missing file needs a writable folder, an existing one write access.
+    ``None`` and ``-`` (standard output) pass.
+
+    Raises
+    ------
+    CliError
+        ``path`` is a folder, its folder does not exist, or either is not writable.
+    """
+    if path is None or path == "-":
+        return
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise CliError(f"{option} {path!r} is a directory; give a file name")
+    if not os.path.isdir(folder):
+        raise CliError(f"{option} {path!r}: no such directory {folder!r}")
+    if os.path.exists(target):
+        if not os.access(target, os.W_OK):
+            raise CliError(f"{option} {path!r}: permission denied")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise CliError(f"{option} {path!r}: permission denied (cannot create files in {folder!r})")
 
 
 @contextlib.contextmanager
