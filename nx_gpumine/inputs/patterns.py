@@ -17,6 +17,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import InputError, QueryError, UnsupportedGraphError
+from .pattern_symmetry import SymmetryGraph, group_elements, stabilizer_orbits
 from .static_graph import NO_DEFAULT, LabelSpec
 
 __all__ = ["Pattern", "CATALOGUE", "MAX_PATTERN_NODES", "pattern_names", "as_pattern"]
@@ -310,11 +311,13 @@ class Pattern:
     def automorphisms(self) -> list[tuple[int, ...]]:
         """All automorphisms as permutations ``p`` (node ``i`` -> ``p[i]``).
 
-        Edges, directions, self-loops and node/edge labels are respected. Computed by
-        backtracking (patterns are small) and cached.
+        Edges, directions, self-loops and node/edge labels are respected. Generated from the
+        strong generating set found along the stabiliser chain, and cached; the list has
+        ``|Aut(P)|`` entries, so keep it for patterns with small groups.
         """
         if "aut" not in self._cache:
-            self._cache["aut"] = list(_automorphisms(self))
+            _, generators = stabilizer_orbits(self._symmetry_graph(), list(range(self.k)))
+            self._cache["aut"] = group_elements(self.k, generators)
         return self._cache["aut"]
 
     def num_automorphisms(self) -> int:
@@ -332,72 +335,42 @@ class Pattern:
 
         For each node ``v`` of ``order`` in turn: its orbit under the automorphisms fixing every
         earlier node of ``order``; only non-trivial orbits are returned, as ``(v, orbit)``.
-        Each orbit test is one backtracking search with prescribed images, so patterns with
-        huge automorphism groups (cliques) stay cheap.
+        Computed by colour refinement and individualisation with pruning by the automorphisms
+        found (:func:`~nx_gpumine.inputs.pattern_symmetry.stabilizer_orbits`), so 64-node
+        patterns, regular ones and cliques included, take milliseconds.
         """
         key = ("chain", tuple(order))
         if key not in self._cache:
-            fixed: dict[int, int] = {}
-            chain = []
-            for v in order:
-                orbit = [v]
-                for w in range(self.k):
-                    if w == v or w in fixed:
-                        continue
-                    pre = dict(fixed)
-                    pre[v] = w
-                    if next(_automorphisms(self, pre), None) is not None:
-                        orbit.append(w)
-                if len(orbit) > 1:
-                    chain.append((v, sorted(orbit)))
-                fixed[v] = v
-            self._cache[key] = chain
+            orbits, _ = stabilizer_orbits(self._symmetry_graph(), list(order))
+            self._cache[key] = [(v, o) for v, o in zip(order, orbits, strict=True) if len(o) > 1]
         return self._cache[key]
 
+    def _symmetry_graph(self) -> SymmetryGraph:
+        """The pattern as integer edge types and node colours (labels encoded exactly)."""
+        if "symmetry_graph" not in self._cache:
+            codes: dict = {}
 
-def _automorphisms(p: Pattern, pre: dict[int, int] | None = None) -> Iterator[tuple[int, ...]]:
-    """Automorphisms of ``p`` (as image tuples), optionally with prescribed images ``pre``."""
-    k = p.k
-    code = p.code
-    deg = p.degree()
-    nl = p.node_labels
-    el = p.edge_labels
-    img = [-1] * k
-    used = [False] * k
-    pre = pre or {}
+            def encode(value: Hashable) -> int:
+                return codes.setdefault(value, len(codes) + 1)
 
-    def node_ok(a: int, b: int) -> bool:
-        if deg[a] != deg[b] or p.loops[a] != p.loops[b]:
-            return False
-        if nl is not None and nl[a] != nl[b]:
-            return False
-        if el is not None and p.loops[a] and el[(a, a)] != el[(b, b)]:
-            return False
-        for c in range(a):
-            d = img[c]
-            if code[c, a] != code[d, b]:
-                return False
-            if el is not None:
-                if code[c, a] & 1 and el[(c, a)] != el[(d, b)]:
-                    return False
-                if code[c, a] & 2 and el[(a, c)] != el[(b, d)]:
-                    return False
-        return True
-
-    def rec(a: int) -> Iterator[tuple[int, ...]]:
-        if a == k:
-            yield tuple(img)
-            return
-        choices = [pre[a]] if a in pre else range(k)
-        for b in choices:
-            if not used[b] and node_ok(a, b):
-                img[a] = b
-                used[b] = True
-                yield from rec(a + 1)
-                used[b] = False
-                img[a] = -1
-
-    yield from rec(0)
+            k, nl, el = self.k, self.node_labels, self.edge_labels
+            colours = np.zeros(k, dtype=np.int64)
+            for a in range(k):
+                colours[a] = encode(
+                    (
+                        bool(self.loops[a]),
+                        nl[a] if nl is not None else None,
+                        el[(a, a)] if el is not None and self.loops[a] else None,
+                    )
+                )
+            types = np.zeros((k, k), dtype=np.int64)
+            for a, b in zip(*np.nonzero(self.code), strict=True):
+                c = int(self.code[a, b])
+                fwd = el[(a, b)] if el is not None and c & 1 else None
+                bwd = el[(b, a)] if el is not None and c & 2 else None
+                types[a, b] = encode(("edge", c, fwd, bwd))
+            self._cache["symmetry_graph"] = SymmetryGraph(types, colours)
+        return self._cache["symmetry_graph"]
 
 
 def as_pattern(
