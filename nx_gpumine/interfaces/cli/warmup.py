@@ -11,7 +11,13 @@ from typing import Any
 from .common import resolve_engine, timed
 from .output import Report
 
-__all__ = ["cmd_info", "cmd_warmup", "tiny_static_graph", "warm_up"]
+__all__ = [
+    "cmd_info",
+    "cmd_warmup",
+    "tiny_static_graph",
+    "warm_isomorphism",
+    "warm_up",
+]
 
 
 def tiny_static_graph(directed: bool, labels: bool, big: bool = False) -> Any:
@@ -50,6 +56,30 @@ def warm_static(engine: str) -> None:
     nx.set_node_attributes(PL, 0, "label")
     nx.set_edge_attributes(PL, 0, "label")
     count_subgraphs(GL, PL, node_label="label", edge_label="label", engine=engine)
+    warm_isomorphism(engine)
+
+
+def warm_isomorphism(engine: str) -> None:
+    """Run tiny isomorphism calls: the backend's ``is_isomorphic`` and ``could_be_isomorphic``
+    (colour refinement, triangle and maximal-clique counts) and the drop-in matchers'
+    iteration (the pausable subgraph walk), undirected and directed, which compile numba code
+    the subgraph queries above never reach."""
+    import networkx as nx
+
+    from ...isomorphism import DiGraphMatcher, GraphMatcher
+
+    for directed in (False, True):
+        G1 = tiny_static_graph(directed, labels=False)
+        G2 = nx.relabel_nodes(G1, {v: (v + 1) % len(G1) for v in G1})
+        nx.is_isomorphic(G1, G2, backend="gpumine", engine=engine)
+        if not directed:  # could_be_isomorphic is defined for undirected graphs only
+            # copies: NetworkX would warn that the converted graphs it cached are reused
+            nx.could_be_isomorphic(G1.copy(), G2.copy(), backend="gpumine", engine=engine)
+        P = nx.DiGraph([(0, 1), (1, 2), (0, 2)]) if directed else nx.complete_graph(3)
+        # the matchers pick their engine as NetworkX users leave it: "auto"
+        matcher = (DiGraphMatcher if directed else GraphMatcher)(G1, P)
+        for _ in matcher.subgraph_isomorphisms_iter():
+            pass
 
 
 def warm_temporal(engine: str) -> None:
