@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import builtins
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +65,90 @@ def test_project_urls_match_docs_site():
     assert urls["Issues"] == urls["Source"].rstrip("/") + "/issues"
     readme = (ROOT / "README.md").read_text()
     assert urls["Documentation"] in readme and urls["Source"] in readme
+
+
+# ---------------------------------------------------------------- user pages speak of the product
+#: Pages for users; docs/architecture.md is developer documentation and is not checked here.
+USER_PAGES = sorted(
+    [p for p in (ROOT / "docs").glob("*.md") if p.name != "architecture.md"] + [ROOT / "README.md"]
+)
+#: Talk about how measurements were obtained, not about the product.
+WORK_TALK = re.compile(r"\bsessions?\b|\blent\b|\bdevice calls?\b|\bdevice time\b", re.IGNORECASE)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def test_user_pages_listed():
+    names = {p.name for p in USER_PAGES}
+    assert {"README.md", "index.md", "backend.md", "cuda_temporal.md", "cuda_static.md"} <= names
+    assert "architecture.md" not in names
+
+
+@pytest.mark.parametrize("page", USER_PAGES, ids=lambda p: p.name)
+def test_user_pages_have_no_work_talk(page):
+    """No "session", "lent", "device call" prose (file names in code spans may keep theirs)."""
+    hits = [
+        f"{page.name}:{n}: {line.strip()}"
+        for n, line in enumerate(page.read_text().splitlines(), 1)
+        if WORK_TALK.search(CODE_SPAN.sub("", line))
+    ]
+    assert not hits, "\n".join(hits)
+
+
+@pytest.mark.parametrize("page", USER_PAGES, ids=lambda p: p.name)
+def test_user_pages_link_nothing_outside_the_repository(page):
+    text = page.read_text()
+    assert "shared/" not in text
+    assert "NetworkX 3.7" not in text and "3.7's" not in text
+
+
+def test_index_lists_the_served_backend_functions():
+    from nx_gpumine.interfaces.backend_dispatch import SERVED
+    from nx_gpumine.interfaces.backend_info import FUNCTIONS
+
+    text = (ROOT / "docs" / "index.md").read_text()
+    start, end = "<!-- backend functions: start -->", "<!-- backend functions: end -->"
+    assert text.count(start) == 1 and text.count(end) == 1
+    listed = re.findall(r"`(\w+)`", text[text.index(start) : text.index(end)])
+    assert len(listed) == len(set(listed))
+    assert set(listed) == set(SERVED) == set(FUNCTIONS)
+    assert f"for these {len(SERVED)} functions" in text
+
+
+# ---------------------------------------------------------------- examples are self-contained
+FENCE = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def _bound_names(tree: ast.AST) -> set[str]:
+    """Names a code block binds anywhere (assignments, imports, defs, arguments, loops)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+@pytest.mark.parametrize("page", USER_PAGES, ids=lambda p: p.name)
+def test_python_examples_define_the_names_they_use(page):
+    """Each ```python block, read after its page's earlier blocks, uses only names that it or
+    those blocks bind (or builtins): a reader can run a page's examples top to bottom."""
+    bound = set(dir(builtins))
+    problems = []
+    for n, match in enumerate(FENCE.finditer(page.read_text()), 1):
+        tree = ast.parse(match.group(1), filename=f"{page.name} block {n}")
+        bound |= _bound_names(tree)
+        used = {
+            node.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+        }
+        if used - bound:
+            problems.append(f"{page.name} block {n}: {sorted(used - bound)}")
+    assert not problems, "\n".join(problems)

@@ -15,7 +15,8 @@ This module holds :class:`BackendInterface` and the conversion hooks :func:`conv
   binding with the installed NetworkX signature, engine choice, :func:`can_run` and
   :func:`should_run`;
 * :mod:`~nx_gpumine.interfaces.backend_matching`: ``is_isomorphic``, the ``vf2pp_*``
-  isomorphism functions and NetworkX 3.7's six subgraph/monomorphism functions;
+  isomorphism functions and the six subgraph/monomorphism functions of NetworkX's development
+  version (after 3.6.1);
 * :mod:`~nx_gpumine.interfaces.backend_counts`: ``triangles``, ``transitivity``, the clustering
   functions and the ``could_be_isomorphic`` family;
 * :mod:`~nx_gpumine.interfaces.backend_attributes`: ``set_node_attributes`` and
@@ -165,7 +166,8 @@ class BackendInterface:
     """The object NetworkX loads for ``backend="gpumine"`` (entry point ``networkx.backends``).
 
     NetworkX only calls the functions its installed version dispatches: the six subgraph
-    functions are reached on NetworkX 3.7 and later.
+    functions are reached once the installed NetworkX dispatches them (its development
+    version, after 3.6.1).
     """
 
     convert_from_nx = staticmethod(convert_from_nx)

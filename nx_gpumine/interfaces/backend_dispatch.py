@@ -62,7 +62,7 @@ ISO_FUNCTIONS = (
     "vf2pp_isomorphism",
     "vf2pp_all_isomorphisms",
 )
-#: NetworkX 3.7's subgraph dispatchables: (induced, what is returned).
+#: The subgraph dispatchables of NetworkX's development version: (induced, what is returned).
 SUBGRAPH_FUNCTIONS: dict[str, tuple[bool, str]] = {
     "vf2pp_subgraph_is_isomorphic": (True, "bool"),
     "vf2pp_subgraph_isomorphism": (True, "first"),
@@ -126,7 +126,8 @@ class BoundCall(dict):
 
 
 def bind_call(name: str, args: tuple, kwargs: dict) -> BoundCall:
-    """Bind a call with the installed NetworkX signature (3.7 names vf2pp's graphs FG, SG).
+    """Bind a call with the installed NetworkX signature (NetworkX's development version names
+    vf2pp's graphs FG, SG).
 
     Parameters
     ----------

@@ -1,12 +1,13 @@
 """Graph matching served by the ``gpumine`` backend: isomorphism and subgraph functions.
 
 ``is_isomorphic`` and ``vf2pp_{is_isomorphic,isomorphism,all_isomorphisms}`` run the colour
-refinement and individualisation search of :mod:`nx_gpumine.interfaces.graph_iso`; NetworkX
-3.7's six ``vf2pp`` subgraph/monomorphism functions run the static subgraph engines (SG is the
-pattern, FG the data graph). The functions here take NetworkX's arguments, convert the graphs
-(:func:`~nx_gpumine.inputs.backend_graph.as_backend_graph`), raise NetworkX's errors and choose
-the engine; what :func:`~nx_gpumine.interfaces.backend_dispatch.can_run` refuses never reaches
-them through NetworkX.
+refinement and individualisation search of :mod:`nx_gpumine.interfaces.graph_iso`; the six
+``vf2pp`` subgraph/monomorphism functions of NetworkX's development version run the static
+subgraph engines (SG is the pattern, FG the data graph). The functions here take NetworkX's
+arguments, convert the graphs (:func:`~nx_gpumine.inputs.backend_graph.as_backend_graph`),
+raise NetworkX's errors and choose the engine; what
+:func:`~nx_gpumine.interfaces.backend_dispatch.can_run` refuses never reaches them through
+NetworkX.
 """
 
 from __future__ import annotations
@@ -145,7 +146,8 @@ def vf2pp_isomorphism(
 ) -> dict | None:
     """``networkx.vf2pp_isomorphism`` on nx_gpumine's engines.
 
-    NetworkX 3.7 names the graphs ``FG``, ``SG``; either name binds (positions are the same).
+    NetworkX's development version names the graphs ``FG``, ``SG``; either name binds
+    (positions are the same).
 
     Parameters
     ----------
@@ -299,7 +301,7 @@ def _subgraph_dispatch(name: str) -> Callable:
         "all": f"iterator of dict\n        Every {what} as ``{{FG node: SG node}}``, lazily.",
     }[kind]
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = f"""``networkx.{name}`` (NetworkX 3.7) on nx_gpumine's engines.
+    func.__doc__ = f"""``networkx.{name}`` (NetworkX development version) on nx_gpumine's engines.
 
     SG (the smaller graph) is the pattern and FG the data graph; {what}s map every SG node to
     a distinct FG node with equal label{
