@@ -256,3 +256,14 @@ def test_time_column_that_is_also_the_target_is_named(tmp_path, capsys):
     rc, _ = _run(["temporal", str(path), "--time", "dst", "--motif", "M4", "--delta", "100"])
     err = capsys.readouterr().err
     assert rc == 2 and "'dst' is also the target column" in err and "None" not in err, err
+
+
+def test_project_metadata_is_complete():
+    """What package indexes show: authors, classifiers, keywords and the SPDX license id."""
+    project = _pyproject()["project"]
+    assert project["authors"] and project["keywords"]
+    assert project["license"] == {"text": "BSD-3-Clause"}
+    classifiers = project["classifiers"]
+    assert "License :: OSI Approved :: BSD License" in classifiers
+    versions = {c.rsplit(" :: ", 1)[1] for c in classifiers if c.startswith("Programming Language")}
+    assert project["requires-python"] == ">=3.11" and {"3.11", "3.12"} <= versions
