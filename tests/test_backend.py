@@ -17,6 +17,7 @@ from networkx.algorithms import isomorphism as iso
 
 from nx_gpumine.interfaces import backend as gb
 from nx_gpumine.interfaces.backend import BackendInterface
+from tests.backend_fixtures import gpumine_priority, record_backend_calls
 
 pytestmark = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs")
 
@@ -253,30 +254,15 @@ def test_symmetric_graphs_answered():
 @pytest.fixture
 def served(monkeypatch):
     """Count calls that reach the backend's implementations."""
-    calls: list[str] = []
-    for name in (
-        "is_isomorphic",
-        "vf2pp_isomorphism",
-        "vf2pp_is_isomorphic",
-        "vf2pp_all_isomorphisms",
-    ):
-        impl = getattr(BackendInterface, name)
-
-        def wrapper(*a, _impl=impl, _name=name, **k):
-            calls.append(_name)
-            return _impl(*a, **k)
-
-        monkeypatch.setattr(BackendInterface, name, staticmethod(wrapper))
-    return calls
+    names = ("is_isomorphic", "vf2pp_isomorphism", "vf2pp_is_isomorphic", "vf2pp_all_isomorphisms")
+    return record_backend_calls(monkeypatch, names)
 
 
 @pytest.fixture
 def priority():
     """Set ``nx.config.backend_priority.algos`` to ["gpumine"] for one test."""
-    old = list(nx.config.backend_priority.algos)
-    nx.config.backend_priority.algos = ["gpumine"]
-    yield
-    nx.config.backend_priority.algos = old
+    with gpumine_priority():
+        yield
 
 
 def test_backend_priority_dispatches(served, priority):

@@ -12,37 +12,28 @@ import logging
 import networkx as nx
 import pytest
 
-from nx_gpumine.interfaces.backend import BackendInterface
 from nx_gpumine.interfaces.backend_dispatch import (
     MIN_WORTHWHILE_SIZE,
     NEVER_WORTHWHILE,
     can_run,
     should_run,
 )
+from tests.backend_fixtures import gpumine_priority, record_backend_calls
 
 
 @pytest.fixture
 def served(monkeypatch):
     """Record which dispatched functions the backend really ran."""
-    calls = []
-    for name in ("triangles", "clustering", "faster_could_be_isomorphic", "is_isomorphic"):
-        impl = getattr(BackendInterface, name)
-
-        def wrapper(*a, _impl=impl, _name=name, **k):
-            calls.append(_name)
-            return _impl(*a, **k)
-
-        monkeypatch.setattr(BackendInterface, name, staticmethod(wrapper))
-    return calls
+    return record_backend_calls(
+        monkeypatch, ("triangles", "clustering", "faster_could_be_isomorphic", "is_isomorphic")
+    )
 
 
 @pytest.fixture
 def priority():
     """``nx.config.backend_priority.algos = ["gpumine"]`` (as NETWORKX_BACKEND_PRIORITY)."""
-    old = list(nx.config.backend_priority.algos)
-    nx.config.backend_priority.algos = ["gpumine"]
-    yield
-    nx.config.backend_priority.algos = old
+    with gpumine_priority():
+        yield
 
 
 def _weighted_path() -> nx.Graph:
