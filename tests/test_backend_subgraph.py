@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from networkx.algorithms import isomorphism as iso
 
 from nx_gpumine.interfaces import backend as gb
+from nx_gpumine.interfaces.backend_dispatch import SUBGRAPH_FUNCTIONS
 from tests.networkx_dev import vf2pp_dev as dev
 
 pytestmark = pytest.mark.filterwarnings("ignore:Note. conversions to backend graphs")
@@ -104,6 +105,28 @@ def test_docstring_examples_of_networkx_3_7():
     nx.set_node_attributes(SG, dict(zip(SG, ["blue", "red", "cyan", "pink"], strict=True)), "label")
     nx.set_node_attributes(FG, dict(zip(FG, ["blue", "red", "cyan", "pink"], strict=True)), "label")
     assert gb.vf2pp_monomorphism(FG, SG, node_label="label") == {1: 1, 2: 2, 0: 0, 3: 3}
+
+
+def test_signatures_and_keywords_are_networkx_s():
+    # every vf2pp function comes from one factory: NetworkX's parameter names, keywords bind
+    import inspect
+
+    iso_names = ["G1", "G2", "node_label", "default_label", "engine"]
+    sub_names = ["FG", "SG", "node_label", "default_label", "engine"]
+    for name in ("vf2pp_is_isomorphic", "vf2pp_isomorphism", "vf2pp_all_isomorphisms"):
+        assert list(inspect.signature(getattr(gb, name)).parameters) == iso_names
+    for name in SUBGRAPH_FUNCTIONS:
+        f = getattr(gb, name)
+        assert list(inspect.signature(f).parameters) == sub_names
+        assert f.__name__ == name and "Returns" in f.__doc__
+    SG, FG = nx.path_graph(3), nx.cycle_graph(5)
+    assert gb.vf2pp_monomorphism(SG=SG, FG=FG, engine="cpu") is not None
+    assert len(list(gb.vf2pp_all_monomorphisms(FG, SG=SG))) == 10
+    assert gb.vf2pp_isomorphism(G2=nx.cycle_graph(5), G1=FG) is not None
+    with pytest.raises(TypeError):
+        gb.vf2pp_monomorphism(FG, SG, X=1)
+    with pytest.raises(TypeError):
+        gb.vf2pp_monomorphism(FG, SG, None, None, "cpu")  # engine is keyword-only
 
 
 def test_edge_cases_as_networkx_dev():

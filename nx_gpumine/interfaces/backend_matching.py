@@ -12,6 +12,7 @@ NetworkX.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -136,83 +137,6 @@ def _vf2pp_iter(
     return _iter_iso(_iso_problem(G1, G2, IsoMatchers(node_spec=nspec), engine))
 
 
-def vf2pp_isomorphism(
-    G1: Any,
-    G2: Any,
-    node_label: Any = None,
-    default_label: Any = None,
-    *,
-    engine: str | None = None,
-) -> dict | None:
-    """``networkx.vf2pp_isomorphism`` on nx_gpumine's engines.
-
-    NetworkX's development version names the graphs ``FG``, ``SG``; either name binds
-    (positions are the same).
-
-    Parameters
-    ----------
-    G1, G2 : GpumineGraph, networkx.Graph or StaticGraph
-        Graphs of the same kind.
-    node_label : str, optional
-        Node attribute compared between the graphs (missing -> ``default_label``).
-    default_label : optional
-        Label of nodes without ``node_label``.
-    engine : {"auto", "cpu", "cuda"}, optional
-        Engine; default ``nx.config.backends.gpumine.engine``.
-
-    Returns
-    -------
-    dict or None
-        ``{G1 node: G2 node}``, or None if the graphs are not isomorphic.
-    """
-    return next(_vf2pp_iter(G1, G2, node_label, default_label, engine), None)
-
-
-def vf2pp_is_isomorphic(
-    G1: Any,
-    G2: Any,
-    node_label: Any = None,
-    default_label: Any = None,
-    *,
-    engine: str | None = None,
-) -> bool:
-    """``networkx.vf2pp_is_isomorphic`` on nx_gpumine's engines.
-
-    Parameters
-    ----------
-    G1, G2, node_label, default_label, engine
-        As in :func:`vf2pp_isomorphism`.
-
-    Returns
-    -------
-    bool
-    """
-    return vf2pp_isomorphism(G1, G2, node_label, default_label, engine=engine) is not None
-
-
-def vf2pp_all_isomorphisms(
-    G1: Any,
-    G2: Any,
-    node_label: Any = None,
-    default_label: Any = None,
-    *,
-    engine: str | None = None,
-) -> Iterator[dict]:
-    """``networkx.vf2pp_all_isomorphisms`` on nx_gpumine's engines.
-
-    Parameters
-    ----------
-    G1, G2, node_label, default_label, engine
-        As in :func:`vf2pp_isomorphism`.
-
-    Returns
-    -------
-    iterator of dict
-        Every isomorphism as ``{G1 node: G2 node}``, each exactly once (the search is lazy).
-    """
-    return _vf2pp_iter(G1, G2, node_label, default_label, engine)
-
-
 # ====================================================================== subgraphs
 def _iter_subgraph(
     FG: Any, SG: Any, node_label: Any, default_label: Any, induced: bool, engine: str | None
@@ -276,42 +200,65 @@ def _single_node_matches(
         yield {k: key}
 
 
-def _subgraph_dispatch(name: str) -> Callable:
-    """The backend function for dispatchable ``name`` of :data:`SUBGRAPH_FUNCTIONS`."""
-    induced, kind = SUBGRAPH_FUNCTIONS[name]
-    what = "induced subgraph isomorphism" if induced else "monomorphism"
+#: What each ``vf2pp`` function returns of its lazy matches: whether there is one, the first
+#: (or None), or the iterator itself.
+_RETURNS = {
+    "bool": "bool\n        Whether some {what} of {b} into {a} exists.",
+    "first": "dict or None\n        One {what} as ``{{{a} node: {b} node}}``, or None.",
+    "all": "iterator of dict\n        Every {what} as ``{{{a} node: {b} node}}``, lazily.",
+}
 
-    def func(
-        FG: Any,
-        SG: Any,
-        node_label: Any = None,
-        default_label: Any = None,
-        *,
-        engine: str | None = None,
-    ) -> Any:
-        it = _iter_subgraph(FG, SG, node_label, default_label, induced, engine)
+
+def _vf2pp_function(name: str, kind: str, induced: bool | None) -> Callable:
+    """The backend function ``name``: a ``vf2pp`` isomorphism (``induced`` None, graphs
+    ``G1``, ``G2``) or subgraph function (graphs ``FG``, ``SG``) returning ``kind`` of
+    :data:`_RETURNS`."""
+
+    a, b = ("G1", "G2") if induced is None else ("FG", "SG")  # NetworkX's names
+    P = inspect.Parameter
+    signature = inspect.Signature(
+        [P(a, P.POSITIONAL_OR_KEYWORD), P(b, P.POSITIONAL_OR_KEYWORD)]
+        + [P(n, P.POSITIONAL_OR_KEYWORD, default=None) for n in ("node_label", "default_label")]
+        + [P("engine", P.KEYWORD_ONLY, default=None)]
+    )
+
+    def func(*args: Any, **kwargs: Any) -> Any:
+        call = signature.bind(*args, **kwargs)
+        call.apply_defaults()
+        G1, G2, node_label, default_label, engine = call.arguments.values()
+        if induced is None:
+            it = _vf2pp_iter(G1, G2, node_label, default_label, engine)
+        else:
+            it = _iter_subgraph(G1, G2, node_label, default_label, induced, engine)
         if kind == "all":
             return it
         first = next(it, None)
         return first is not None if kind == "bool" else first
 
-    returns = {
-        "bool": f"bool\n        Whether some {what} of SG into FG exists.",
-        "first": f"dict or None\n        One {what} as ``{{FG node: SG node}}``, or None.",
-        "all": f"iterator of dict\n        Every {what} as ``{{FG node: SG node}}``, lazily.",
-    }[kind]
+    if induced is None:
+        what = "isomorphism"
+        about = "Node-for-node maps between graphs of the same kind that keep edges and labels."
+        graphs = "Graphs of the same kind."
+    else:
+        what = "induced subgraph isomorphism" if induced else "monomorphism"
+        keep = ", keeping edges and non-edges" if induced else ", keeping SG's edges"
+        about = (
+            f"SG (the smaller graph) is the pattern and FG the data graph; {what}s map every "
+            f"SG node to\n    a distinct FG node with equal label{keep} (self-loops included)."
+        )
+        graphs = (
+            f"Graphs of the same directedness; SG connected, at most {MAX_SUBGRAPH_NODES} nodes."
+        )
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = f"""``networkx.{name}`` (NetworkX development version) on nx_gpumine's engines.
+    func.__signature__ = signature  # type: ignore[attr-defined]
+    func.__doc__ = f"""``networkx.{name}`` on nx_gpumine's engines.
 
-    SG (the smaller graph) is the pattern and FG the data graph; {what}s map every SG node to
-    a distinct FG node with equal label{
-        ", keeping edges and non-edges" if induced else ", keeping SG's edges"
-    } (self-loops included).
+    {about}
 
     Parameters
     ----------
-    FG, SG : GpumineGraph, networkx.Graph or StaticGraph
-        Graphs of the same directedness; SG connected, at most {MAX_SUBGRAPH_NODES} nodes.
+    {a}, {b} : GpumineGraph, networkx.Graph or StaticGraph
+        {graphs}
     node_label : str, optional
         Node attribute compared between the graphs (missing -> ``default_label``).
     default_label : optional
@@ -321,14 +268,22 @@ def _subgraph_dispatch(name: str) -> Callable:
 
     Returns
     -------
-    {returns}
+    {_RETURNS[kind].format(what=what, a=a, b=b)}
     """
     return func
 
 
-vf2pp_subgraph_is_isomorphic = _subgraph_dispatch("vf2pp_subgraph_is_isomorphic")
-vf2pp_subgraph_isomorphism = _subgraph_dispatch("vf2pp_subgraph_isomorphism")
-vf2pp_all_subgraph_isomorphisms = _subgraph_dispatch("vf2pp_all_subgraph_isomorphisms")
-vf2pp_is_monomorphic = _subgraph_dispatch("vf2pp_is_monomorphic")
-vf2pp_monomorphism = _subgraph_dispatch("vf2pp_monomorphism")
-vf2pp_all_monomorphisms = _subgraph_dispatch("vf2pp_all_monomorphisms")
+def _subgraph_function(name: str) -> Callable:
+    induced, kind = SUBGRAPH_FUNCTIONS[name]
+    return _vf2pp_function(name, kind, induced)
+
+
+vf2pp_is_isomorphic = _vf2pp_function("vf2pp_is_isomorphic", "bool", None)
+vf2pp_isomorphism = _vf2pp_function("vf2pp_isomorphism", "first", None)
+vf2pp_all_isomorphisms = _vf2pp_function("vf2pp_all_isomorphisms", "all", None)
+vf2pp_subgraph_is_isomorphic = _subgraph_function("vf2pp_subgraph_is_isomorphic")
+vf2pp_subgraph_isomorphism = _subgraph_function("vf2pp_subgraph_isomorphism")
+vf2pp_all_subgraph_isomorphisms = _subgraph_function("vf2pp_all_subgraph_isomorphisms")
+vf2pp_is_monomorphic = _subgraph_function("vf2pp_is_monomorphic")
+vf2pp_monomorphism = _subgraph_function("vf2pp_monomorphism")
+vf2pp_all_monomorphisms = _subgraph_function("vf2pp_all_monomorphisms")

@@ -300,6 +300,25 @@ __device__ __forceinline__ void emit(Ctx& c, const Env& v) {
 }
 
 // ------------------------------------------------------------------ levels
+// Where level I's candidates start: the first id after e_{I-1} (strictly later time, or later
+// id under the input-order tie policy), e_{I-1}'s time, and the level's gap limit (0 without).
+struct LevelStart {
+  idx_t lo_id;
+  tm_t tp;
+  tm_t gap;
+};
+
+template <int I>
+__device__ __forceinline__ LevelStart level_start(const Ctx& c, const Env& v) {
+  const idx_t prev = c.eid[I - 1];
+#if TIE == 0
+  const idx_t lo_id = v.g.next_id[prev];
+#else
+  const idx_t lo_id = prev + 1;
+#endif
+  return {lo_id, v.g.time[prev], gap_on(I) ? v.tlim[1 + I] : (tm_t)0};
+}
+
 // Compute (once) the candidate range of level I: ids after e_{I-1} (strictly later time, or
 // later id under the input-order tie policy) in the chosen list, up to the window's end (or,
 // for a lazy level unless `exact`, up to the list's end, the level left open).
@@ -307,14 +326,8 @@ template <int I, bool exact = false>
 __device__ __forceinline__ void enter(Ctx& c, const Env& v) {
   const TGraph& g = v.g;
   const idx_t prev = c.eid[I - 1];
-#if TIE == 0
-  const idx_t lo_id = g.next_id[prev];
-#else
-  const idx_t lo_id = prev + 1;
-#endif
-  const tm_t tp = g.time[prev];
+  const auto [lo_id, tp, gap] = level_start<I>(c, v);
   constexpr bool gon = gap_on(I);
-  const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
   constexpr int sc = source(I);
   if constexpr (sc == SRC_ALL) {
     c.pos[I] = lo_id;
@@ -555,15 +568,8 @@ __device__ __forceinline__ idx_t mapped_pairs(const Ctx& c, const Env& v, idx_t 
 template <int I>
 __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   const TGraph& g = v.g;
-  const idx_t prev = c.eid[I - 1];
-#if TIE == 0
-  const idx_t lo_id = g.next_id[prev];
-#else
-  const idx_t lo_id = prev + 1;
-#endif
-  const tm_t tp = g.time[prev];
+  const auto [lo_id, tp, gap] = level_start<I>(c, v);
   constexpr bool gon = gap_on(I);
-  const tm_t gap = gon ? v.tlim[1 + I] : (tm_t)0;
   // the candidate range (never walked by the DFS: lvl stays below I); left open, its window is
   // walked here for at most WALK_MAX candidates, and only a longer one is searched for its end
   enter<I>(c, v);
