@@ -5,6 +5,9 @@
 # usage:
 #   here:       bash benchmarks/ab_peers.sh prepare OLD_REV     # OLD_REV's package + benchmarks
 #                                                               # into .ab/old (carry ".ab")
+#   here, opt.:  bash benchmarks/ab_peers.sh prepare-new [REV]     # REV (default HEAD) into .ab/new:
+#                                                               # the new side, whatever the
+#                                                               # working tree holds meanwhile
 #   on the GPU: bash benchmarks/ab_peers.sh run static|temporal [ROUNDS] [bench args]
 #               writes $OUT/ab_KIND/compare.{json,md} (benchmarks/ab_compare.py) and
 #               $OUT/ab_KIND/runs.tgz (each run's {static,temporal}_peers.json and log).
@@ -20,6 +23,13 @@ case "${1:?prepare OLD_REV | run static|temporal [ROUNDS] [bench args]}" in
     echo "$rev" > .ab/old/REVISION
     echo "old package and benchmarks of $rev in .ab/old (carry \".ab\")"
     ;;
+  prepare-new)
+    rev=${2:-HEAD}
+    rm -rf .ab/new && mkdir -p .ab/new
+    git archive "$rev" nx_gpumine benchmarks | tar -x -C .ab/new
+    git rev-parse --short "$rev" > .ab/new/REVISION
+    echo "new package and benchmarks of $rev in .ab/new (carry \".ab\")"
+    ;;
   run)
     kind=${2:?static or temporal}
     rounds=${3:-2}
@@ -33,11 +43,12 @@ case "${1:?prepare OLD_REV | run static|temporal [ROUNDS] [bench args]}" in
     fi
     for r in $(seq 1 "$rounds"); do
       for v in old new; do
-        root=.; [ "$v" = old ] && root=.ab/old
+        root=.; [ -d .ab/new ] && root=.ab/new; [ "$v" = old ] && root=.ab/old
         dir="$OUT/ab_$kind/${v}_$r"; mkdir -p "$dir"
         t0=$SECONDS
+        # BENCH_ROOT: one side's benchmark scripts for both packages (default: each its own)
         PYTHONPATH=$root CUPY_CACHE_DIR=$(mktemp -d) timeout 290 python3 \
-          "$root/benchmarks/bench_${kind}_peers.py" "$dir" "${args[@]}" >"$dir/log.txt" 2>&1
+          "${BENCH_ROOT:-$root}/benchmarks/bench_${kind}_peers.py" "$dir" "${args[@]}" >"$dir/log.txt" 2>&1
         echo "== $kind $v round $r: rc $? in $((SECONDS - t0)) s"
       done
     done
