@@ -622,40 +622,99 @@ def _scalar(s: str) -> Any:
         return s
 
 
-def _mini_yaml(text: str) -> dict:
-    """The YAML subset Everest queries use: ``key: value`` maps nested by indentation,
-    flow lists ``[a, b]`` and ``|`` literal blocks."""
-    root: dict = {}
-    stack: list[tuple[int, dict]] = [(-1, root)]
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        raw = lines[i]
-        i += 1
-        body = raw.split("#", 1)[0].rstrip()
-        if not body.strip():
-            continue
-        ind = len(body) - len(body.lstrip())
-        if ":" not in body:
-            raise QueryError(f"query line {i}: expected 'key: value', got {raw.strip()!r}")
-        key, val = body.strip().split(":", 1)
-        while stack[-1][0] >= ind:
-            stack.pop()
-        parent = stack[-1][1]
-        val = val.strip()
-        if val == "|":
-            block = []
-            while i < len(lines) and (not lines[i].strip() or lines[i][:1] in " \t"):
-                block.append(lines[i].strip())
-                i += 1
-            parent[key.strip()] = "\n".join(block)
-        elif val == "":
-            child: dict = {}
-            parent[key.strip()] = child
-            stack.append((ind, child))
-        else:
-            parent[key.strip()] = _scalar(val)
-    return root
+_YAML_INT = "tag:yaml.org,2002:int"
+_YAML_FLOAT = "tag:yaml.org,2002:float"
+_YAML_NULL = "tag:yaml.org,2002:null"
+_query_loader_class: Any = None
+
+
+def _query_loader(yaml: Any) -> Any:
+    """PyYAML's ``SafeLoader`` with numbers read as YAML 1.2 (and Python's ``int`` / ``float``) do.
+
+    PyYAML follows YAML 1.1: ``1e3`` and ``1.0e5`` are text, ``010`` is octal 8 and ``1:30``
+    is base-60 90. Query files mean decimal numbers, as the earlier hand-written reader read
+    them: here ``1e3`` is ``1000.0``, ``010`` is ``10`` and ``1:30`` stays text. ``None`` /
+    ``none`` also read as null (as they did before). Everything else is plain ``safe_load``.
+
+    Parameters
+    ----------
+    yaml : module
+        The imported ``yaml`` module.
+
+    Returns
+    -------
+    type
+        A ``yaml.SafeLoader`` subclass (built once, then kept).
+    """
+    global _query_loader_class
+    if _query_loader_class is not None:
+        return _query_loader_class
+
+    class _QueryLoader(yaml.SafeLoader):
+        pass
+
+    _QueryLoader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in pairs if tag not in (_YAML_INT, _YAML_FLOAT)]
+        for first, pairs in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    _QueryLoader.add_implicit_resolver(
+        _YAML_INT, re.compile(r"^[-+]?[0-9][0-9_]*$"), list("-+0123456789")
+    )
+    _QueryLoader.add_implicit_resolver(
+        _YAML_FLOAT,
+        re.compile(
+            r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?$"
+            r"|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$"
+        ),
+        list("-+0123456789."),
+    )
+    _QueryLoader.add_implicit_resolver(_YAML_NULL, re.compile(r"^(?:none|None)$"), ["n", "N"])
+
+    def _int(loader: Any, node: Any) -> int:
+        return int(loader.construct_scalar(node).replace("_", ""))
+
+    _QueryLoader.add_constructor(_YAML_INT, _int)
+    _query_loader_class = _QueryLoader
+    return _QueryLoader
+
+
+def _load_query_yaml(text: str) -> dict:
+    """The top-level mapping of Everest query text, read with PyYAML.
+
+    Parameters
+    ----------
+    text : str
+        The query text (YAML).
+
+    Returns
+    -------
+    dict
+        The document (``{}`` for empty text).
+
+    Raises
+    ------
+    QueryError
+        If PyYAML is not installed, the text is not YAML, or its top level is not a mapping.
+    """
+    try:
+        import yaml
+    except ImportError as exc:
+        raise QueryError("reading Everest query files needs PyYAML: pip install pyyaml") from exc
+    try:
+        doc = yaml.load(text, Loader=_query_loader(yaml))  # a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        parts = [getattr(exc, "context", None), getattr(exc, "problem", None)]
+        detail = ", ".join(str(x) for x in parts if x) or str(exc).splitlines()[0]
+        raise QueryError(f"query text is not valid YAML ({where}{detail})") from None
+    if doc is None:
+        return {}
+    if not isinstance(doc, dict):
+        lines = (ln.strip() for ln in text.splitlines())
+        first = next((ln for ln in lines if ln and not ln.startswith("#")), "")
+        raise QueryError(f"query: expected 'key: value' lines, got {first!r}")
+    return doc
 
 
 def _is_catalogue_name(text: str) -> bool:
@@ -675,6 +734,10 @@ def parse_everest_query(
     text: str, *, base_dir: str | Path | None = None, tie: str = "strict"
 ) -> EverestQuery:
     """Parse Everest query text (YAML) into an :class:`EverestQuery`.
+
+    The text is read with PyYAML (``yaml.safe_load``, numbers as YAML 1.2 reads them: ``1e3`` is
+    a float, ``010`` is ten), so any YAML spelling works: quoted strings (``#`` inside quotes is
+    no comment), flow lists ``[a, b]`` or block lists (``- a`` lines), ``|`` literal blocks.
 
     Accepted (both the README's and the paper's spellings)::
 
@@ -698,15 +761,31 @@ def parse_everest_query(
     at or before listed item ``j``: for a regular item it is the gap limit; for an anti-edge it
     is the anti-edge's window ``within``.
 
+    Parameters
+    ----------
+    text : str
+        The query text.
+    base_dir : str or Path, optional
+        Where a ``pattern`` file name is looked up (default: the working directory).
+    tie : str
+        The tie policy unless ``constraints.tie`` gives one.
+
+    Returns
+    -------
+    EverestQuery
+
     Raises
     ------
     QueryError
-        For anything malformed (unknown keys in constraints, wrong list lengths...).
+        For anything malformed (text that is not YAML, unknown keys in constraints, wrong list
+        lengths...), and when PyYAML is not installed.
     """
-    doc = _mini_yaml(text)
+    doc = _load_query_yaml(text)
     if "pattern" not in doc:
         raise QueryError("query: the 'pattern' section is missing")
     pat = doc["pattern"]
+    if isinstance(pat, str):
+        pat = pat.strip()  # a '|' block keeps its last newline
     name = None
     if isinstance(pat, str) and "\n" not in pat and not re.fullmatch(r"[\d\s,]+", pat):
         stem = Path(pat).stem
@@ -774,6 +853,7 @@ def parse_everest_query(
     where: list = []
     known = {"antiEdge", "anti_edge", "anti_edges", "temporal", "fg_delta", "delta", "cg_delta"}
     for key, val in cons.items():
+        key = str(key)  # YAML keys may be numbers or booleans
         if key in known:
             continue
         if key == "tie":
