@@ -226,11 +226,18 @@ def engine_module(kind: str, name: str) -> ModuleType:
     ValueError
         No such engine in the table.
     """
-    try:
-        path = ENGINE_MODULES[(kind, name)]
-    except KeyError:
-        raise ValueError(f"no {kind} engine named {name!r}") from None
-    return importlib.import_module(path)
+    module = _IMPORTED.get((kind, name))
+    if module is None:  # first use (later calls skip the import machinery)
+        try:
+            path = ENGINE_MODULES[(kind, name)]
+        except KeyError:
+            raise ValueError(f"no {kind} engine named {name!r}") from None
+        module = _IMPORTED[(kind, name)] = importlib.import_module(path)
+    return module
+
+
+#: The engine modules imported so far, by ``(kind, name)``.
+_IMPORTED: dict[tuple[str, str], ModuleType] = {}
 
 
 def optional_hook(module: ModuleType, name: str) -> Callable[..., Any] | None:
