@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_mkdocs_build_strict(tmp_path):
-    pytest.importorskip("mkdocs")
-    pytest.importorskip("material")
-    pytest.importorskip("mkdocstrings")
+    why = "the docs tools are not installed (the 'docs' and 'dev' extras: pip install -e '.[dev]')"
+    for module in ("mkdocs", "material", "mkdocstrings"):
+        pytest.importorskip(module, reason=why)
     site = tmp_path / "site"
     # no -q: quiet mode drops warnings below the level that --strict counts, so a build with
     # warnings would pass; the output must hold none

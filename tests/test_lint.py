@@ -18,7 +18,7 @@ def _ruff() -> list[str]:
     try:
         import ruff  # noqa: F401
     except ImportError:
-        pytest.skip("ruff is not installed (it is in the 'test' extra)")
+        pytest.skip("ruff is not installed (it is in the 'dev' extra: pip install -e '.[dev]')")
     return [sys.executable, "-m", "ruff"]
 
 

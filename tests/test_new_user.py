@@ -37,6 +37,10 @@ OPTIONAL_IMPORTS = {
 }
 
 
+#: third-party modules whose distribution (the requirement's name) is named otherwise
+DISTRIBUTIONS = {"yaml": "pyyaml"}
+
+
 def _pyproject() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())
 
@@ -98,7 +102,8 @@ def test_dependencies_cover_every_import():
             if extra is not None:
                 assert extra in extras, (module, extra)
             continue
-        assert _requirement_name(module) in core, f"{module} is imported but not a dependency"
+        dist = _requirement_name(DISTRIBUTIONS.get(module, module))
+        assert dist in core, f"{module} is imported but not a dependency"
 
 
 def test_default_result_frame_library_is_a_dependency():
@@ -120,6 +125,37 @@ def test_cuda_extras_for_cuda_12_and_13():
     assert [_requirement_name(r) for r in extras["cuda12"]] == ["cupy-cuda12x"]
     readme = (ROOT / "README.md").read_text()
     assert ".[cuda]" in readme and ".[cuda12]" in readme
+
+
+def test_test_extra_runs_the_tests_and_dev_adds_lint_and_docs():
+    """``test``: what the suite needs to run (no linter, no docs tools: their tests skip);
+    ``dev``: ``test`` + ``docs`` + ruff, what the README's test command and CI install."""
+    project = _pyproject()["project"]
+    extras = project["optional-dependencies"]
+    names = {k: {_requirement_name(r) for r in v} for k, v in extras.items()}
+    assert {"cuda", "cuda12", "progress", "dask", "plot", "docs", "test", "dev"} == set(extras)
+    assert not names["test"] & {"ruff", "mkdocs", "mkdocs-material", "mkdocstrings"}
+    needed = {"pytest", "hypothesis", "pytest-benchmark", "tqdm", "igraph", "pandas", "polars"}
+    needed |= {"pyarrow", "scipy", "matplotlib", "dask", "pyyaml"}
+    assert needed <= names["test"], needed - names["test"]
+    assert "dataframe" in next(r for r in extras["test"] if r.startswith("dask["))
+    assert "pyyaml" in {_requirement_name(r) for r in project["dependencies"]}
+    own = [re.fullmatch(r"nx-gpumine\[([a-z0-9,\s]+)\]", r) for r in extras["dev"]]
+    assert sum(m is not None for m in own) == 1
+    assert {e.strip() for m in own if m for e in m.group(1).split(",")} == {"test", "docs"}
+    assert names["dev"] - {"nx-gpumine"} == {"ruff"}
+    # the README's test command and CI install dev; the README names every extra
+    readme = (ROOT / "README.md").read_text()
+    quickstart = readme[readme.index("## Quickstart") : readme.index("## API tour")]
+    commands = re.findall(r"^```bash\n(.*?)\n```", quickstart, re.MULTILINE | re.DOTALL)
+    assert commands == [
+        "python3 -m pip install -e . && python3 -m nx_gpumine demo",
+        "python3 -m pip install -e '.[dev]' && python3 -m pytest -q",
+    ]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python3 -m pip install -q -e '.[dev]' && python3 -m pytest -q" in ci
+    for extra in extras:
+        assert f"| `{extra}` |" in quickstart, extra
 
 
 def _run(argv: list[str]) -> tuple[int, str]:

@@ -163,8 +163,9 @@ def test_single_node_pattern(engine):
 
 
 def _bar_state(err: str, desc: str) -> tuple[int, int]:
-    """``(done, total)`` of the last state tqdm printed on ``err`` for the bar named ``desc``."""
-    states = re.findall(rf"{re.escape(desc)}:[^|]*\|[^|]*\|\s*(\d+)/(\d+)", err)
+    """``(done, total)`` tasks of the last state tqdm printed on ``err`` for the bar named
+    ``desc`` (``desc:  37%|###  | [00:03<00:05, 95/256 tasks]``)."""
+    states = re.findall(rf"{re.escape(desc)}:[^|]*\|[^|]*\|[^\]]*?(\d+)/(\d+) tasks\]", err)
     assert states, f"no progress bar {desc!r} on stderr: {err[-500:]!r}"
     done, total = states[-1]
     return int(done), int(total)

@@ -19,7 +19,15 @@ import numpy as np
 
 from ..inputs.static_graph import StaticGraph
 
-__all__ = ["SAMPLE", "sample_grid", "balanced_bounds", "entry_costs", "static_root_bounds"]
+__all__ = [
+    "SAMPLE",
+    "sample_grid",
+    "balanced_bounds",
+    "range_costs",
+    "entry_costs",
+    "static_root_bounds",
+    "static_range_costs",
+]
 
 #: Ranges of more roots than this are balanced on a sample of about this many roots.
 SAMPLE = 65536
@@ -71,6 +79,36 @@ def balanced_bounds(cost: np.ndarray, ends: np.ndarray, lo: int, hi: int, n: int
     targets = cum[-1] * np.arange(1, n) / n
     cuts = ends[np.minimum(np.searchsorted(cum, targets, side="left"), len(ends) - 1)]
     return np.unique(np.concatenate([[lo], np.clip(cuts, lo, hi), [hi]])).astype(np.int64)
+
+
+def range_costs(cost: np.ndarray, ends: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Summed estimated cost of each range ``[bounds[j], bounds[j + 1])`` of a split.
+
+    The estimate :func:`balanced_bounds` balanced on: sample ``i`` (cost ``cost[i]``) stands
+    for the roots up to ``ends[i]`` and counts in the range holding ``ends[i] - 1``, so for
+    bounds cut by :func:`balanced_bounds` from the same samples the ranges' costs sum to the
+    total exactly.
+
+    Parameters
+    ----------
+    cost : numpy.ndarray
+        Estimated cost of each sampled root (:func:`sample_grid`'s ``starts``).
+    ends : numpy.ndarray
+        :func:`sample_grid`'s ``ends``.
+    bounds : numpy.ndarray
+        Range boundaries, increasing (``[lo, ..., hi]`` of the sampled range).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one value per range (``len(bounds) - 1``).
+    """
+    bounds = np.asarray(bounds, dtype=np.int64)
+    nranges = max(0, len(bounds) - 1)
+    where = np.searchsorted(bounds, np.asarray(ends, dtype=np.int64) - 1, side="right") - 1
+    inside = (where >= 0) & (where < nranges)
+    cost = np.asarray(cost, dtype=np.float64)
+    return np.bincount(where[inside], weights=cost[inside], minlength=nranges)[:nranges]
 
 
 def entry_costs(
@@ -133,3 +171,30 @@ def static_root_bounds(
         return np.array([lo, hi], dtype=np.int64)
     starts, ends = sample_grid(lo, hi)
     return balanced_bounds(entry_costs(graph, root_ok, starts), ends, lo, hi, n)
+
+
+def static_range_costs(
+    graph: StaticGraph, root_ok: np.ndarray | None, bounds: np.ndarray
+) -> np.ndarray:
+    """Estimated cost (:func:`entry_costs`, on the samples :func:`static_root_bounds`
+    balances on) of each entry range ``[bounds[j], bounds[j + 1])``.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph.
+    root_ok : numpy.ndarray, optional
+        Root-edge mask of the plan.
+    bounds : numpy.ndarray
+        Range boundaries, increasing, within ``[0, len(graph.indices)]``.
+
+    Returns
+    -------
+    numpy.ndarray
+        As :func:`range_costs`.
+    """
+    bounds = np.asarray(bounds, dtype=np.int64)
+    if len(bounds) < 2 or bounds[-1] <= bounds[0]:
+        return np.zeros(max(0, len(bounds) - 1))
+    starts, ends = sample_grid(int(bounds[0]), int(bounds[-1]))
+    return range_costs(entry_costs(graph, root_ok, starts), ends, bounds)

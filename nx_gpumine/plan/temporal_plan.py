@@ -23,7 +23,7 @@ from ..inputs.motifs import (
     as_time_limit,
 )
 from ..inputs.temporal_graph import IMPOSSIBLE_LABEL, TemporalGraph
-from .root_split import balanced_bounds, sample_grid
+from .root_split import balanced_bounds, range_costs, sample_grid
 
 __all__ = [
     "TemporalPlan",
@@ -36,7 +36,9 @@ __all__ = [
     "TIE_STRICT",
     "TIE_INPUT_ORDER",
     "root_costs",
+    "sampled_root_costs",
     "split_root_edges",
+    "root_range_costs",
     "time_reach",
     "census_window",
     "TimePartition",
@@ -441,6 +443,23 @@ def root_costs(graph: TemporalGraph, delta_on: bool, delta: float | int, lo: int
     return 1.0 + deg[s] + deg[d]
 
 
+def sampled_root_costs(
+    graph: TemporalGraph, delta_on: bool, delta: float | int, lo: int, hi: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The estimated cost (:func:`root_costs`) of the roots a split of ``[lo, hi)`` is balanced
+    on (every root, or at most ~65k sampled ones: :func:`~.root_split.sample_grid`), and where
+    each one's stride ends (``lo < hi``)."""
+    starts, ends = sample_grid(lo, hi)
+    if len(starts) == hi - lo:
+        return root_costs(graph, delta_on, delta, lo, hi), ends
+    if delta_on:
+        t = graph.time
+        end = np.searchsorted(t, window_bound(t[starts], delta), side="right")
+        return 1.0 + (end - starts).astype(np.float64), ends
+    deg = np.diff(graph.out_ptr) + np.diff(graph.in_ptr)
+    return 1.0 + deg[graph.src[starts]] + deg[graph.dst[starts]], ends
+
+
 def split_root_edges(
     graph: TemporalGraph, ntasks: int, delta_on: bool, delta: float | int, lo: int, hi: int
 ) -> np.ndarray:
@@ -449,17 +468,35 @@ def split_root_edges(
     cutting rule of :mod:`.root_split`)."""
     if hi <= lo:
         return np.array([lo, hi], dtype=np.int64)
-    starts, ends = sample_grid(lo, hi)
-    if len(starts) == hi - lo:
-        cost = root_costs(graph, delta_on, delta, lo, hi)
-    elif delta_on:
-        t = graph.time
-        end = np.searchsorted(t, window_bound(t[starts], delta), side="right")
-        cost = 1.0 + (end - starts).astype(np.float64)
-    else:
-        deg = np.diff(graph.out_ptr) + np.diff(graph.in_ptr)
-        cost = 1.0 + deg[graph.src[starts]] + deg[graph.dst[starts]]
+    cost, ends = sampled_root_costs(graph, delta_on, delta, lo, hi)
     return balanced_bounds(cost, ends, lo, hi, ntasks)
+
+
+def root_range_costs(
+    graph: TemporalGraph, delta_on: bool, delta: float | int, bounds: np.ndarray
+) -> np.ndarray:
+    """Estimated cost of each root-edge range ``[bounds[j], bounds[j + 1])``: what
+    :func:`split_root_edges` balanced on (:func:`sampled_root_costs`), summed per range.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    delta_on, delta
+        The plan's window.
+    bounds : numpy.ndarray
+        Range boundaries, increasing, within ``[0, graph.m]``.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one value per range (:func:`~.root_split.range_costs`).
+    """
+    bounds = np.asarray(bounds, dtype=np.int64)
+    if len(bounds) < 2 or bounds[-1] <= bounds[0]:
+        return np.zeros(max(0, len(bounds) - 1))
+    cost, ends = sampled_root_costs(graph, delta_on, delta, int(bounds[0]), int(bounds[-1]))
+    return range_costs(cost, ends, bounds)
 
 
 def time_reach(plan: TemporalPlan) -> float | int | None:

@@ -483,7 +483,7 @@ def run_job(
     homes = None
     if any(key is not None for key in keys):  # slices: neighbours in time share a device
         homes = [j * len(slots) // len(tasks) for j in range(len(tasks))]
-    bar = progress_bar(len(tasks), job.desc) if progress else None
+    bar = progress_bar(job.task_weights(tasks), job.desc) if progress else None
     merge = Merge(job.mode, len(tasks), job.width, job.limit, bar)
 
     def work(i: int) -> Any:

@@ -8,7 +8,8 @@ the result width. Executors call, in this order:
 2. either :meth:`Job.whole` (the one-call path) or :meth:`Job.tasks` and, per task,
    :meth:`Job.run_task` on the task's input (:meth:`Job.input_key`: the whole graph, or an
    edge slice cut by :func:`cut_input`), merging results with
-   ``Merge(job.mode, len(tasks), job.width, job.limit)``.
+   ``Merge(job.mode, len(tasks), job.width, job.limit)`` (a progress bar advances by
+   :meth:`Job.task_weights`, each task's estimated work).
 
 Tasks are small picklable values (root ranges ``(lo, hi)``, time partitions); what a Dask
 worker receives is :meth:`Job.shipped` (the job without its graph and plan, which travel as
@@ -125,6 +126,11 @@ class Job(ABC):
         ``sliced``: the place running them would rather ship each task its own edge slice
         than the whole graph (several devices, a cluster); a job without slices ignores it.
         """
+
+    def task_weights(self, tasks: list) -> np.ndarray:
+        """Estimated work of each of ``tasks`` (float64, one per task): what the task
+        splitter balanced on, so a progress bar advances by it. Default: 1 per task."""
+        return np.ones(len(tasks))
 
     def input_key(self, task: Any) -> tuple[int, int] | None:
         """The edge range a task reads (:func:`cut_input`), or None for the whole graph."""

@@ -19,7 +19,7 @@ from ...inputs.motifs import TemporalMotif
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import build_temporal_plan, census_window
 from .base import Job
-from .temporal import edge_tasks, part_input, part_roots
+from .temporal import edge_tasks, part_input, part_roots, part_weights
 
 __all__ = ["CensusJob", "CENSUS_WIDTH"]
 
@@ -57,11 +57,17 @@ class CensusJob(Job):
     def splits_for_progress(self) -> bool:
         return False  # one engine call in this process
 
-    def tasks(self, n: int, sliced: bool) -> list:
-        # the time reach of every three-edge motif of window delta
+    def reach(self) -> Any:
+        """A plan with the time reach of every three-edge motif of window ``delta`` (the one
+        its tasks are split by)."""
         triangle = TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=self.delta)
-        reach = build_temporal_plan(triangle, self.graph)
-        return edge_tasks(self.graph, reach, n, sliced)
+        return build_temporal_plan(triangle, self.graph)
+
+    def tasks(self, n: int, sliced: bool) -> list:
+        return edge_tasks(self.graph, self.reach(), n, sliced)
+
+    def task_weights(self, tasks: list) -> np.ndarray:
+        return part_weights(self.graph, self.reach(), tasks)
 
     def input_key(self, task: Any) -> tuple[int, int] | None:
         return part_input(self.graph, task)

@@ -21,6 +21,7 @@ from ...engines.checks import checked_range
 from ...engines.contract import STATIC_MIN_K, optional_hook
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
+from ...plan.root_split import static_range_costs
 from ...plan.static_plan import StaticPlan, node_mask, root_mask
 from ...results.static import matches_to_frame
 from ..merge import check_query, no_matches
@@ -156,6 +157,13 @@ class StaticJob(Job):
 
     def tasks(self, n: int, sliced: bool) -> list[tuple[int, int]]:
         return split_root_range(self.graph, n, root_ok=self.plan.root_ok)
+
+    def task_weights(self, tasks: list) -> np.ndarray:
+        # the degree-based entry costs split_root_range balanced on, summed per range
+        if not tasks:
+            return np.zeros(0)
+        bounds = np.array([lo for lo, _ in tasks] + [tasks[-1][1]], dtype=np.int64)
+        return static_range_costs(self.graph, self.plan.root_ok, bounds)
 
     def run_task(self, eng: ModuleType, data: Any, task: Any, left: int | None) -> Any:
         if self.plan.k < STATIC_MIN_K:  # a 2-node plan's range: no engine

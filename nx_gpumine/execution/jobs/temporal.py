@@ -27,6 +27,7 @@ from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import (
     TemporalPlan,
     TimePartition,
+    root_range_costs,
     split_root_edges,
     temporal_plan,
     time_partitions,
@@ -35,7 +36,7 @@ from ...results.temporal import match_columns
 from ..merge import check_query, no_matches
 from .base import Job, call_engine
 
-__all__ = ["TemporalJob", "temporal_tasks", "edge_tasks"]
+__all__ = ["TemporalJob", "temporal_tasks", "edge_tasks", "part_weights"]
 
 
 def temporal_tasks(
@@ -79,6 +80,33 @@ def edge_tasks(
         if not fallback or sum(p.edge_hi - p.edge_lo for p in parts) <= 2 * graph.m:
             return parts
     return [TimePartition(a, b, 0, graph.m) for a, b in temporal_tasks(graph, plan, n)]
+
+
+def part_weights(
+    graph: TemporalGraph, plan: TemporalPlan, parts: list[TimePartition]
+) -> np.ndarray:
+    """Estimated work of each partition's roots: the cost :func:`temporal_tasks` and
+    :func:`~nx_gpumine.plan.temporal_plan.time_partitions` balanced on (the edges in each
+    root's window, or without one the endpoints' degrees), summed per root range.
+
+    Parameters
+    ----------
+    graph, plan
+        The data graph and the plan whose window the tasks were split by.
+    parts : list of TimePartition
+        Tasks of :func:`edge_tasks`, in time order (contiguous root ranges).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one value per partition.
+    """
+    if not parts:
+        return np.zeros(0)
+    bounds = np.array([p.root_lo for p in parts] + [parts[-1].root_hi], dtype=np.int64)
+    if any(a.root_hi != b.root_lo for a, b in zip(parts, parts[1:], strict=False)):
+        return np.ones(len(parts))  # not one contiguous split: no shared estimate
+    return root_range_costs(graph, plan.delta_on, plan.delta, bounds)
 
 
 def part_input(graph: TemporalGraph, part: TimePartition) -> tuple[int, int] | None:
@@ -142,6 +170,9 @@ class TemporalJob(Job):
 
     def tasks(self, n: int, sliced: bool) -> list[TimePartition]:
         return edge_tasks(self.graph, self.plan, n, sliced, self.fallback)
+
+    def task_weights(self, tasks: list) -> np.ndarray:
+        return part_weights(self.graph, self.plan, tasks)
 
     def input_key(self, task: Any) -> tuple[int, int] | None:
         return part_input(self.graph, task)
