@@ -41,13 +41,18 @@ case "${1:?prepare OLD_REV | run static|temporal [ROUNDS] [bench args]}" in
     if [ ${#args[@]} -eq 0 ]; then
       if [ "$kind" = static ]; then args=(--deadline 240); else args=(--repeat 7 --deadline 240); fi
     fi
+    pin=()
+    if [ -n "${PIN_CPU:-}" ] && command -v taskset >/dev/null; then pin=(taskset -c "$PIN_CPU"); fi
     for r in $(seq 1 "$rounds"); do
       for v in old new; do
         root=.; [ -d .ab/new ] && root=.ab/new; [ "$v" = old ] && root=.ab/old
         dir="$OUT/ab_$kind/${v}_$r"; mkdir -p "$dir"
         t0=$SECONDS
-        # BENCH_ROOT: one side's benchmark scripts for both packages (default: each its own)
-        PYTHONPATH=$root CUPY_CACHE_DIR=$(mktemp -d) timeout 290 python3 \
+        # BENCH_ROOT: one side's benchmark scripts for both packages (default: each its own);
+        # PIN_CPU: run both on these host cores (taskset -c): a sub-ms call's host time moves
+        # by 20-50 us from one process to the next otherwise (benchmarks/results/
+        # architecture_2026-11-26/host_phases/), which buries a few-us difference
+        PYTHONPATH=$root CUPY_CACHE_DIR=$(mktemp -d) timeout 290 "${pin[@]}" python3 \
           "${BENCH_ROOT:-$root}/benchmarks/bench_${kind}_peers.py" "$dir" "${args[@]}" >"$dir/log.txt" 2>&1
         echo "== $kind $v round $r: rc $? in $((SECONDS - t0)) s"
       done
