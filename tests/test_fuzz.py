@@ -71,9 +71,23 @@ def graphs(draw: st.DrawFn) -> nx.Graph:
         if a != b or draw(st.integers(0, 4)) == 0:  # a few self-loops
             G.add_edge(key(a), key(b))
     if draw(st.booleans()):
+        values = node_label_values(draw(st.booleans()))
         for v in G:
-            G.nodes[v]["c"] = draw(st.sampled_from("ab"))
+            G.nodes[v]["c"] = draw(values)
     return G
+
+
+#: Label values with NaNs: a NaN label matches nothing, not even the same object (NetworkX
+#: compares with ``==``). ``np.nan`` is one shared object (a dict lookup would wrongly match it
+#: with itself), ``"fresh"`` stands for a new ``float("nan")`` each time.
+_WITH_NAN = st.sampled_from(["a", "b", np.nan, np.nan, "fresh"]).map(
+    lambda x: float("nan") if x == "fresh" else x
+)
+
+
+def node_label_values(with_nan: bool) -> st.SearchStrategy:
+    """Label values: "a" and "b", and NaNs too where ``with_nan``."""
+    return _WITH_NAN if with_nan else st.sampled_from("ab")
 
 
 @st.composite
@@ -93,8 +107,9 @@ def patterns(draw: st.DrawFn, directed: bool) -> object:
         if a != b:
             P.add_edge(a, b)
     if draw(st.booleans()):
+        values = node_label_values(draw(st.booleans()))
         for v in P:
-            P.nodes[v]["c"] = draw(st.sampled_from("ab"))
+            P.nodes[v]["c"] = draw(values)
     return P
 
 
@@ -164,7 +179,8 @@ def test_fuzz_static_api(data: st.DataObject) -> None:
     induced = bool(induced)
     gm = _matcher(G, P, labeled)
     ref = list(gm.subgraph_isomorphisms_iter() if induced else gm.subgraph_monomorphisms_iter())
-    aut = sum(1 for _ in _matcher(P, P, labeled).isomorphisms_iter())
+    # NetworkX finds no automorphism of a pattern with a NaN label (and no match of it)
+    aut = max(1, sum(1 for _ in _matcher(P, P, labeled).isomorphisms_iter()))
     assert got.get("mappings", len(ref)) == len(ref)
     assert got.get("subgraphs", len(ref) // aut) == len(ref) // aut
     assert got.get("has", bool(ref)) == bool(ref)

@@ -15,6 +15,8 @@ import copy
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from .labels import Unmatchable, never_equal
+
 __all__ = ["GraphBase", "IMPOSSIBLE_LABEL"]
 
 #: Label code of a label value that no vertex or edge of the graph carries: it never matches.
@@ -221,9 +223,18 @@ class GraphBase:
         return self.n
 
     def encode_node_label(self, value: Hashable) -> int:
-        """Code of a node label value, ``IMPOSSIBLE_LABEL`` if no vertex carries it."""
-        return self.node_vocab.get(value, IMPOSSIBLE_LABEL)
+        """Code of a node label value, ``IMPOSSIBLE_LABEL`` if no vertex carries it or if it
+        matches nothing (:func:`~nx_gpumine.inputs.labels.never_equal`)."""
+        return _lookup(self.node_vocab, value)
 
     def encode_edge_label(self, value: Hashable) -> int:
-        """Code of an edge label value, ``IMPOSSIBLE_LABEL`` if no edge carries it."""
-        return self.edge_vocab.get(value, IMPOSSIBLE_LABEL)
+        """Code of an edge label value, ``IMPOSSIBLE_LABEL`` if no edge carries it or if it
+        matches nothing (:func:`~nx_gpumine.inputs.labels.never_equal`)."""
+        return _lookup(self.edge_vocab, value)
+
+
+def _lookup(vocab: dict, value: Hashable) -> int:
+    """``vocab``'s code of a queried label value (a value matching nothing has none)."""
+    if type(value) is Unmatchable or never_equal(value):
+        return IMPOSSIBLE_LABEL
+    return vocab.get(value, IMPOSSIBLE_LABEL)

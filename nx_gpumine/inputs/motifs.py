@@ -20,7 +20,6 @@ See ``docs/temporal.md`` for the Everest query text accepted by :func:`parse_eve
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,17 @@ from typing import Any
 import numpy as np
 
 from ..errors import QueryError
-from .times import TimeSpec, as_duration, format_duration, is_duration, limit_in_units
+from .motif_checks import (
+    MAX_MOTIF_EDGES,
+    as_time_limit,
+    check_size,
+    edge_pairs,
+    is_int,
+    motif_int,
+    size_from_name,
+    where_conditions,
+)
+from .times import TimeSpec, check_int64_limit, format_duration, limit_in_units
 
 __all__ = [
     "AntiEdge",
@@ -52,15 +61,11 @@ __all__ = [
     "parse_motif_edges",
     "parse_everest_query",
     "motif_in_units",
+    "check_motif_limits",
     "as_time_limit",
 ]
 
 TIE_POLICIES = ("strict", "input_order")
-#: Largest motif accepted (edges, anti-edges included, and nodes): a cap checked where a motif
-#: is parsed or built, before anything of that size is allocated (``cycle999999999`` is refused
-#: at once instead of growing memory).
-MAX_MOTIF_EDGES = 64
-_OPS = ("<", "<=", ">", ">=", "==", "!=")
 
 
 @dataclass(frozen=True)
@@ -75,79 +80,6 @@ class AntiEdge:
     b: int
     after: int
     within: float | int | np.timedelta64 | None = None
-
-
-def as_time_limit(
-    x: Any, what: str, *, allow_none: bool = True
-) -> float | int | np.timedelta64 | None:
-    """A checked time limit (window, gap, anti-edge bound) as the user gave it.
-
-    Parameters
-    ----------
-    x : number, duration or None
-        The limit. ``inf`` means no limit; a float holding an integer below ``2**62`` becomes
-        that int.
-    what : str
-        The limit's name for messages (``"delta"``, ``"gaps[1]"``...).
-    allow_none : bool
-        Whether ``None`` (no limit) is accepted.
-
-    Returns
-    -------
-    int, float, numpy.timedelta64 or None
-        A number >= 0, a duration as ``timedelta64[ns]``, or None (no limit).
-
-    Raises
-    ------
-    QueryError
-        A negative, NaN or non-numeric limit, or None where ``allow_none`` is False.
-    """
-    if x is None:
-        if allow_none:
-            return None
-        raise QueryError(f"{what} must be given")
-    if is_duration(x):
-        return as_duration(x, what)
-    if isinstance(x, bool) or not isinstance(x, int | float) and not hasattr(x, "__float__"):
-        raise QueryError(f"{what} must be a number, got {x!r}")
-    if isinstance(x, float) or not isinstance(x, int):
-        xf = float(x)
-        if math.isnan(xf):
-            raise QueryError(f"{what} is NaN")
-        if xf == math.inf:
-            return None
-        if xf.is_integer() and abs(xf) < 2**62:
-            x = int(xf)
-        else:
-            x = xf
-    if x < 0:
-        raise QueryError(f"{what} must be >= 0, got {x}")
-    return x
-
-
-def _check_size(items: Any, what: str) -> None:
-    try:
-        n = len(items)
-    except TypeError:
-        return  # an iterator: the tuple built from it is checked as "edges" below
-    if n > MAX_MOTIF_EDGES:
-        raise QueryError(
-            f"motif {what}: {n} given, at most {MAX_MOTIF_EDGES} are supported (a temporal motif "
-            "is a small pattern; its matches are tuples of that many edges)"
-        )
-
-
-def _size_from_name(text: str, name: str) -> int:
-    """The size in a catalogue name such as ``cycle12``, checked against the cap."""
-    if len(text) > 9:
-        raise QueryError(
-            f"motif {name[:20]!r}...: {len(text)}-digit size, at most {MAX_MOTIF_EDGES} edges "
-            "are supported"
-        )
-    n = int(text)
-    if n > MAX_MOTIF_EDGES:
-        raise QueryError(f"motif {name!r}: {n} edges, at most {MAX_MOTIF_EDGES} are supported")
-    return n
 
 
 @dataclass(frozen=True)
@@ -193,12 +125,9 @@ class TemporalMotif:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        _check_size(self.edges, "edges")
-        _check_size(self.anti_edges, "anti_edges")
-        try:
-            edges = tuple((int(a), int(b)) for a, b in self.edges)
-        except (TypeError, ValueError) as exc:
-            raise QueryError(f"motif edges must be pairs of ints, got {self.edges!r}") from exc
+        check_size(self.edges, "edges")
+        check_size(self.anti_edges, "anti_edges")
+        edges = edge_pairs(self.edges)
         if not edges:
             raise QueryError("a temporal motif needs at least one edge")
         nodes = sorted({x for e in edges for x in e})
@@ -236,7 +165,9 @@ class TemporalMotif:
                     raise QueryError(
                         f"anti_edges[{j}]: expected (a, b, after[, within]), got {ae!r}"
                     ) from exc
-            a, b, after = int(ae.a), int(ae.b), int(ae.after)
+            a = motif_int(ae.a, f"anti_edges[{j}]: node a")
+            b = motif_int(ae.b, f"anti_edges[{j}]: node b")
+            after = motif_int(ae.after, f"anti_edges[{j}]: after (a motif edge index)")
             if not (0 <= a < k and 0 <= b < k):
                 raise QueryError(
                     f"anti_edges[{j}] ({a} -> {b}) names a node outside the motif nodes 0..{k - 1}"
@@ -251,34 +182,19 @@ class TemporalMotif:
             value = getattr(self, what)
             if value is not None and not isinstance(value, Mapping):
                 raise QueryError(f"{what} must be a mapping, got {type(value).__name__}")
-        nl = dict(self.node_labels or {})
-        for v in nl:
-            if not (isinstance(v, int) and 0 <= v < k):
+        nl = {}
+        for v, lab in (self.node_labels or {}).items():
+            if not (is_int(v) and 0 <= v < k):
                 raise QueryError(f"node_labels: {v!r} is not a motif node 0..{k - 1}")
+            nl[int(v)] = lab
         set_(self, "node_labels", nl)
-        el = dict(self.edge_labels or {})
-        for i in el:
-            if not (isinstance(i, int) and 0 <= i < l_):
+        el = {}
+        for i, lab in (self.edge_labels or {}).items():
+            if not (is_int(i) and 0 <= i < l_):
                 raise QueryError(f"edge_labels: {i!r} is not a motif edge index 0..{l_ - 1}")
+            el[int(i)] = lab
         set_(self, "edge_labels", el)
-        nw = []
-        for item in self.node_where:
-            try:
-                v, op, val = item
-            except (TypeError, ValueError) as exc:
-                raise QueryError(f"node_where: expected (node, op, value), got {item!r}") from exc
-            if not (isinstance(v, int) and 0 <= v < k):
-                raise QueryError(f"node_where: {v!r} is not a motif node 0..{k - 1}")
-            if op not in _OPS:
-                raise QueryError(f"node_where: operator {op!r} is not one of {_OPS}")
-            try:
-                fval = float(val)
-            except (TypeError, ValueError) as exc:
-                raise QueryError(f"node_where: value {val!r} is not a number") from exc
-            if math.isnan(fval):
-                raise QueryError("node_where: value is NaN")
-            nw.append((v, op, fval))
-        set_(self, "node_where", tuple(nw))
+        set_(self, "node_where", where_conditions(self.node_where, k))
         if self.tie not in TIE_POLICIES:
             raise QueryError(f"tie must be one of {TIE_POLICIES}, got {self.tie!r}")
 
@@ -355,6 +271,31 @@ def motif_in_units(motif: TemporalMotif, spec: TimeSpec) -> TemporalMotif:
     if not changed:
         return motif
     return motif.with_(delta=delta, gaps=gaps, anti_edges=antis)
+
+
+def check_motif_limits(motif: TemporalMotif, span: int | None) -> None:
+    """Refuse a window, gap or anti-edge limit of ``2**63 - 1`` or more that falls short of the
+    graph's int64 time span (:func:`~nx_gpumine.inputs.times.check_int64_limit`).
+
+    Parameters
+    ----------
+    motif : TemporalMotif
+        The motif, its limits in the graph's time unit (:func:`motif_in_units`).
+    span : int or None
+        The largest difference between two edge times (None: float times, or no edges).
+
+    Raises
+    ------
+    QueryError
+        For such a limit (the message names it).
+    """
+    if span is None or span <= 2**63 - 1:
+        return  # every limit of 2**63 - 1 or more covers the span: none can fall short
+    check_int64_limit(motif.delta, span, "delta")
+    for i, g in enumerate(motif.gaps or ()):
+        check_int64_limit(g, span, f"gaps[{i}]")
+    for j, ae in enumerate(motif.anti_edges):
+        check_int64_limit(ae.within, span, f"anti_edges[{j}].within")
 
 
 # ====================================================================== catalogue
@@ -487,7 +428,7 @@ def named_motif(name: str, delta: Any = None, tie: str = "strict", **kw: Any) ->
         key = CENSUS_GRID[i - 1][j - 1]
         return named_motif(key, delta, tie, **kw).with_(name=name)
     m = re.fullmatch(r"temporal-(\d+)-cycle", name)
-    if m and _size_from_name(m.group(1), name) >= 2:
+    if m and size_from_name(m.group(1), name) >= 2:
         return named_motif(f"cycle{m.group(1)}", delta, tie, **kw).with_(name=name)
     anti_within = kw.pop("anti_within", None)
     if name in CENSUS_KEYS:
@@ -502,12 +443,12 @@ def named_motif(name: str, delta: Any = None, tie: str = "strict", **kw: Any) ->
     if name == "triangle":
         return TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=delta, tie=tie, name=name, **kw)
     m = re.fullmatch(r"cycle(\d+)", name)
-    if m and _size_from_name(m.group(1), name) >= 2:
+    if m and size_from_name(m.group(1), name) >= 2:
         c = int(m.group(1))
         edges = [(i, (i + 1) % c) for i in range(c)]
         return TemporalMotif(edges, delta=delta, tie=tie, name=name, **kw)
     m = re.fullmatch(r"path(\d+)", name)
-    if m and _size_from_name(m.group(1), name) >= 1:
+    if m and size_from_name(m.group(1), name) >= 1:
         edges = [(i, i + 1) for i in range(int(m.group(1)))]
         return TemporalMotif(edges, delta=delta, tie=tie, name=name, **kw)
     raise QueryError(
@@ -560,7 +501,7 @@ def parse_motif_edges(text: str) -> tuple[list[tuple[int, int]], list[int]]:
         if len(vals) == 3:
             with_order.append(lineno)
         rows.append((vals[2] if len(vals) == 3 else len(rows) + 1, vals[0], vals[1]))
-        _check_size(rows, "lines")
+        check_size(rows, "lines")
     if not rows:
         raise QueryError("the motif text holds no edges")
     if with_order and len(with_order) != len(rows):

@@ -17,6 +17,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import InputError, QueryError, UnsupportedGraphError
+from .labels import Unmatchable, label_value
 from .pattern_symmetry import SymmetryGraph, group_elements, stabilizer_orbits
 from .static_graph import NO_DEFAULT, LabelSpec
 
@@ -77,7 +78,9 @@ class Pattern:
     loops : numpy.ndarray
         ``(k,)`` bool, True where the node has a self-loop.
     node_labels : tuple or None
-        Raw label value per node (None when unlabeled).
+        Raw label value per node (None when unlabeled); a value that matches nothing (NaN...)
+        is an :class:`~nx_gpumine.inputs.labels.Unmatchable` (see
+        :class:`~nx_gpumine.inputs.labels.LabelSpec`).
     edge_labels : dict or None
         ``(a, b) -> value`` for every edge a -> b (both orientations for undirected edges,
         ``(a, a)`` for self-loops); None when unlabeled.
@@ -206,17 +209,24 @@ class Pattern:
         """A hashable value equal for patterns with the same nodes, edges and labels.
 
         Plans and other derived data are cached under it (two equal keys give equal plans).
+        Every label that matches nothing (an :class:`~nx_gpumine.inputs.labels.Unmatchable`,
+        new at each conversion) stands as one marker: such labels plan alike.
         """
         if "key" not in self._cache:
-            el = None
+            nl = el = None
+            if self.node_labels is not None:
+                nl = tuple(_key_label(v) for v in self.node_labels)
             if self.edge_labels is not None:
-                el = tuple(sorted(self.edge_labels.items(), key=lambda kv: kv[0]))
+                el = tuple(
+                    (ab, _key_label(v))
+                    for ab, v in sorted(self.edge_labels.items(), key=lambda kv: kv[0])
+                )
             self._cache["key"] = (
                 self.nodes,
                 self.directed,
                 self.code.tobytes(),
                 self.loops.tobytes(),
-                self.node_labels,
+                nl,
                 el,
             )
         return self._cache["key"]
@@ -274,13 +284,13 @@ class Pattern:
         G = nx.DiGraph() if self.directed else nx.Graph()
         for i, v in enumerate(self.nodes):
             if self.node_labels is not None:
-                G.add_node(v, label=self.node_labels[i])
+                G.add_node(v, label=label_value(self.node_labels[i]))
             else:
                 G.add_node(v)
         for a, b in self._edge_pairs():
             attrs = {}
             if self.edge_labels is not None:
-                attrs["label"] = self.edge_labels[(a, b)]
+                attrs["label"] = label_value(self.edge_labels[(a, b)])
             G.add_edge(self.nodes[a], self.nodes[b], **attrs)
         return G
 
@@ -371,6 +381,16 @@ class Pattern:
                 types[a, b] = encode(("edge", c, fwd, bwd))
             self._cache["symmetry_graph"] = SymmetryGraph(types, colours)
         return self._cache["symmetry_graph"]
+
+
+#: What every :class:`~nx_gpumine.inputs.labels.Unmatchable` label is in
+#: :meth:`Pattern.key` (it is no value a user can give).
+_UNMATCHABLE_KEY = object()
+
+
+def _key_label(value: Any) -> Any:
+    """A label as :meth:`Pattern.key` holds it."""
+    return _UNMATCHABLE_KEY if type(value) is Unmatchable else value
 
 
 def as_pattern(

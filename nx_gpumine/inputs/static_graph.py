@@ -17,17 +17,27 @@ kept here, so patterns are encoded with the same codes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
-from ..errors import InputError, QueryError, UnsupportedGraphError
+from ..errors import InputError, UnsupportedGraphError
 from .device import host_fallback, is_device_frame, static_from_device
 from .frames import frame_columns, is_frame
 from .graph_base import IMPOSSIBLE_LABEL, GraphBase
+from .labels import (
+    NO_DEFAULT,
+    UNLABELLED,
+    EncodedLabels,
+    LabelSpec,
+    Unmatchable,
+    encode_labels,
+    label_attrs,
+)
+from .options import as_flag, as_limit
 from .temporal_graph import _dense_ids, _to_host
 
 __all__ = [
@@ -49,73 +59,6 @@ __all__ = [
 
 #: Label code meaning "no label" (labels not used, or no edge in that direction).
 ABSENT_LABEL = -1
-
-#: Sentinel default of a :class:`LabelSpec` (and of the ``*_label_default`` arguments): no
-#: default was given, so a node or edge lacking the label attribute is an error.
-NO_DEFAULT = object()
-
-
-@dataclass(frozen=True)
-class LabelSpec:
-    """Which attribute(s) give node or edge labels, and the default for missing values.
-
-    ``attr`` may be a string or a tuple of strings (a label is then the tuple of values, as in
-    ``networkx.algorithms.isomorphism.categorical_node_match(["a", "b"], [da, db])``).
-    ``default`` is used where the attribute is missing; when it is :data:`NO_DEFAULT` a missing
-    value is an error naming the node or edge.
-    """
-
-    attr: str | tuple[str, ...]
-    default: Any = NO_DEFAULT
-
-    @classmethod
-    def of(cls, attr: Any, default: Any = NO_DEFAULT) -> LabelSpec | None:
-        """Build a spec from user arguments (``None`` means unlabeled)."""
-        if attr is None:
-            return None
-        if isinstance(attr, LabelSpec):
-            return attr
-        if isinstance(attr, list | tuple):
-            attr = tuple(attr)
-            if not attr:
-                raise QueryError("a label attribute list must name at least one attribute")
-        names = attr if isinstance(attr, tuple) else (attr,)
-        for name in names:
-            if not isinstance(name, Hashable) or isinstance(name, tuple):
-                raise QueryError(
-                    f"a label attribute must be an attribute name (or a list of names), got "
-                    f"{type(name).__name__} {name!r:.60}"
-                )
-            if isinstance(default, list):
-                default = tuple(default)
-        return cls(attr, default)
-
-    def value(self, data: Mapping, where: str) -> Hashable:
-        """The label of one node/edge given its attribute dict."""
-        if isinstance(self.attr, tuple):
-            d = self.default
-            defaults = d if isinstance(d, tuple) else (d,) * len(self.attr)
-            vals = []
-            for a, d in zip(self.attr, defaults, strict=True):
-                vals.append(self._one(data, a, d, where))
-            return tuple(vals)
-        return self._one(data, self.attr, self.default, where)
-
-    @staticmethod
-    def _one(data: Mapping, attr: str, default: Any, where: str) -> Hashable:
-        if attr in data:
-            v = data[attr]
-        elif default is not NO_DEFAULT:
-            v = default
-        else:
-            raise InputError(
-                f"label attribute {attr!r} is missing on {where} (give a default to allow that)"
-            )
-        try:
-            hash(v)
-        except TypeError as exc:
-            raise InputError(f"label {attr!r}={v!r} on {where} is not hashable") from exc
-        return v
 
 
 @dataclass(eq=False)
@@ -291,79 +234,7 @@ class StaticGraph(GraphBase):
         return out
 
 
-def label_attrs(spec: LabelSpec, value: Any) -> dict:
-    """The attribute dict that carries label ``value`` under ``spec``'s attribute(s).
-
-    Parameters
-    ----------
-    spec : LabelSpec
-        The label's attribute name, or tuple of names.
-    value : hashable
-        A label value as :meth:`LabelSpec.value` gives it (a tuple for a tuple of names).
-
-    Returns
-    -------
-    dict
-        ``{attr: value}``, or ``{name: part}`` per name of a tuple.
-    """
-    if isinstance(spec.attr, tuple):
-        return dict(zip(spec.attr, value, strict=True))
-    return {spec.attr: value}
-
-
 # ====================================================================== building
-def encode_labels(values: Sequence[Hashable], vocab: dict) -> np.ndarray:
-    """Integer codes of label values, growing ``vocab`` with values it does not hold yet.
-
-    Parameters
-    ----------
-    values : sequence of hashable
-        Label values, one per node or edge.
-    vocab : dict
-        Value -> code, updated in place (a new value gets code ``len(vocab)``).
-
-    Returns
-    -------
-    numpy.ndarray
-        int32 code per value.
-    """
-    out = np.empty(len(values), dtype=np.int32)
-    for i, v in enumerate(values):
-        code = vocab.get(v)
-        if code is None:
-            code = vocab[v] = len(vocab)
-        out[i] = code
-    return out
-
-
-@dataclass(frozen=True)
-class EncodedLabels:
-    """One side's labels (nodes or edges) as :func:`build_static_graph` stores them.
-
-    Attributes
-    ----------
-    codes : numpy.ndarray, optional
-        Label code per vertex / per edge (aligned with the edge arrays); None: unlabelled.
-    spec : LabelSpec, optional
-        Where the labels came from.
-    vocab : dict, optional
-        Label value -> code.
-    """
-
-    codes: np.ndarray | None = None
-    spec: LabelSpec | None = None
-    vocab: dict | None = None
-
-    @classmethod
-    def encode(cls, spec: LabelSpec, values: Sequence[Hashable]) -> EncodedLabels:
-        """``values`` (one per vertex or edge) encoded with a new vocabulary
-        (:func:`encode_labels`)."""
-        vocab: dict = {}
-        return cls(encode_labels(values, vocab), spec, vocab)
-
-
-#: No labels on that side.
-UNLABELLED = EncodedLabels()
 
 
 def build_static_graph(
@@ -554,7 +425,7 @@ def from_networkx(
         )
     nspec = LabelSpec.of(node_label, node_label_default)
     espec = LabelSpec.of(edge_label, edge_label_default)
-    store = _cache_store(G) if cache else None
+    store = _cache_store(G) if as_flag(cache, "cache") else None
     ckey = (nspec, espec)
     if store is not None:
         try:
@@ -638,18 +509,37 @@ def _cache_entry_valid(
     g = entry.graph
     try:
         if nspec is not None:
-            vocab = g.node_vocab
+            same = _SameCode(g.node_vocab)
             for i, (k, d) in enumerate(G.nodes(data=True)):
-                if vocab.get(nspec.value(d, f"node {k!r}"), -1) != entry.node_codes[i]:
+                if not same(nspec.value(d, f"node {k!r}"), entry.node_codes[i]):
                     return False
         if espec is not None:
-            vocab = g.edge_vocab
+            same = _SameCode(g.edge_vocab)
             for j, (u, v, d) in enumerate(G.edges(data=True)):
-                if vocab.get(espec.value(d, f"edge ({u!r}, {v!r})"), -1) != entry.edge_codes[j]:
+                if not same(espec.value(d, f"edge ({u!r}, {v!r})"), entry.edge_codes[j]):
                     return False
     except InputError:
         return False  # a label went missing: convert again (which raises the error)
     return True
+
+
+class _SameCode:
+    """Whether a label value read again still has the code a cached conversion gave it.
+
+    A value matching nothing (an :class:`~nx_gpumine.inputs.labels.Unmatchable`, new at each
+    read) had a code of its own: it still does if that code was one of those.
+    """
+
+    def __init__(self, vocab: dict) -> None:
+        self.vocab = vocab
+        self.unmatchable: set | None = None
+
+    def __call__(self, value: Any, code: int) -> bool:
+        if type(value) is Unmatchable:
+            if self.unmatchable is None:
+                self.unmatchable = {c for k, c in self.vocab.items() if type(k) is Unmatchable}
+            return int(code) in self.unmatchable
+        return self.vocab.get(value, -1) == code
 
 
 def from_arrays(
@@ -686,7 +576,17 @@ def from_arrays(
     Returns
     -------
     StaticGraph
+
+    Raises
+    ------
+    QueryError
+        ``directed`` is not a bool, or ``num_nodes`` not a non-negative integer.
+    InputError
+        Endpoint arrays of different shapes, endpoints outside ``[0, num_nodes)``, or labels
+        that do not fit the nodes / edges.
     """
+    directed = as_flag(directed, "directed")
+    num_nodes = as_limit(num_nodes, "num_nodes")
     src = _to_host(src)
     dst = _to_host(dst)
     if src.shape != dst.shape or src.ndim != 1:
@@ -776,7 +676,10 @@ def from_edgelist(
     ------
     InputError
         If a column is missing or holds nulls.
+    QueryError
+        ``directed`` is not a bool.
     """
+    directed = as_flag(directed, "directed")
     if is_device_frame(frame):
         if edge_label is None and nodes is None and node_label is None:
             g = static_from_device(
@@ -864,8 +767,9 @@ def as_static_graph(
     if is_frame(G) or is_device_frame(G):
         if node_label is not None:
             raise InputError("node labels of an edge frame come from from_edgelist(nodes=...)")
+        directed = False if directed is None else as_flag(directed, "directed")
         return from_edgelist(
-            G, source=source, target=target, edge_label=edge_label, directed=bool(directed)
+            G, source=source, target=target, edge_label=edge_label, directed=directed
         )
     # backend graph objects of our own NetworkX backend wrap a StaticGraph
     inner = getattr(G, "_gpumine_graph", None)

@@ -29,6 +29,8 @@ from .frames import (
     series_to_numpy,
 )
 from .graph_base import IMPOSSIBLE_LABEL, GraphBase
+from .labels import Unmatchable, never_equal
+from .options import as_limit
 from .times import NUMBER_TIMES, TimeSpec, normalise_times, times_for_output
 
 __all__ = [
@@ -267,6 +269,9 @@ class TemporalGraph(GraphBase):
 
 # ====================================================================== building
 def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
+    """Label codes of ``values`` (``-1`` for None: unlabelled), growing ``vocab``; a value that
+    matches nothing (NaN... :func:`~nx_gpumine.inputs.labels.never_equal`) gets a code of its
+    own at each occurrence, under an :class:`~nx_gpumine.inputs.labels.Unmatchable`."""
     arr = values if isinstance(values, np.ndarray) else None
     if arr is not None and arr.ndim == 1 and arr.dtype.kind in "iub" and not vocab:
         # numeric labels: one vectorised pass, codes by first appearance as below
@@ -286,7 +291,8 @@ def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
         except TypeError as exc:
             raise InputError(f"{what}: unhashable label value {v!r}") from exc
         if code is None:
-            code = vocab[v] = len(vocab)
+            key = Unmatchable(v) if never_equal(v) else v
+            code = vocab[key] = len(vocab)
         out[i] = code
     return out
 
@@ -551,9 +557,10 @@ def load_collegemsg(n_edges: int | None = None) -> TemporalGraph:
     n_edges : int, optional
         Keep only the first ``n_edges`` lines (file order).
     """
+    n_edges = as_limit(n_edges, "n_edges")
     a = np.loadtxt(_DATA / "collegemsg.txt", skiprows=1, dtype=np.int64)
     if n_edges is not None:
-        a = a[: int(n_edges)]
+        a = a[:n_edges]
     return temporal_from_arrays(a[:, 0], a[:, 1], a[:, 2], what="collegemsg")
 
 
@@ -578,8 +585,14 @@ def as_temporal_graph(
 ) -> TemporalGraph:
     """Accept a TemporalGraph, a NetworkX directed graph, an edge frame or an ``(m, 3)`` array.
 
+    An array has exactly three columns, source, target and time: any other width is refused
+    (a fourth column would otherwise be dropped unread; labels go in ``node_labels`` or an edge
+    frame's ``edge_label`` column).
+
     Raises
     ------
+    InputError
+        A two-dimensional array without exactly three columns.
     UnsupportedGraphError
         For other objects.
     """
@@ -593,7 +606,12 @@ def as_temporal_graph(
         return temporal_from_frame(
             G, source, target, time, edge_label=edge_label, node_labels=node_labels
         )
-    if isinstance(G, np.ndarray) and G.ndim == 2 and G.shape[1] >= 3:
+    if isinstance(G, np.ndarray) and G.ndim == 2:
+        if G.shape[1] != 3:
+            raise InputError(
+                f"an edge array must have 3 columns (source, target, time), got shape {G.shape}; "
+                "pass (src, dst, time) or an edge frame (with an edge_label column for labels)"
+            )
         return temporal_from_arrays(G[:, 0], G[:, 1], G[:, 2], node_labels=node_labels)
     if isinstance(G, tuple) and len(G) == 3:
         return temporal_from_arrays(*G, node_labels=node_labels)

@@ -22,6 +22,9 @@ unit and time zone so results can be given back in the input's type.
 from __future__ import annotations
 
 import datetime as _dt
+import math
+import numbers
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +41,7 @@ __all__ = [
     "limit_in_units",
     "times_for_output",
     "format_duration",
+    "check_int64_limit",
 ]
 
 #: Units kept as they are; coarser datetime64 units are converted to seconds.
@@ -182,6 +186,43 @@ def limit_in_units(x: Any, spec: TimeSpec, what: str) -> int | float | None:
     return x
 
 
+def check_int64_limit(x: Any, span: int | None, what: str) -> None:
+    """Refuse an int64 time limit of ``2**63 - 1`` or more that does not cover the graph's span.
+
+    The engines hold int64 limits below ``2**63 - 1``: a larger one stands for "no limit",
+    which is right only where it covers every time difference of the graph (``span``). Int64
+    times may lie up to ``2**64 - 1`` apart, so a limit of ``2**63 - 1`` (or more) can fall
+    short of ``span``: it is refused then, with this reason.
+
+    Parameters
+    ----------
+    x : int, float or None
+        The limit in the graph's time unit (``None``: no limit; NaN, negative or non-numeric
+        limits are left to the limit's own checks).
+    span : int or None
+        The largest difference between two edge times (None: float times, or no edges).
+    what : str
+        The limit's name for messages (``"delta"``, ``"gaps[1]"``...).
+
+    Raises
+    ------
+    QueryError
+        If ``x`` is ``2**63 - 1`` or more and less than ``span``.
+    """
+    if span is None or isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return  # no limit, or not a number: the limit's own checks judge it
+    if not math.isfinite(x):
+        return
+    v = math.floor(x) if isinstance(x, float | np.floating) else int(x)
+    if _INT64_MAX <= v < span:
+        raise QueryError(
+            f"{what}={v} is not supported with int64 times spanning {span}: a time limit of "
+            f"2**63 - 1 ({_INT64_MAX}) or more stands for no limit, and this graph has times "
+            "further apart; give a smaller limit or None"
+        )
+
+
+_INT64_MAX = 2**63 - 1
 _UNIT_WORDS = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
 
 
@@ -247,14 +288,57 @@ def _from_objects(vals: list, what: str) -> tuple[np.ndarray, TimeSpec] | None:
     return None
 
 
+#: Text read as a datetime: ISO 8601 starting with a calendar date (``2024-01-31``, then
+#: optionally a time, ``T`` or a space before it, and a UTC offset or ``Z``).
+_ISO_DATE = re.compile(r"\s*[+-]?\d{4,}-\d{2}-\d{2}")
+
+
+def _from_text(vals: list, what: str) -> tuple[np.ndarray, TimeSpec]:
+    """Text times (``str`` / ``bytes``) read as ISO 8601 datetimes, or refused.
+
+    Digit strings such as ``"10"`` are not read as numbers: text times are datetimes or an
+    error, so a column of numbers stored as text is never silently taken for numbers.
+
+    Raises
+    ------
+    InputError
+        A value that is not ISO 8601 date text, or text mixed with other values.
+    """
+    parsed = []
+    for row, x in enumerate(vals):
+        text = x.decode("ascii", "replace") if isinstance(x, bytes) else x
+        if not isinstance(text, str):
+            raise InputError(
+                f"{what}: times must be numeric or datetimes, got text mixed with other values "
+                f"({vals[0]!r:.40} and {x!r:.40} at row {row})"
+            )
+        value = None
+        if _ISO_DATE.match(text):
+            try:
+                value = _dt.datetime.fromisoformat(text.strip())
+            except ValueError:
+                value = None
+        if value is None:
+            raise InputError(
+                f"{what}: times must be numeric or datetimes, got text ({x!r:.40} at row "
+                f"{row}); text is read as datetimes only in ISO 8601 form, such as '2024-01-31' "
+                "or '2024-01-31 12:00:00', and never as numbers"
+            )
+        parsed.append(value)
+    got = _from_objects(parsed, what)
+    assert got is not None  # every value is a datetime
+    return got
+
+
 def normalise_times(time: Any, what: str, tz: str | None = None) -> tuple[np.ndarray, TimeSpec]:
     """Validate edge times and turn them into engine numbers.
 
     Parameters
     ----------
     time : array-like
-        One time per edge: numbers, ``datetime64`` / ``timedelta64`` (any unit), or Python /
-        pandas ``datetime``, ``date`` or ``timedelta`` objects.
+        One time per edge: numbers, ``datetime64`` / ``timedelta64`` (any unit), Python /
+        pandas ``datetime``, ``date`` or ``timedelta`` objects, or ISO 8601 datetime text
+        (``"2024-01-31 12:00"``, read as Python would with ``datetime.fromisoformat``).
     what : str
         How to call the input in error messages.
     tz : str, optional
@@ -269,15 +353,20 @@ def normalise_times(time: Any, what: str, tz: str | None = None) -> tuple[np.nda
     ------
     InputError
         For NaN, NaT, inf, missing or boolean times, non-numeric values, integers beyond int64,
-        or a mix of datetimes with other values.
+        text that is not an ISO 8601 datetime (``"10"`` included: text is never read as a
+        number), or a mix of datetimes with other values.
     """
     t = np.asarray(time)
     if t.ndim != 1:
         raise InputError(f"{what}: times must be one-dimensional, got shape {t.shape}")
+    if t.dtype.kind in "US":
+        return _from_text(t.tolist(), what)
     if t.dtype == object:
         vals = t.tolist()
         if any(isinstance(x, bool | np.bool_) for x in vals):
             raise InputError(f"{what}: times must be numeric, got booleans")
+        if any(isinstance(x, str | bytes) for x in vals):
+            return _from_text(vals, what)
         got = _from_objects(vals, what)
         if got is not None:
             return got

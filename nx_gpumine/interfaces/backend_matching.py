@@ -133,8 +133,17 @@ def _vf2pp_iter(
     answer). The problem is built now, so argument errors are raised at the call."""
     if len(G1) == 0 or len(G2) == 0:
         return iter(())
-    nspec = None if node_label is None else LabelSpec.of(node_label, default_label)
+    nspec = _vf2pp_spec(node_label, default_label)
     return _iter_iso(_iso_problem(G1, G2, IsoMatchers(node_spec=nspec), engine))
+
+
+def _vf2pp_spec(node_label: Any, default_label: Any) -> LabelSpec | None:
+    """The labels of a ``vf2pp_*`` call: NetworkX's vf2pp looks labels up in dicts, so a label
+    not equal to itself (NaN) matches the very same object (``by_identity``), not nothing as
+    with the categorical matchers' ``==``."""
+    if node_label is None:
+        return None
+    return LabelSpec.of(node_label, default_label, by_identity=True)
 
 
 # ====================================================================== subgraphs
@@ -156,7 +165,10 @@ def _iter_subgraph(
         return iter(())
     labels = {}
     if node_label is not None:
-        labels = {"node_label": node_label, "node_label_default": default_label}
+        labels = {
+            "node_label": _vf2pp_spec(node_label, default_label),
+            "node_label_default": default_label,
+        }
     name = call_engine(engine)
     if len(sg) == 1:
         return _single_node_matches(fg, sg, labels, induced)

@@ -19,11 +19,17 @@ from ..errors import QueryError
 from ..execution.temporal import run_census, run_temporal
 from ..inputs.frames import frame_namespace, is_frame
 from ..inputs.motif_args import UNSET, as_motif
-from ..inputs.motifs import CENSUS_AXIS, CENSUS_GRID, CENSUS_KEYS, motif_in_units
+from ..inputs.motifs import (
+    CENSUS_AXIS,
+    CENSUS_GRID,
+    CENSUS_KEYS,
+    check_motif_limits,
+    motif_in_units,
+)
 from ..inputs.options import as_flag, as_limit
 from ..inputs.temporal_graph import TemporalGraph, as_temporal_graph
-from ..inputs.times import limit_in_units
-from ..plan.temporal_plan import temporal_plan
+from ..inputs.times import check_int64_limit, limit_in_units
+from ..plan.temporal_plan import temporal_plan, time_span
 from ..results.temporal import match_columns
 from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc, run_options_doc
 
@@ -62,6 +68,7 @@ def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, columns: tuple) ->
     _check_columns(graph_kw)
     graph = as_temporal_graph(G, **graph_kw)
     m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
+    check_motif_limits(m, time_span(graph))
     return graph, m, temporal_plan(m, graph)
 
 
@@ -303,11 +310,13 @@ def motif_census(
         For an unknown tie policy or layout.
     """
     as_table = as_flag(as_table, "as_table")
+    progress = as_flag(progress, "progress")
     if not isinstance(layout, str) or layout not in ("snap", "keys"):
         raise QueryError(f"layout must be 'snap' or 'keys', got {layout!r}")
     _check_columns(dict(source=source, target=target, time=time))
     graph: TemporalGraph = as_temporal_graph(G, source=source, target=target, time=time)
     delta = limit_in_units(delta, graph.time_spec, "delta")  # tie: checked by run_census
+    check_int64_limit(delta, time_span(graph), "delta")
     counts = run_census(
         graph, delta, tie, engine=engine, client=client, progress=progress, devices=devices
     )
