@@ -160,7 +160,7 @@ def encode_limit(
     Raises
     ------
     QueryError
-        An int64 limit of 2**63 or more that does not cover ``span``.
+        An int64 limit of 2**63 - 1 or more that does not cover ``span``.
     """
     if x is None:
         return False, 0
@@ -169,7 +169,7 @@ def encode_limit(
         if v >= 2**63 - 1:
             if span is not None and v < span:
                 raise QueryError(
-                    f"a time limit of {v} (2**63 or more) is not supported with int64 times "
+                    f"a time limit of {v} (2**63 - 1 or more) is not supported with int64 times "
                     f"spanning {span}: give a smaller limit or None"
                 )
             return False, 0
