@@ -101,6 +101,26 @@ def test_user_pages_link_nothing_outside_the_repository(page):
     assert "NetworkX 3.7" not in text and "3.7's" not in text
 
 
+@pytest.mark.parametrize("page", USER_PAGES, ids=lambda p: p.name)
+def test_result_files_named_in_the_docs_exist(page):
+    """Every ``benchmarks/results/...`` file a page names (a figure's source) is in the repo;
+    ``..._x.txt`` shorthand after a full name is checked against that name's folder."""
+    root = Path(__file__).resolve().parents[1]
+    missing = []
+    for line in page.read_text().splitlines():
+        full = re.findall(r"benchmarks/results/[\w./-]+\.(?:json|txt|tsv|md|xml)", line)
+        for name in full:
+            if not (root / name).exists():
+                missing.append(name)
+        if full:
+            folder = (root / full[0]).parent
+            for short in re.findall(r"`\.\.\.(_[\w.-]+)`", line):
+                stem = Path(full[0]).name.split("_20")[0]
+                if not any(folder.glob(f"{stem}*{short}")):
+                    missing.append(f"{stem}...{short}")
+    assert not missing, f"{page.name} names missing files: {missing}"
+
+
 def test_index_lists_the_served_backend_functions():
     from nx_gpumine.interfaces.backend_dispatch import SERVED
     from nx_gpumine.interfaces.backend_info import FUNCTIONS
