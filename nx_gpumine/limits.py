@@ -10,6 +10,11 @@ variable ``NX_GPUMINE_MEMORY_BUDGET`` (bytes, a size such as ``"8GiB"`` / ``"500
 percentage of the available memory such as ``"75%"``); else :data:`DEFAULT_FRACTION` of the
 memory available when the check runs (``MemAvailable`` on Linux; 4 GiB where it is unknown).
 
+Input files get a limit from the same budget: :func:`input_limit` bytes of (decompressed) text
+or parquet at most (``NX_GPUMINE_INPUT_LIMIT``, else :data:`INPUT_FRACTION` of the budget), so
+that standard input fed from ``/dev/zero`` or a small gzip "bomb" stops with a clear error instead
+of filling the memory.
+
 The device memory the CUDA engines may use is the other budget, :mod:`.device_limits`.
 """
 
@@ -29,12 +34,22 @@ __all__ = [
     "check_result_rows",
     "grow_rows",
     "check_host_room",
+    "budget_rows",
+    "input_limit",
+    "describe_size",
     "BUDGET_ENV",
+    "INPUT_LIMIT_ENV",
     "DEFAULT_FRACTION",
+    "INPUT_FRACTION",
     "RESULT_COPIES",
 ]
 
 BUDGET_ENV = "NX_GPUMINE_MEMORY_BUDGET"
+#: Environment variable: most bytes of (decompressed) input one file may hold.
+INPUT_LIMIT_ENV = "NX_GPUMINE_INPUT_LIMIT"
+#: Share of the memory budget one input file's bytes may take by default: the text, the columns
+#: parsed from it and the graph built from them hold about four times the text at the peak.
+INPUT_FRACTION = 0.25
 #: Share of the available memory a result may take by default.
 DEFAULT_FRACTION = 0.5
 #: A result is held about twice at its peak (engine ids, then node keys or a frame).
@@ -74,17 +89,18 @@ def available_memory() -> int:
         return _FALLBACK_AVAILABLE
 
 
-def _parse(value: int | str, where: str) -> int:
-    """Bytes from an int, a size string (``"8GiB"``) or a percentage (``"75%"``)."""
+def _parse(value: int | str, where: str, what: str = "memory budget") -> int:
+    """Bytes from an int, a size string (``"8GiB"``) or a percentage (``"75%"``); ``what``
+    names the setting in messages."""
     if isinstance(value, bool):
-        raise QueryError(f"{where}: a memory budget must be a size, got {value!r}")
+        raise QueryError(f"{where}: a {what} must be a size, got {value!r}")
     if isinstance(value, int):
         if value <= 0:
-            raise QueryError(f"{where}: the memory budget must be > 0 bytes, got {value}")
+            raise QueryError(f"{where}: the {what} must be > 0 bytes, got {value}")
         return value
     if not isinstance(value, str):
         raise QueryError(
-            f"{where}: a memory budget is bytes (int), a size like '8GiB' or a percentage "
+            f"{where}: a {what} is bytes (int), a size like '8GiB' or a percentage "
             f"like '75%', got {type(value).__name__}"
         )
     text = value.strip().lower()
@@ -92,16 +108,14 @@ def _parse(value: int | str, where: str) -> int:
     if m:
         pct = float(m.group(1))
         if not 0 < pct <= 100:
-            raise QueryError(f"{where}: a percentage budget must be in (0, 100], got {value!r}")
+            raise QueryError(f"{where}: a percentage {what} must be in (0, 100], got {value!r}")
         return max(1, int(available_memory() * pct / 100))
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([a-z]*)", text)
     if not m or m.group(2) not in _UNITS:
-        raise QueryError(
-            f"{where}: cannot read memory budget {value!r} (bytes, '500MB', '8GiB' or '75%')"
-        )
+        raise QueryError(f"{where}: cannot read {what} {value!r} (bytes, '500MB', '8GiB' or '75%')")
     size = int(float(m.group(1)) * _UNITS[m.group(2)])
     if size <= 0:
-        raise QueryError(f"{where}: the memory budget must be > 0 bytes, got {value!r}")
+        raise QueryError(f"{where}: the {what} must be > 0 bytes, got {value!r}")
     return size
 
 
@@ -136,9 +150,57 @@ def memory_budget() -> int:
     return max(1, int(available_memory() * DEFAULT_FRACTION))
 
 
+def input_limit() -> int:
+    """Most bytes of (decompressed) input one edge file may hold.
+
+    ``NX_GPUMINE_INPUT_LIMIT`` (bytes, a size such as ``"2GiB"``, or a percentage of the
+    available memory) when set, else :data:`INPUT_FRACTION` of :func:`memory_budget` (so
+    raising the budget raises it too).
+
+    Returns
+    -------
+    int
+        Bytes (>= 1).
+
+    Raises
+    ------
+    QueryError
+        ``NX_GPUMINE_INPUT_LIMIT`` is not a positive size.
+    """
+    env = os.environ.get(INPUT_LIMIT_ENV)
+    if env:
+        return _parse(env, INPUT_LIMIT_ENV, "input limit")
+    return max(1, int(memory_budget() * INPUT_FRACTION))
+
+
+def budget_rows(width: int, held: int = 0) -> int:
+    """Result rows of ``width`` ids that still fit the memory budget when ``held`` rows are
+    already held (:func:`result_bytes` per row; 0 when none fits).
+
+    Parameters
+    ----------
+    width : int
+        Columns per row.
+    held : int
+        Rows already held.
+
+    Returns
+    -------
+    int
+        Rows (>= 0).
+    """
+    per_row = result_bytes(1, width)
+    return max(0, memory_budget() // per_row - int(held))
+
+
 def result_bytes(rows: int, width: int, itemsize: int = 8) -> int:
     """Bytes a result of ``rows`` x ``width`` ids needs at its peak (:data:`RESULT_COPIES`)."""
     return int(rows) * max(int(width), 1) * int(itemsize) * RESULT_COPIES
+
+
+def describe_size(n: float) -> str:
+    """``n`` bytes for a message: ``"512 B"``, ``"1.5 MiB"``, ``"6.0 GiB"``."""
+    return _size(n)
 
 
 def _size(n: float) -> str:
@@ -172,10 +234,14 @@ def check_result_rows(rows: int, width: int, *, exact: bool = True, what: str = 
     budget = memory_budget()
     if need <= budget:
         return
-    many = f"{rows:,}" if exact else f"more than {rows:,}"
+    many = f"{rows:,}" if exact else f"at least {rows:,}"
+    need_s, budget_s = _size(need), _size(budget)
+    if need_s == budget_s:  # just past the budget: rounded, both read the same
+        need_s, budget_s = f"{need:,} bytes", f"{budget:,} bytes"
+    size = f"about {need_s}" if exact else f"at least {need_s}"
     raise CapacityError(
-        f"{many} {what} ({width} columns) would need about {_size(need)}, more than the memory "
-        f"budget of {_size(budget)}: pass limit=N to list the first N, count them instead, "
+        f"{many} {what} ({width} columns) would need {size}, more than the memory "
+        f"budget of {budget_s}: pass limit=N to list the first N, count them instead, "
         "iterate lazily (iter_subgraph_mappings), or raise the budget with "
         f"nx_gpumine.set_memory_budget(...) or {BUDGET_ENV}"
     )

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from nx_gpumine.errors import QueryError
-from nx_gpumine.inputs.motifs import AntiEdge, parse_everest_query
+from nx_gpumine.inputs.everest_query import parse_everest_query
+from nx_gpumine.inputs.motifs import AntiEdge
 
 pytest.importorskip("yaml")
 

@@ -139,7 +139,7 @@ def test_everest_query_with_catalogue_name() -> None:
     df = pd.DataFrame(dict(source=[0, 1, 2, 0], target=[1, 2, 0, 1], time=[1, 2, 3, 50]))
     text = "pattern: triangle\nconstraints:\n  delta: 10\n"
     assert ng.count_motifs(df, text, engine="cpu") == 1
-    from nx_gpumine.inputs.motifs import parse_everest_query
+    from nx_gpumine.inputs.everest_query import parse_everest_query
 
     assert parse_everest_query("pattern: cycle4\n").motif.edges == ((0, 1), (1, 2), (2, 3), (3, 0))
     assert len(parse_everest_query("pattern: M4-A\n").motif.edges) == 5  # Everest file names

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from nx_gpumine.errors import InputError, QueryError, UnsupportedGraphError
+from nx_gpumine.inputs.everest_query import parse_everest_query
 from nx_gpumine.inputs.frames import node_labels_from_columns
 from nx_gpumine.inputs.motifs import (
     CENSUS_KEYS,
@@ -21,7 +22,6 @@ from nx_gpumine.inputs.motifs import (
     TemporalMotif,
     motif_catalogue,
     named_motif,
-    parse_everest_query,
     parse_motif_edges,
 )
 from nx_gpumine.inputs.temporal_graph import (

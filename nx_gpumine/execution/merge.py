@@ -39,6 +39,7 @@ __all__ = [
     "task_work",
     "progress_bar",
     "Merge",
+    "stack_rows",
 ]
 
 #: What a query computes.
@@ -258,5 +259,40 @@ class Merge:
         out = [b for b in self.blocks[: self.done] if b is not None and len(b)]
         if not out:
             return np.empty((0, self.width), np.int64)
-        ids = out[0] if len(out) == 1 else np.concatenate(out)
-        return ids if self.limit is None else ids[: self.limit]
+        if len(out) == 1:
+            return out[0] if self.limit is None else out[0][: self.limit]
+        return stack_rows(out, self.width, self.limit)
+
+
+def stack_rows(blocks: Sequence[np.ndarray], width: int, limit: int | None = None) -> np.ndarray:
+    """The rows of ``blocks`` one after the other (the first ``limit`` of them).
+
+    Copied one block at a time into one array (not ``np.concatenate``, a single copy of the
+    whole result that a Ctrl-C cannot interrupt): Python sees a signal between two blocks.
+
+    Parameters
+    ----------
+    blocks : sequence of numpy.ndarray
+        ``(n_i, width)`` int64 blocks.
+    width : int
+        Columns per row.
+    limit : int, optional
+        Most rows to keep.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(rows, width)`` int64.
+    """
+    rows = sum(len(b) for b in blocks)
+    if limit is not None:
+        rows = min(rows, int(limit))
+    out = np.empty((rows, width), dtype=np.int64)
+    pos = 0
+    for block in blocks:
+        if pos >= rows:
+            break
+        take = min(len(block), rows - pos)
+        out[pos : pos + take] = block[:take]
+        pos += take
+    return out

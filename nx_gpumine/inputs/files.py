@@ -24,32 +24,44 @@ only decides *how* to call it and checks what comes back:
   into one numpy array each: the peak is about the file's bytes plus the columns read.
 
 Binary data, a row with another number of fields, or a missing column raise :class:`FileError`
-naming the file (and the line where one is known).
+naming the file (and the line where one is known). The bytes are read by :mod:`.file_bytes`:
+decompressed as they come, refused past the input limit
+(:func:`~nx_gpumine.limits.input_limit`, :class:`InputTooLargeError`) or as soon as they look
+binary. An integer column is never read as float64 behind the user's back: a time or label past
+the int64 range is an error naming the column.
 """
 
 from __future__ import annotations
 
-import bz2
 import csv
-import gzip
 import io
-import lzma
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..errors import InputError
+from .file_bytes import (
+    _SAMPLE,
+    READ_BLOCK,
+    FileError,
+    InputTooLargeError,
+    _as_text,
+    _check_parse_room,
+    _fail,
+    _read_input,
+)
 
 __all__ = [
     "FileError",
+    "InputTooLargeError",
     "EdgeFile",
     "read_edge_file",
     "read_columns",
     "COMMON_HEADER_NAMES",
     "CSV_BLOCK_SIZE",
+    "READ_BLOCK",
+    "MAX_LINE_BYTES",
 ]
 
 #: Field names that make a first line a header even when the ids below are text too.
@@ -60,20 +72,13 @@ COMMON_HEADER_NAMES = frozenset(
     value edge edge_label color colour""".split()
 )
 
-_SAMPLE = 1 << 16
+#: Longest line the reader sniffs (a first line, or header, longer than this is refused with
+#: a clear error; rows are parsed by pyarrow, in blocks of up to 16 MiB).
+MAX_LINE_BYTES = 1 << 24
+#: Characters of a line quoted in an error message at most.
+_QUOTED = 200
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?")
-_MAGIC = (
-    (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bzip2"),
-    (b"\xfd7zXZ\x00", "xz"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-    (b"\x04\x22\x4d\x18", "lz4"),
-)
-
-
-class FileError(InputError):
-    """An edge file that cannot be read: names the file and, where known, the line."""
 
 
 @dataclass
@@ -103,78 +108,6 @@ class EdgeFile:
     num_columns: int
 
 
-def _fail(name: str, what: str, msg: str) -> FileError:
-    return FileError(f"{what} {name!r}: {msg}")
-
-
-def _read_bytes(source: str | Path | BinaryIO, what: str) -> tuple[bytes, str]:
-    if hasattr(source, "read"):
-        return source.read(), getattr(source, "name", "<stream>")
-    if str(source) == "-":
-        return sys.stdin.buffer.read(), "<stdin>"
-    path = Path(source)
-    if not path.is_file():
-        raise _fail(str(source), what, "no such file")
-    try:
-        return path.read_bytes(), str(source)
-    except OSError as exc:
-        raise _fail(str(source), what, exc.strerror or str(exc)) from exc
-
-
-def _decompress(data: bytes, name: str, what: str) -> bytes:
-    for magic, codec in _MAGIC:
-        if data.startswith(magic):
-            try:
-                if codec == "gzip":
-                    return gzip.decompress(data)
-                if codec == "bzip2":
-                    return bz2.decompress(data)
-                if codec == "xz":
-                    return lzma.decompress(data)
-                import pyarrow as pa
-
-                return pa.input_stream(pa.py_buffer(data), compression=codec).read()
-            except (OSError, EOFError, ValueError, lzma.LZMAError) as exc:
-                raise _fail(name, what, f"damaged {codec} data ({exc})") from exc
-            except Exception as exc:  # pyarrow's ArrowInvalid / ArrowIOError
-                raise _fail(name, what, f"damaged {codec} data ({exc})") from exc
-    return data
-
-
-def _as_text(data: bytes, name: str, what: str) -> bytes:
-    """UTF-8 bytes without a BOM; binary data is an error naming the file."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16").encode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise _fail(name, what, f"damaged UTF-16 text ({exc.reason})") from exc
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    sample = data[:_SAMPLE]
-    if data.startswith(b"PK\x03\x04"):
-        raise _fail(name, what, "is a zip archive; unzip it first (gzip, bzip2, xz, zstd work)")
-    nul = sample.find(b"\x00")
-    if nul >= 0:
-        raise _fail(
-            name,
-            what,
-            f"is binary, not an edge list (a NUL byte at offset {nul}); expected CSV / TSV / "
-            "whitespace-separated text, parquet, or such text compressed with gzip, bzip2, xz, "
-            "zstd or lz4",
-        )
-    cut = sample if len(data) <= _SAMPLE else sample[: sample.rfind(b"\n") + 1]
-    try:
-        cut.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _fail(
-            name,
-            what,
-            f"is not UTF-8 text (byte {exc.start}: {cut[exc.start : exc.start + 4]!r}); save it "
-            "as UTF-8",
-        ) from exc
-    return data
-
-
 def _strip_comments(data: bytes) -> bytes:
     if (b"#" in data or b"%" in data) and re.search(rb"(?m)^[ \t]*[#%]", data):
         data = re.sub(rb"(?m)^[ \t]*[#%][^\n]*(\n|$)", b"", data)
@@ -190,14 +123,31 @@ def _collapse_whitespace(data: bytes) -> bytes:
     return data
 
 
-def _first_lines(data: bytes, n: int = 50) -> list[str]:
-    lines = []
-    for raw in data[:_SAMPLE].split(b"\n"):
-        s = raw.decode("utf-8", "replace").strip("\r")
+def _first_lines(data: bytes, name: str, what: str, n: int = 50) -> list[str]:
+    """The first ``n`` non-blank lines, each whole, read until about :data:`_SAMPLE` bytes (at
+    least two lines, so that a header longer than that is compared with a row below it).
+
+    Raises
+    ------
+    FileError
+        A line before the sample's end is longer than :data:`MAX_LINE_BYTES`.
+    """
+    lines: list[str] = []
+    pos, end = 0, len(data)
+    while pos < end and len(lines) < n and (pos < _SAMPLE or len(lines) < 2):
+        nl = data.find(b"\n", pos, pos + MAX_LINE_BYTES + 1)
+        if nl < 0:
+            if end - pos > MAX_LINE_BYTES:
+                raise _fail(
+                    name, what, f"data line {len(lines) + 1} is longer than "
+                    f"{MAX_LINE_BYTES:,} bytes (no line end in its first "
+                    f"{MAX_LINE_BYTES >> 20} MiB): not an edge list of lines?",
+                )  # fmt: skip
+            nl = end
+        s = data[pos:nl].decode("utf-8", "replace").strip("\r")
         if s.strip():
             lines.append(s)
-        if len(lines) >= n:
-            break
+        pos = nl + 1
     return lines
 
 
@@ -257,9 +207,13 @@ def _id_columns(table: Any, id_roles: Sequence[str], name: str, what: str, typed
     import pyarrow.compute as pc
 
     cols = [table.column(r) for r in id_roles]
-    if all(pa.types.is_integer(c.type) for c in cols):
-        cols = [c.cast(pa.int64()) for c in cols]
-    else:
+    as_int = all(pa.types.is_integer(c.type) for c in cols)
+    if as_int:
+        try:
+            cols = [c.cast(pa.int64()) for c in cols]
+        except pa.ArrowInvalid:  # uint64 ids past int64 (parquet): text ids, exact
+            as_int = False
+    if not as_int:
         cols = [c.cast(pa.string()) for c in cols]
         if not typed:  # text from CSV: integers when every id is one
             cols = [pc.utf8_trim_whitespace(c) for c in cols]
@@ -274,12 +228,24 @@ def _id_columns(table: Any, id_roles: Sequence[str], name: str, what: str, typed
     return table
 
 
+def _column_max(col: Any) -> int:
+    """The largest value of an integer column, as a Python int."""
+    import pyarrow.compute as pc
+
+    return int(pc.max(col).as_py())
+
+
 def _check_time(table: Any, name: str, what: str, col_name: str) -> None:
     import pyarrow as pa
 
     if "time" not in table.column_names:
         return
     t = table.column("time")
+    if pa.types.is_unsigned_integer(t.type) and len(t) and _column_max(t) > _INT_MAX:
+        raise _fail(
+            name, what, f"the time column {col_name!r} holds the integer {_column_max(t)}, outside "
+            f"the 64-bit range [-2**63, 2**63 - 1] = [{_INT_MIN}, {_INT_MAX}]",
+        )  # fmt: skip
     if not (pa.types.is_integer(t.type) or pa.types.is_floating(t.type)) and not (
         pa.types.is_timestamp(t.type) or pa.types.is_date(t.type) or pa.types.is_duration(t.type)
     ):
@@ -287,8 +253,8 @@ def _check_time(table: Any, name: str, what: str, col_name: str) -> None:
         raise _fail(
             name,
             what,
-            f"the time column {col_name!r} holds text ({bad!r}), not numbers or ISO-8601 "
-            "timestamps such as 2024-01-01T10:00:00",
+            f"the time column {col_name!r} holds text ({_clip(str(bad))}), not numbers or "
+            "ISO-8601 timestamps such as 2024-01-01T10:00:00",
         )
 
 
@@ -302,6 +268,8 @@ def read_edge_file(
     header: bool | None = None,
     what: str = "graph file",
     block_size: int | None = None,
+    max_bytes: int | None = None,
+    quote_rows: bool = True,
 ) -> EdgeFile:
     """Read an edge list with pyarrow.
 
@@ -320,6 +288,14 @@ def read_edge_file(
     block_size : int, optional
         Bytes of text parsed at a time (default :data:`CSV_BLOCK_SIZE`); text files are read
         block by block (see :func:`read_columns`).
+    max_bytes : int, optional
+        Most bytes of (decompressed) input to read (default
+        :func:`~nx_gpumine.limits.input_limit`: ``NX_GPUMINE_INPUT_LIMIT``, else a quarter of
+        the memory budget).
+    quote_rows : bool
+        Whether an error about a malformed row quotes the row (else it gives its line number
+        and field count only: for a file that may be any file, such as a pattern file named on
+        a command line, whose lines must not be echoed).
 
     Returns
     -------
@@ -331,7 +307,12 @@ def read_edge_file(
     ------
     FileError
         Missing, unreadable, binary or damaged file, a named column that does not exist, a row
-        with another number of fields, empty ids, or a time column holding text.
+        with another number of fields, empty ids, a time column holding text, an integer
+        outside the 64-bit range in a time or label column, or a first line longer than
+        :data:`MAX_LINE_BYTES`.
+    InputTooLargeError
+        More than ``max_bytes`` of input (decompressed), or more than the memory could hold
+        (a :class:`FileError` and a :class:`~nx_gpumine.CapacityError`).
     """
     roles: dict = {"source": source_col, "target": target_col}
     if time_col is not None:
@@ -340,7 +321,7 @@ def read_edge_file(
         roles["label"] = label_col
     ef = read_columns(
         source, roles, id_roles=("source", "target"), header=header, what=what,
-        block_size=block_size,
+        block_size=block_size, max_bytes=max_bytes, quote_rows=quote_rows,
     )  # fmt: skip
     if ef.columns["source"] == ef.columns["target"]:
         raise _fail(ef.name, what, "the source and target must be two different columns")
@@ -355,6 +336,8 @@ def read_columns(
     header: bool | None = None,
     what: str = "file",
     block_size: int | None = None,
+    max_bytes: int | None = None,
+    quote_rows: bool = True,
 ) -> EdgeFile:
     """Read chosen columns of a text or parquet table (see :func:`read_edge_file`).
 
@@ -369,9 +352,15 @@ def read_columns(
     does not is re-read as int64 / float64, and any other change (text after numbers, say)
     is a whole-file read, so no value is ever truncated or refused.
 
+    The input is read in blocks of :data:`READ_BLOCK` bytes, decompressed as it comes, and
+    stops with :class:`InputTooLargeError` past ``max_bytes``. A time or label column of
+    integers is never read as float64 silently: pyarrow infers float64 for a column holding an
+    integer past the 64-bit range (``9223372036854775808``), and such a value is refused
+    (:class:`FileError` naming the column and the limit).
+
     Parameters
     ----------
-    source, header, what, block_size
+    source, header, what, block_size, max_bytes, quote_rows
         As in :func:`read_edge_file`.
     roles : dict
         Role name -> column name or 0-based index; the table's columns are named by role.
@@ -385,22 +374,22 @@ def read_columns(
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    raw, name = _read_bytes(source, what)
-    data = _decompress(raw, name, what)
+    data, name, limit = _read_input(source, what, max_bytes)
     if data.startswith(b"PAR1") or str(name).endswith((".parquet", ".pq")):
         return _read_parquet(data, name, what, roles, id_roles)
     utf8 = _as_text(data, name, what)
+    _check_parse_room(utf8, len(roles), limit, name, what)
     data = re.sub(rb"^(?:[ \t]*\r?\n)+", b"", _strip_comments(utf8))
-    lines = _first_lines(data)
+    lines = _first_lines(data, name, what)
     if not lines:
         raise _fail(name, what, "holds no rows")
     delim = _delimiter(lines)
     if delim == "," and b'"' not in data and (b" ," in data or b", " in data or b"\t" in data):
         data = re.sub(rb"[ \t]*,[ \t]*", b",", data)  # "1, 2" -> "1,2" (nothing is quoted)
-        lines = _first_lines(data)
+        lines = _first_lines(data, name, what)
     if delim == " ":
         data = _collapse_whitespace(data)
-        lines = _first_lines(data)
+        lines = _first_lines(data, name, what)
     first_delim = delim if delim in lines[0] else " "
     rows = [_split(lines[0], first_delim)] + [_split(s, delim) for s in lines[1:]]
     if first_delim == " ":
@@ -431,6 +420,14 @@ def read_columns(
     )  # fmt: skip
     try:
         table = reading.read()
+    except MemoryError as exc:  # numpy's and pyarrow's too
+        from ..limits import INPUT_LIMIT_ENV
+
+        raise InputTooLargeError(
+            f"{what} {name!r}: out of memory parsing its {len(data):,} bytes of text; free "
+            f"memory, or read a smaller file (a lower input limit, {INPUT_LIMIT_ENV}, stops "
+            "such reads before parsing)"
+        ) from exc
     except (pa.ArrowInvalid, pa.ArrowKeyError) as exc:
         if bad:
             row = bad[0]
@@ -441,10 +438,59 @@ def read_columns(
                 name,
                 what,
                 f"{at}expected {row.expected_columns} fields like the first line, got "
-                f"{row.actual_columns}: {text!r}",
+                f"{row.actual_columns}" + (f": {_clip(text)}" if quote_rows else ""),
             ) from exc
         raise _fail(name, what, str(exc).replace("CSV parse error: ", "")) from exc
+    _refuse_big_integers(table, reading, cols, id_roles, name, what)
     return _by_role(table, cols, id_roles, name, what, typed=False, header=header, width=len(names))
+
+
+#: Integers a column may hold: int64's range (pyarrow reads a column holding one past it as
+#: float64, which would round it).
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
+_INTEGER = re.compile(r"\s*[+-]?\d+\s*")
+
+
+def _refuse_big_integers(
+    table: Any, reading: _CsvReading, cols: dict, id_roles: Sequence[str], name: str, what: str
+) -> None:
+    """Refuse an integer past the int64 range in a float64 column that is not an id column.
+
+    pyarrow infers float64 for a column of integers with one past int64 (``2**63``), rounding
+    every value near it (``2**63 - 2`` and ``2**63`` both become ``9.223372036854775808e18``),
+    and the library refuses such times. Only a column with a value of magnitude ``>= 2**63``
+    is looked at again, as text: a number written as an integer outside ``[-2**63, 2**63 - 1]``
+    is refused, naming the column, its role and the limit; decimals (``1e19``, ``2.5``) stay
+    floats. Id columns are not concerned (an id past int64 makes the ids text, exactly).
+
+    Raises
+    ------
+    FileError
+        Naming the role, the column, the value and the int64 range.
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    ids = {cols[r] for r in id_roles}
+    for role, col in cols.items():
+        if col in ids or not pa.types.is_floating(table.column(col).type):
+            continue
+        values = table.column(col)
+        big = pc.greater_equal(pc.abs(values), pa.scalar(2.0**63))
+        if not pc.any(big).as_py():
+            continue
+        text = reading.text_column(col)
+        where = np.flatnonzero(big.to_numpy(zero_copy_only=False).astype(bool))
+        for i in where.tolist():
+            raw = text[i].as_py()
+            if raw is not None and _INTEGER.fullmatch(raw) and not _INT_MIN <= int(raw) <= _INT_MAX:
+                raise _fail(
+                    name, what, f"the {role} column {col!r} holds the integer {raw.strip()}, "
+                    f"outside the 64-bit range [-2**63, 2**63 - 1] = [{_INT_MIN}, {_INT_MAX}] "
+                    f"(data row {i + 1}); integer {role}s must fit in int64 (read as float64 "
+                    "they would be rounded)",
+                )  # fmt: skip
 
 
 #: Bytes of text :func:`read_columns` parses at a time (a few blocks' worth of memory at most).
@@ -585,6 +631,27 @@ class _CsvReading:
             convert_options=self._convert_options(pa.string(), {}),
         )  # fmt: skip
 
+    def text_column(self, col: str) -> Any:
+        """Column ``col`` read again as text (the same rows as :meth:`read`'s table).
+
+        Returns
+        -------
+        pyarrow.ChunkedArray
+            One string per row.
+        """
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        self.read_opts.block_size = max(self.read_opts.block_size, 1 << 24)
+        convert = pacsv.ConvertOptions(
+            include_columns=[col], column_types={col: pa.string()}, strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+        )  # fmt: skip
+        return pacsv.read_csv(
+            pa.py_buffer(self.data), read_options=self.read_opts,
+            parse_options=self.parse_opts, convert_options=convert,
+        ).column(col)  # fmt: skip
+
     def _loosen(self, exc: Exception) -> bool:
         """Whether a conversion error names a column whose type can be loosened (then done)."""
         import pyarrow as pa
@@ -673,6 +740,13 @@ def _by_role(
     table = _id_columns(table, id_roles, name, what, typed=typed)
     _check_time(table, name, what, cols.get("time", ""))
     return EdgeFile(table, cols, header, name, width)
+
+
+def _clip(text: str) -> str:
+    """``text`` quoted for a message, cut to :data:`_QUOTED` characters."""
+    if len(text) <= _QUOTED:
+        return repr(text)
+    return f"{text[:_QUOTED]!r}... ({len(text):,} characters)"
 
 
 def _line_of(raw: bytes, text: str) -> int | None:

@@ -3,7 +3,8 @@
 :func:`as_motif` is to motifs what :func:`~nx_gpumine.inputs.patterns.as_pattern` is to static
 patterns: it accepts a :class:`~nx_gpumine.inputs.motifs.TemporalMotif`, a catalogue name
 (``"M4"``, ``"triangle"``, ``"01 12 20"``...), Everest query text, a list of ``(a, b)`` edges or
-an :class:`~nx_gpumine.inputs.motifs.EverestQuery`, and applies the call's ``delta`` / ``tie``.
+an :class:`~nx_gpumine.inputs.everest_query.EverestQuery`, and applies the call's ``delta`` /
+``tie``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import QueryError
-from .motifs import EverestQuery, TemporalMotif, named_motif, parse_everest_query
+from .everest_query import EverestQuery, parse_everest_query
+from .motifs import TemporalMotif, named_motif
 
 __all__ = ["UNSET", "as_motif"]
 

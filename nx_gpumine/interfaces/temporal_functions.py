@@ -4,7 +4,7 @@
 ``TemporalGraph``, a NetworkX ``DiGraph`` / ``MultiDiGraph`` with a time attribute, an edge frame,
 an ``(m, 3)`` array). ``motif`` is a :class:`~nx_gpumine.inputs.motifs.TemporalMotif`, a catalogue
 name (``"M4"``, ``"triangle"``, ``"01 12 20"``...), a list of ``(a, b)`` edges, or an
-:class:`~nx_gpumine.inputs.motifs.EverestQuery`. ``delta`` / ``tie`` override the motif's.
+:class:`~nx_gpumine.inputs.everest_query.EverestQuery`. ``delta`` / ``tie`` override the motif's.
 """
 
 from __future__ import annotations

@@ -25,7 +25,21 @@ census once per root edge), waits up to ``STOP_GRACE`` seconds for the worker an
 The kernel's partial result is dropped; the process stays usable. A worker that could not stop
 in time (numba was still compiling the kernel) is remembered, and the next engine call first
 waits for it (:func:`settle`), so two compilations never overlap. Calls from other threads run
-the kernel directly (signals are not delivered there anyway).
+the kernel directly (signals are not delivered there); such a thread can still have its calls
+stopped from outside with :func:`cancel_when` (a Dask worker does, for the tasks of a cancelled
+query): a watcher thread sets the stop flag once the call's test says so, and the call raises
+``concurrent.futures.CancelledError``.
+
+Between two kernels the host loops never hold the interpreter long: an enumeration's rows are
+kept in blocks of at most :data:`MAX_BLOCK_BYTES` and stacked one block at a time
+(:func:`stack_blocks`), so no single copy of a large result delays a Ctrl-C.
+
+**Memory budget.** An enumeration checks the rows it will hold against the memory budget while
+it runs, not after: the count pass of the two-pass enumeration runs in rounds of chunks
+(:func:`count_chunks`) and stops at the first round whose running count is past
+:func:`~nx_gpumine.limits.budget_rows` (naming that count, or the exact one when finishing the
+count takes under :data:`EXACT_COUNT_S`); the serial enumeration never takes a block past the
+budget.
 
 The worker is one long-lived thread per process, not a thread per call: numba's OpenMP and TBB
 layers keep a thread team per calling thread, and starting a new one for every call cost about
@@ -44,7 +58,9 @@ import contextlib
 import os
 import queue
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from typing import Any, NamedTuple
 
 # OpenMP threads spin after a parallel region by default. The kernels run in the worker thread
@@ -57,7 +73,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ...limits import check_result_rows, grow_rows  # noqa: E402
+from ...limits import budget_rows, check_result_rows  # noqa: E402
 from ..checks import INT64_MAX, checked_sum  # noqa: E402
 
 __all__ = [
@@ -76,11 +92,17 @@ __all__ = [
     "POLL_MASK",
     "run_kernel",
     "enumerate_rows",
+    "count_chunks",
+    "stack_blocks",
+    "EXACT_COUNT_S",
+    "MAX_BLOCK_BYTES",
     "new_stop",
     "settle",
     "threading_layer",
     "serialised",
     "running_kernels",
+    "cancel_when",
+    "CANCEL_POLL",
     "STOP_GRACE",
 ]
 
@@ -223,9 +245,30 @@ def run_kernel(
     ------
     KeyboardInterrupt
         Ctrl-C (SIGINT) arrived while the kernel ran in a main-thread call.
+    concurrent.futures.CancelledError
+        The call runs under :func:`cancel_when` and was cancelled (before or while the kernel
+        ran).
     """
 
     settle()
+    cancelled = getattr(_SCOPE, "cancelled", None)
+    if cancelled is None:
+        return _run_kernel(kernel, args, stop, parallel)
+    if _asks_to_stop(cancelled):
+        raise CancelledError("the engine call was cancelled")
+    key = _watch(stop, cancelled)
+    try:
+        value = _run_kernel(kernel, args, stop, parallel)
+    finally:
+        _unwatch(key)
+    if stop[0] and _asks_to_stop(cancelled):  # stopped by the watcher: no answer
+        raise CancelledError("the engine call was cancelled")
+    return value
+
+
+def _run_kernel(kernel: Callable[..., Any], args: tuple, stop: np.ndarray, parallel: bool) -> Any:
+    """:func:`run_kernel` once :func:`settle` has run: in the worker thread for a main-thread
+    call, directly otherwise."""
 
     def call() -> Any:
         if parallel and serialised():
@@ -317,11 +360,20 @@ def enumerate_rows(
     """The rows of an engine's enumeration over roots ``[lo, hi)``.
 
     With ``limit`` None and ``bounds`` given, two passes run in parallel: the chunks are
-    counted, the exact result is allocated (:func:`~nx_gpumine.limits.check_result_rows`
-    first), and each chunk writes its rows at its offset. Otherwise one serial run fills a
-    growing buffer in root order, until the range ends or ``limit`` rows are found; when the
-    buffer fills inside a root, that root's rows are dropped, the buffer grows
-    (:func:`~nx_gpumine.limits.grow_rows`) and the run resumes at that root.
+    counted, the exact result is allocated, and each chunk writes its rows at its offset. The
+    count pass runs in rounds of chunks (one chunk per thread, then twice as many each round,
+    :func:`count_chunks`) and the count so far is checked against the memory budget after each
+    round, so a result far past the budget is refused after a fraction of the count, not after
+    all of it. Otherwise one serial run fills blocks of rows in root order (each block twice
+    the last, up to :data:`MAX_BLOCK_BYTES`), until the range ends or ``limit`` rows are found;
+    when a block fills inside a root, that root's rows are dropped from it and the next block
+    starts at that root. The rows held are checked against the budget as they grow. No step
+    copies more than one block at a time (a Ctrl-C is seen between two), the last one
+    included (:func:`stack_blocks`).
+
+    A result past the budget raises :class:`~nx_gpumine.CapacityError` at once with the number
+    of matches found so far (a lower bound), or, when counting the rest is cheap (the time
+    spent so far extrapolated stays under :data:`EXACT_COUNT_S`), with the exact number.
 
     Parameters
     ----------
@@ -333,12 +385,12 @@ def enumerate_rows(
         Most rows wanted (``>= 1``), or None for all.
     bounds : callable or None
         Returns the chunk bounds of ``[lo, hi)`` for the parallel two-pass run; None: always
-        the serial growing buffer.
+        the serial blocks.
     initial_rows : int
-        First size (rows) of the growing buffer.
+        Rows of the first block.
     count_rows : callable
-        Counts the matches of ``[lo, hi)`` (asked only when a grown buffer would pass the
-        memory budget).
+        Counts the matches of ``[lo, hi)`` (asked only when the rows pass the memory budget
+        and counting looks cheap, for the exact number in the message).
 
     Returns
     -------
@@ -355,33 +407,241 @@ def enumerate_rows(
     stop = new_stop()
     if limit is None and bounds is not None:
         chunks = bounds()
-        no_rows = np.empty((0, width), dtype=np.int64)
-        offsets = np.zeros(len(chunks), dtype=np.int64)
-        counts = run_kernel(kernels.chunks, chunks, *args, COUNT, no_rows, offsets, stop, stop=stop)
-        total = checked_sum(counts[0])
+        counts = count_chunks(kernels, args, chunks, width, stop)
+        total = checked_sum(counts)
         check_result_rows(total, width)
-        np.cumsum(counts[0], out=offsets[1:])
+        offsets = np.zeros(len(chunks), dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
         out = np.empty((total, width), dtype=np.int64)
         res = run_kernel(kernels.chunks, chunks, *args, ENUMERATE, out, offsets, stop, stop=stop)
         if not (np.array_equal(res[1], offsets[1:]) and (res[2] == DONE).all()):
             raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
         return out
-    # serial, growing buffer (limit None: unbounded growth)
-    bound = INT64_MAX if limit is None else limit
-    cap = max(1, min(bound, initial_rows))
-    out = np.empty((cap, width), dtype=np.int64)
-    rows = 0
+    return _serial_blocks(kernels, args, lo, hi, width, limit, initial_rows, count_rows, stop)
+
+
+#: Seconds a listing past the memory budget may spend in all (so far and still to come) for
+#: its :class:`~nx_gpumine.CapacityError` to name the exact number of matches; past that it
+#: names the number found so far, at once.
+EXACT_COUNT_S = 0.5
+#: Bytes of one block of rows of the serial enumeration at most (a root with more matches
+#: gets a bigger one); what one copy step moves, so what delays a Ctrl-C.
+MAX_BLOCK_BYTES = 32 << 20
+
+
+def count_chunks(
+    kernels: WalkKernels, args: tuple, chunks: np.ndarray, width: int, stop: np.ndarray
+) -> np.ndarray:
+    """Per-chunk match counts of the chunks ``[chunks[c], chunks[c + 1])``, checked against
+    the memory budget as they come.
+
+    The chunks are counted in rounds: one chunk per numba thread first, then twice as many
+    each round, or all the rest at once when the count so far, extrapolated over every chunk
+    (they are balanced by estimated work), stays under a quarter of the rows the budget holds
+    (:func:`~nx_gpumine.limits.budget_rows`): a result well within the budget costs two
+    launches. After each round the count so far is compared with the rows the budget holds;
+    once past it, the next rounds run only while the time spent, extrapolated over them, stays
+    under :data:`EXACT_COUNT_S` (then the error names the exact count), else
+    :class:`~nx_gpumine.CapacityError` names the count so far.
+
+    Parameters
+    ----------
+    kernels, args
+        As in :func:`reduce_roots`.
+    chunks : numpy.ndarray
+        int64 chunk bounds (balanced by estimated work).
+    width : int
+        Columns per row.
+    stop : numpy.ndarray
+        The call's stop flag.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 count per chunk (-1 for a chunk whose count overflowed).
+
+    Raises
+    ------
+    CapacityError
+        The rows do not fit the memory budget, or a count overflows 64 bits.
+    """
+    nch = len(chunks) - 1
+    counts = np.zeros(max(nch, 0), dtype=np.int64)
+    no_rows = np.empty((0, width), dtype=np.int64)
+    room = budget_rows(width)
+    start = time.monotonic()
+    done, step, held = 0, max(1, numba.get_num_threads()), 0
+    while done < nch:
+        end = min(nch, done + step)
+        if held > room:  # past the budget: go on only while that stays cheap
+            spent = time.monotonic() - start
+            if spent + spent * (end - done) / done > EXACT_COUNT_S:
+                check_result_rows(held, width, exact=False)
+        offsets = np.zeros(end - done, dtype=np.int64)
+        part = chunks[done : end + 1]
+        res = run_kernel(kernels.chunks, part, *args, COUNT, no_rows, offsets, stop, stop=stop)
+        counts[done:end] = res[0]
+        held = checked_sum(counts[:end])
+        done, step = end, 2 * step
+        if held * nch <= end * room // 4:  # far from the budget at this rate: the rest at once
+            step = nch
+    return counts
+
+
+def _serial_blocks(
+    kernels: WalkKernels,
+    args: tuple,
+    lo: int,
+    hi: int,
+    width: int,
+    limit: int | None,
+    initial_rows: int,
+    count_rows: Callable[[], int],
+    stop: np.ndarray,
+) -> np.ndarray:
+    """The serial enumeration of :func:`enumerate_rows`, block by block."""
+    bound = INT64_MAX if limit is None else int(limit)
+    room = budget_rows(width)
+    most = max(1, MAX_BLOCK_BYTES // (8 * max(width, 1)))
+    cap = max(1, min(bound, initial_rows, most))
+    blocks: list[np.ndarray] = []
+    held = 0
     e = lo
+    start = time.monotonic()
     while True:
-        run = RootRun(e, hi, ENUMERATE, out, rows, cap, cap >= bound, stop)
+        want = min(cap, bound - held)
+        squeezed = want > room - held  # the budget, not the block size, bounds this block
+        if squeezed:
+            want = room - held
+        if want <= 0:  # held >= room and there are more rows
+            _over_budget(held + 1, width, limit, count_rows, (e - lo) / max(hi - lo, 1), start)
+        out = np.empty((want, width), dtype=np.int64)
+        run = RootRun(e, hi, ENUMERATE, out, 0, want, held + want >= bound, stop)
         _, rows, e, status = run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)
+        if rows:
+            blocks.append(out if rows == want else out[:rows])
+            held += rows
         if status == DONE or status == LIMIT:
-            return out[:rows].copy() if rows < len(out) else out
-        # buffer full inside root e: grow and resume from e (rows of e were dropped)
-        cap = grow_rows(cap, width, limit, count_rows)
-        bigger = np.empty((cap, width), dtype=np.int64)
-        bigger[:rows] = out[:rows]
-        out = bigger
+            return stack_blocks(blocks, held, width)
+        # the block filled inside root e: the next one starts at e (its rows were dropped)
+        if squeezed:  # root e has more rows than the room left: more than room in all
+            _over_budget(room + 1, width, limit, count_rows, (e - lo) / max(hi - lo, 1), start)
+        cap = 2 * cap if rows == 0 else min(2 * cap, max(most, cap))
+
+
+def _over_budget(
+    at_least: int,
+    width: int,
+    limit: int | None,
+    count_rows: Callable[[], int],
+    fraction: float,
+    start: float,
+) -> None:
+    """Raise the :class:`~nx_gpumine.CapacityError` of a serial enumeration whose rows do not
+    fit the budget (``at_least`` rows, more than it holds, known from ``fraction`` of the roots
+    walked since ``start``): with the exact count when counting them all looks cheap, else at
+    once with ``at_least``."""
+    spent = time.monotonic() - start
+    if fraction > 0 and spent / fraction <= EXACT_COUNT_S:
+        total = int(count_rows())
+        want = total if limit is None else min(total, int(limit))
+        check_result_rows(want, width)
+    check_result_rows(at_least, width, exact=False)
+    raise AssertionError("unreachable: more rows than the budget holds")  # pragma: no cover
+
+
+def stack_blocks(blocks: list[np.ndarray], rows: int, width: int) -> np.ndarray:
+    """``blocks`` (emptied) stacked into one ``(rows, width)`` int64 array.
+
+    A single block comes back as it is; several are copied one at a time (each released once
+    copied), so the copy can be interrupted between two and the peak is the result plus one
+    block's worth of what is left.
+    """
+    if len(blocks) == 1 and blocks[0].base is None:  # a whole block, not a view of a bigger one
+        return blocks.pop()
+    out = np.empty((rows, width), dtype=np.int64)
+    pos = 0
+    blocks.reverse()
+    while blocks:
+        block = blocks.pop()
+        out[pos : pos + len(block)] = block
+        pos += len(block)
+    return out
+
+
+#: Seconds between two looks of the watcher thread at the cancellation tests of running calls
+#: (:func:`cancel_when`).
+CANCEL_POLL = 0.05
+_SCOPE = threading.local()
+
+
+@contextlib.contextmanager
+def cancel_when(cancelled: Callable[[], bool]) -> Iterator[None]:
+    """Within this block, this thread's kernels stop once ``cancelled()`` returns True.
+
+    For engine calls made from a thread that no signal reaches (a Dask worker's task thread):
+    while a kernel runs, a watcher thread calls ``cancelled()`` every :data:`CANCEL_POLL`
+    seconds and sets the kernel's stop flag when it returns True; the kernel stops at its next
+    poll and the call raises :class:`concurrent.futures.CancelledError` (its partial result is
+    dropped). A call made once ``cancelled()`` is True raises at once. Blocks nest (the inner
+    test applies).
+
+    Parameters
+    ----------
+    cancelled : callable
+        ``cancelled()`` -> bool, cheap and safe to call from another thread; an exception it
+        raises counts as False.
+    """
+    prev = getattr(_SCOPE, "cancelled", None)
+    _SCOPE.cancelled = cancelled
+    try:
+        yield
+    finally:
+        _SCOPE.cancelled = prev
+
+
+_WATCH = threading.Condition()
+_WATCHED: dict[int, tuple[np.ndarray, Callable[[], bool]]] = {}
+_WATCHER: dict[str, Any] = {"pid": None}
+
+
+def _watch(stop: np.ndarray, cancelled: Callable[[], bool]) -> int:
+    """Have the watcher set ``stop`` once ``cancelled()``; returns the key for :func:`_unwatch`."""
+    with _WATCH:
+        if _WATCHER["pid"] != os.getpid():  # first use, or a forked child (no threads)
+            threading.Thread(target=_watch_loop, name="nx-gpumine-cancel", daemon=True).start()
+            _WATCHER["pid"] = os.getpid()
+        key = id(stop) ^ (threading.get_ident() << 1)
+        while key in _WATCHED:
+            key += 1
+        _WATCHED[key] = (stop, cancelled)
+        _WATCH.notify()
+    return key
+
+
+def _unwatch(key: int) -> None:
+    with _WATCH:
+        _WATCHED.pop(key, None)
+
+
+def _watch_loop() -> None:
+    while True:
+        with _WATCH:
+            while not _WATCHED:
+                _WATCH.wait()
+            watched = list(_WATCHED.values())
+        for stop, cancelled in watched:
+            if _asks_to_stop(cancelled):
+                stop[0] = 1
+        time.sleep(CANCEL_POLL)
+
+
+def _asks_to_stop(cancelled: Callable[[], bool]) -> bool:
+    """``cancelled()``, an exception counting as False."""
+    try:
+        return bool(cancelled())
+    except Exception:
+        return False
 
 
 #: Kernels running in the worker thread now (0 once an interrupted kernel has stopped).

@@ -24,7 +24,11 @@ Faults: Dask reruns the tasks of a worker that dies. If a scattered input (graph
 its last copy with it, the query scatters it again and resubmits the tasks Dask cancelled (at
 most :data:`MAX_RESHIPS` times). A call that is interrupted (``KeyboardInterrupt``) or fails
 cancels all its tasks; :func:`cancel_queries` cancels running queries from another thread (they
-raise :class:`concurrent.futures.CancelledError`).
+raise :class:`concurrent.futures.CancelledError`). Cancelling reaches the tasks already running
+on the workers too (Dask itself only drops their results): each task watches its own state on
+its worker (:func:`task_cancelled`), leaves the queue for the engine lock at once, and stops a
+running CPU engine call within a fraction of a second, so the next query on the client does
+not wait for the cancelled one's engine calls to finish.
 
 Tuning (Dask config): ``nx_gpumine.tasks_per_thread`` (default :data:`TASKS_PER_THREAD`) tasks
 per worker thread of the cluster.
@@ -32,6 +36,7 @@ per worker thread of the cluster.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import threading
@@ -57,8 +62,10 @@ __all__ = [
     "iter_blocks",
     "frame",
     "cancel_queries",
+    "task_cancelled",
     "TASKS_PER_THREAD",
     "MAX_RESHIPS",
+    "LOCK_POLL",
 ]
 
 
@@ -285,9 +292,13 @@ class _Query:
     def __enter__(self) -> _Query:
         with _LOCK:
             _ACTIVE.add(self)
-        with self._lock:
-            for i in range(self.n):
-                self._add(i)
+        try:
+            with self._lock:
+                for i in range(self.n):
+                    self._add(i)
+        except BaseException:  # Ctrl-C while submitting: cancel what was submitted
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -403,17 +414,85 @@ def cancel_queries(client: Any = None) -> int:
 
 # ====================================================================== worker side
 _ENGINE_LOCK = threading.Lock()  # one engine call at a time per worker process
+#: Seconds between two looks at the task's state while it waits for the engine lock.
+LOCK_POLL = 0.05
 
 
 def _worker_job(job: Job, plan: Any) -> Job:
     return job if plan is None else job.with_plan(plan)
 
 
+def task_cancelled() -> Callable[[], bool] | None:
+    """A test of whether the Dask task running in this thread was cancelled, or None outside a
+    Dask task.
+
+    A running task that its client cancels (a ``KeyboardInterrupt`` or an error in the query
+    that submitted it, :func:`cancel_queries`) keeps running on its worker: Dask cannot stop a
+    thread. Its state on the worker becomes ``"cancelled"`` (or it leaves the worker's task
+    table), which the test reads (safe from any thread).
+
+    Returns
+    -------
+    callable or None
+        ``cancelled()`` -> bool.
+    """
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state
+
+        worker = get_worker()
+        key = thread_state.key
+        tasks = worker.state.tasks
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+    def cancelled() -> bool:
+        ts = tasks.get(key)
+        return ts is None or ts.state == "cancelled"
+
+    return cancelled
+
+
+@contextlib.contextmanager
+def _engine_turn() -> Iterator[None]:
+    """This worker process's one engine call at a time, given up when the task is cancelled.
+
+    The task waits for the engine lock while looking at its state every :data:`LOCK_POLL`
+    seconds, and its engine call runs under :func:`~nx_gpumine.engines.cpu.calls.cancel_when`:
+    a cancelled task leaves the queue at once and a running CPU kernel stops within
+    :data:`~nx_gpumine.engines.cpu.calls.CANCEL_POLL` seconds plus one poll of its stop flag,
+    so the tasks of a cancelled query free the workers for the next query instead of running
+    to their end.
+
+    Raises
+    ------
+    concurrent.futures.CancelledError
+        The task was cancelled (its result is dropped by Dask anyway).
+    """
+    cancelled = task_cancelled()
+    if cancelled is None:
+        with _ENGINE_LOCK:
+            yield
+        return
+    from ...engines.cpu.calls import cancel_when
+
+    while not _ENGINE_LOCK.acquire(timeout=LOCK_POLL):
+        if cancelled():
+            raise CancelledError("the query of this task was cancelled")
+    try:
+        if cancelled():
+            raise CancelledError("the query of this task was cancelled")
+        with cancel_when(cancelled):
+            yield
+    finally:
+        _ENGINE_LOCK.release()
+
+
 def _run_task(job: Job, data: Any, plan: Any, task: Any, engine: str, left: int | None) -> Any:
     """Worker side: one task of a shipped job on its input (graph or slice)."""
     job = _worker_job(job, plan)
     eng = job.engine(engine, data)
-    with _ENGINE_LOCK:
+    with _engine_turn():
         return job.run_task(eng, data, task, left)
 
 
@@ -421,7 +500,7 @@ def _frame_part(job: Job, data: Any, plan: Any, task: Any, engine: str, meta: An
     """Worker side: one task's matches as a pandas frame."""
     job = _worker_job(job, plan)
     eng = job.engine(engine, data)
-    with _ENGINE_LOCK:
+    with _engine_turn():
         return job.frame_part(eng, data, task, meta)
 
 

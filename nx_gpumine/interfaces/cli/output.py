@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import io
 import json
 import os
@@ -121,17 +122,23 @@ def check_writable(path: str | None, option: str) -> None:
     """Check, before any work, that the file ``path`` given to ``option`` can be written.
 
     Nothing is created: a missing file needs a writable folder, an existing one write access.
-    ``None`` and ``-`` (standard output) pass.
+    ``None`` and ``-`` (standard output) pass. A symbolic link to a file is refused: writing
+    through it would replace the file it points to (``-o out.json`` where ``out.json`` links to
+    ``~/.bashrc``), so results are never written through one; remove the link or name another
+    file. A link to a device or a pipe (``/dev/stdout``, ``/dev/null``) is written through.
 
     Raises
     ------
     CliError
-        ``path`` is a folder, its folder does not exist, or either is not writable.
+        ``path`` is a symbolic link or a folder, its folder does not exist, or either is not
+        writable.
     """
     if path is None or path == "-":
         return
     target = os.path.abspath(path)
     folder = os.path.dirname(target)
+    if _links_to_a_file(target):
+        raise _symlink_error(option, path)
     if os.path.isdir(target):
         raise CliError(f"{option} {path!r} is a directory; give a file name")
     if not os.path.isdir(folder):
@@ -147,20 +154,51 @@ def check_writable(path: str | None, option: str) -> None:
 def open_output(path: str | None, default: TextIO) -> Iterator[TextIO]:
     """``default`` for no path or ``-``, else the file ``path`` opened for writing.
 
+    The file is opened without following a symbolic link (``O_NOFOLLOW``): a link to a file is
+    refused (see :func:`check_writable`), also one made after that check; a link to a device or
+    a pipe (``/dev/stdout``) is followed.
+
     Raises
     ------
     CliError
-        The file cannot be opened.
+        The file cannot be opened, or is a symbolic link.
     """
     if path is None or path == "-":
         yield default
         return
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    if _links_to_a_file(path):
+        raise _symlink_error("-o", path)
+    if not os.path.islink(path):  # a link put there since the checks is refused too (ELOOP)
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fh = open(path, "w", newline="")  # noqa: SIM115 - closed below
+        fd = os.open(path, flags, 0o666)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _symlink_error("-o", path) from exc
         raise CliError(f"-o {path!r}: {exc.strerror or exc}") from exc
-    with fh:
+    with open(fd, "w", newline="") as fh:
         yield fh
+
+
+def _links_to_a_file(path: str) -> bool:
+    """Whether ``path`` is a symbolic link to a regular file, or to nothing (writing would
+    create a file where it points)."""
+    if not os.path.islink(path):
+        return False
+    return os.path.isfile(path) or not os.path.exists(path)
+
+
+def _symlink_error(option: str, path: str) -> CliError:
+    """The refusal to write results through the symbolic link ``path``."""
+    try:
+        to = f" (to {os.readlink(path)!r})"
+    except OSError:
+        to = ""
+    return CliError(
+        f"{option} {path!r} is a symbolic link{to}; results are not written through links "
+        "(that would overwrite the file it points to): remove the link or give another file name"
+    )
 
 
 class TableBuffer:

@@ -163,9 +163,10 @@ def load_pattern(spec: str, *, directed: bool, node_labels: str | None = None) -
             f"unknown pattern {spec!r}: not a file and not a catalogue name (known: "
             f"{', '.join(CATALOGUE)})"
         )
-    ef = read_edge_file(path, header=False, what="pattern file")
+    # a pattern file may be any file named on the command line: errors never quote its lines
+    ef = read_edge_file(path, header=False, what="pattern file", quote_rows=False)
     if ef.num_columns >= 3:
-        ef = read_edge_file(path, label_col=2, header=False, what="pattern file")
+        ef = read_edge_file(path, label_col=2, header=False, what="pattern file", quote_rows=False)
     if ef.table.num_rows > MAX_PATTERN_NODES**2:
         raise CliError(f"pattern file {spec!r}: {ef.table.num_rows} edges is not a small pattern")
     P = nx.DiGraph() if directed else nx.Graph()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import DATASETS, CliError, Status, resolve_engine, timed
-from .output import Report
+from .output import Report, check_writable
 from .reading import Columns, load_temporal_graph
 
 __all__ = [
@@ -111,7 +111,8 @@ def check_delta(delta: Any, graph: Any, spec: str, tie: str) -> None:
 
 def _motif_from_args(args: argparse.Namespace) -> tuple[Any, str | None, int | None]:
     """(motif, graph named by a query file, enumerate limit of the query)."""
-    from ...inputs.motifs import TemporalMotif, named_motif, parse_everest_query
+    from ...inputs.everest_query import parse_everest_query
+    from ...inputs.motifs import TemporalMotif, named_motif
 
     given = [x for x in (args.motif, args.edges, args.query) if x]
     if len(given) != 1:
@@ -238,6 +239,7 @@ def cmd_census(args: argparse.Namespace) -> Report:
     if args.plot:
         from ...results.plots import save_census_heatmap
 
+        check_writable(args.plot, "--plot")  # again: a link may have been made meanwhile
         title = f"{Path(str(args.graph)).name}: three-edge motifs, delta={shown}, tie={args.tie}"
         try:
             save_census_heatmap(counts, args.plot, title=title)
