@@ -33,7 +33,7 @@ from nx_gpumine.interfaces.temporal_functions import _prepare  # noqa: E402
 from nx_gpumine.plan.temporal_plan import build_temporal_plan  # noqa: E402
 
 #: the column names count_motifs defaults to
-GKW = {"source": "source", "target": "target", "time": "time"}
+GKW = ("source", "target", "time", None, None, None)  # _prepare's column arguments
 CELLS = (
     "synth10m:M8:86400,synth10m:M4:86400,synth10m:M11:86400,synth10m:M10:86400,"
     "sk10m:M10:3600,sk10m:M8:86400,sk10m:M7:86400"

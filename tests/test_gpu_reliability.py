@@ -237,9 +237,10 @@ _HARNESS = textwrap.dedent(
     ng.count_subgraphs(k8, c7, engine="cuda")
     ng.find_subgraphs(k8, c7, engine="cuda")
     ng.has_subgraph(k8, c7, engine="cuda")
-    kw = dict(source="source", target="target", time="time")
-    g5, _, p5 = _prepare_motif(tg, "path5", None, None, kw)
-    g7, _, p7 = _prepare_motif(tg, "path7", None, None, kw)
+    # the columns of _prepare: source, target, time, edge_label, node_label, node_labels
+    cols = ("source", "target", "time", None, None, None)
+    g5, _, p5 = _prepare_motif(tg, "path5", None, None, cols)
+    g7, _, p7 = _prepare_motif(tg, "path7", None, None, cols)
     gt.count(g7, p7, g7.m - 20, g7.m)  # the last roots: a short search, the same module
     gt.enumerate_matches(g5, p5, g5.m - 20, g5.m)
     pool = cp.get_default_memory_pool()
