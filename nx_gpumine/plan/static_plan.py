@@ -17,6 +17,7 @@ Ideas it carries (T-DFS, cuTS, Grochow-Kellis):
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -31,6 +32,7 @@ __all__ = [
     "static_plan",
     "distinct_sibling",
     "symmetry_conditions",
+    "size_needs",
     "twin_classes",
     "pattern_shape",
     "root_mask",
@@ -686,6 +688,69 @@ def distinct_sibling(plan: StaticPlan, graph: StaticGraph) -> StaticPlan | None:
     if plan.distinct or plan.k < 3 or plan.num_automorphisms <= 1 or len(plan.sym_level):
         return None
     return static_plan(plan.pattern, graph, induced=plan.induced, distinct=True)
+
+
+def size_needs(plan: StaticPlan) -> np.ndarray:
+    """Per level, how many later levels must map to distinct vertices of that level's own
+    candidate range, above its image (int64 ``[k]``; 0 without symmetry restrictions).
+
+    Level ``j > i`` counts for level ``i`` when its candidates are a subset of ``i``'s (the
+    backward neighbours of ``i`` are backward neighbours of ``j``, with the same checks: ``j``
+    intersects the same lists, filtered alike) and the symmetry conditions demand
+    ``f(j) > f(i)`` (directly, or through levels in between). A level's candidates are sorted,
+    so a candidate with fewer than ``size_needs[i]`` positions after it in the range can never
+    be completed: the walk stops its range that many positions early (an exact pruning; for
+    a clique pattern counted as distinct subgraphs, the walk over ordered subsets then visits
+    only prefixes that can still be completed, instead of every ordered subset of the graph's
+    cliques: K30 in K32).
+
+    Parameters
+    ----------
+    plan : StaticPlan
+        A plan.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 ``[k]``, read-only (levels 0 and 1, the root edge, always 0); computed once per
+        plan.
+    """
+    need = _SIZE_NEEDS.get(plan)
+    if need is None:
+        need = _size_needs(plan)
+        need.setflags(write=False)
+        _SIZE_NEEDS[plan] = need
+    return need
+
+
+#: :func:`size_needs` of each plan alive (plans are immutable; computed once).
+_SIZE_NEEDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _size_needs(plan: StaticPlan) -> np.ndarray:
+    k = plan.k
+    need = np.zeros(k, dtype=np.int64)
+    if len(plan.sym_level) == 0:
+        return need
+    # above[i, j]: the conditions demand f(j) > f(i) (transitively; conditions point back)
+    above = np.zeros((k, k), dtype=bool)
+    for j in range(k):
+        for s in plan.sym_level[plan.sym_ptr[j] : plan.sym_ptr[j + 1]].tolist():
+            above[s, j] = True
+            above[:, j] |= above[:, s]
+    bns = [set(plan.bn_level[plan.bn_ptr[i] : plan.bn_ptr[i + 1]].tolist()) for i in range(k)]
+    checks = [{c[0]: c[1:] for c in plan.checks(i)} for i in range(k)]
+    for i in range(2, k):
+        if not bns[i]:
+            continue
+        for j in range(i + 1, k):
+            if (
+                above[i, j]
+                and bns[i] <= bns[j]
+                and all(checks[j][b] == checks[i][b] for b in bns[i])
+            ):
+                need[i] += 1
+    return need
 
 
 def node_mask(graph: StaticGraph, p: StaticPlan, level: int) -> np.ndarray:

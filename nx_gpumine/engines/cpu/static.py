@@ -17,7 +17,7 @@ import numpy as np
 
 from ...inputs.static_graph import StaticGraph
 from ...plan.root_split import static_root_bounds
-from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask
+from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask, size_needs
 from ..checks import checked_limit, checked_range
 from .calls import (
     COUNT,
@@ -100,6 +100,7 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> StaticArgs:
         tail_start=tail_start,
         tail_kind=tail_kind,
         tail_indep=tail_indep,
+        size_need=c(size_needs(plan), np.int64),
         mark_limit=np.int64(MARK_LIMIT),
         **{name: c(getattr(plan, name)) for name in _PLAN_INT32},
     )

@@ -119,6 +119,9 @@ class StaticPlanArrays(NamedTuple):
     tail_kind: int
     #: The formula needs the tail's candidates pairwise non-adjacent (induced plans).
     tail_indep: bool
+    #: int64 per level: later levels that take distinct vertices above its image from its own
+    #: candidate range (``plan.static_plan.size_needs``): its range ends that much earlier.
+    size_need: np.ndarray
     #: Largest node count for which a run keeps a byte of marks per node (a tuning value).
     mark_limit: int
 
@@ -371,11 +374,12 @@ def _dfs(graph, plan, run, state):
         pa.sym_ptr,
         pa.sym_level,
     )
-    root_ok, tail_start, tail_kind, tail_indep = (
+    root_ok, tail_start, tail_kind, tail_indep, size_need = (
         pa.root_ok,
         pa.tail_start,
         pa.tail_kind,
         pa.tail_indep,
+        pa.size_need,
     )
     mark_limit = pa.mark_limit
     lo, hi, mode, out, stop = run.lo, run.hi, run.mode, run.out, run.stop
@@ -658,6 +662,11 @@ def _dfs(graph, plan, run, state):
                         a0 = _lower_bound(row, 0, n, lb + 1)
                     pos[level] = a0
                     end[level] = n
+                # size pruning: the last size_need positions leave too few larger candidates
+                # for the later levels that must take them (not at a count tail's level, whose
+                # formula counts every candidate)
+                if size_need[level] > 0 and not (use_tail and level == T):
+                    end[level] -= size_need[level]
                 prepared = True
                 if use_tail and level == T:
                     # a new mapping of levels < T: count its tail candidates from zero;

@@ -1,20 +1,25 @@
 """CPU temporal engine (numba): the facade of :class:`~nx_gpumine.engines.contract.TemporalEngine`.
 
-The walk (a chronological edge-driven DFS, Mackey et al.) and the 3-edge census are
-:mod:`.temporal_walk`; this module builds their arguments and splits root ranges into chunks of
-about equal estimated work, run with ``prange``. Counts are int64 per chunk and summed in
-Python with an overflow check. Unlimited enumeration counts first and fills exact offsets in
-parallel; a limited one fills a doubling buffer. Kernels release the GIL and poll a stop flag
-(see :mod:`.calls`: Ctrl-C, threads).
+The walk (a chronological edge-driven DFS, Mackey et al.) is :mod:`.temporal_walk`, the 3-edge
+census (counted per node pair, not enumerated) :mod:`.temporal_census`; this module builds their
+arguments and splits root ranges into chunks of about equal estimated work, run with
+``prange``. Counts are int64 per chunk and summed in Python with an overflow check. The count
+of a plain three-edge motif (no labels, gaps, anti-edges or node conditions: one of the
+census's 36) on two nodes, or of a star on a graph with a heavy node pair, is the census's
+count of that motif, computed for its kind alone. Unlimited enumeration counts first and fills
+exact offsets in parallel; a limited one fills a doubling buffer. Kernels release the GIL and
+poll a stop flag (see :mod:`.calls`: Ctrl-C, threads).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 import numba
 import numpy as np
 
+from ...inputs.motifs import CENSUS_KEYS
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
@@ -35,27 +40,52 @@ from .calls import (
     run_kernel,
     settle,
 )
+from .temporal_census import (
+    PART_ALL,
+    PART_LONE_FIRST,
+    PART_LONE_LAST,
+    PART_LONE_MIDDLE,
+    PART_TRIANGLE,
+    PART_TWO_NODE,
+    CensusIndex,
+    CensusQuery,
+    census_chunks,
+    reverse_runs,
+    window_end,
+)
 from .temporal_walk import (
     AntiEdges,
-    CensusQuery,
     TemporalArgs,
     TemporalGraphArrays,
     TemporalPlanArrays,
     WalkIndex,
     build_walk_index,
-    census_chunks,
     run_chunks,
     run_serial,
 )
 
-__all__ = ["count", "enumerate_matches", "exists", "census", "walk_index", "INITIAL_ROWS"]
+__all__ = [
+    "count",
+    "enumerate_matches",
+    "exists",
+    "census",
+    "walk_index",
+    "census_index",
+    "census_motif",
+    "INITIAL_ROWS",
+    "HEAVY_PAIR",
+]
 
 #: First size (rows) of the growing output buffer of a limited enumeration.
 INITIAL_ROWS = 1 << 16
+#: Edges between two nodes from which a star motif's count takes the census (a walk of its
+#: roots on such a pair costs up to the cube of that number).
+HEAVY_PAIR = 256
 
 _KERNELS = WalkKernels(run_chunks, run_serial)
 _DUMMY_I32 = np.full(1, -1, dtype=np.int32)
 _DUMMY_ALLOW = np.ones((1, 1), dtype=np.uint8)
+_NO_WALK = WalkIndex(*(np.zeros(1, dtype=np.int64) for _ in range(4)))
 
 
 def walk_index(graph: TemporalGraph) -> WalkIndex:
@@ -74,6 +104,115 @@ def walk_index(graph: TemporalGraph) -> WalkIndex:
         return walk
 
     return graph.derived(("cpu_walk_index",), build)
+
+
+def census_index(graph: TemporalGraph) -> CensusIndex:
+    """The census's :class:`~.temporal_census.CensusIndex` of ``graph``: each node's out-edges
+    sorted by (target, id) in runs of one target, each run's reverse, and each node's distinct
+    neighbours.
+
+    Built once in O(m log m) (NumPy) and kept with the graph's derived values (key
+    ``("cpu_census_index",)``).
+    """
+
+    def build() -> CensusIndex:
+        out_edges = graph.out_edges
+        order = np.lexsort((out_edges, graph.dst[out_edges], graph.src[out_edges]))
+        out_nbr = np.ascontiguousarray(out_edges[order], dtype=np.int64)
+        # runs: the edges of one (source, target), consecutive in out_nbr
+        tgt, own = graph.dst[out_nbr], graph.src[out_nbr]
+        head = np.ones(len(out_nbr), dtype=bool)
+        head[1:] = (tgt[1:] != tgt[:-1]) | (own[1:] != own[:-1])
+        run_ptr = np.append(np.flatnonzero(head), len(out_nbr)).astype(np.int64)
+        run_rev = np.zeros((len(run_ptr) - 1, 2), dtype=np.int64)
+        if len(run_rev):  # O(m log d), once per graph (not polled)
+            reverse_runs(_graph_arrays(graph), out_nbr, run_ptr, run_rev)
+        # each node's distinct neighbours: the pairs {a, b}, a != b, once each, both ways
+        s, d = graph.src, graph.dst
+        keep = s != d
+        a, b = np.minimum(s[keep], d[keep]), np.maximum(s[keep], d[keep])
+        by = np.lexsort((b, a))
+        a, b = a[by], b[by]
+        first = np.ones(len(a), dtype=bool)
+        first[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+        owner = np.concatenate([a[first], b[first]])
+        other = np.concatenate([b[first], a[first]])
+        by = np.lexsort((other, owner))
+        ptr = np.zeros(graph.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(owner, minlength=graph.n), out=ptr[1:])
+        sizes = np.diff(run_ptr) + (run_rev[:, 1] - run_rev[:, 0])
+        loops = graph.src[out_nbr[run_ptr[:-1]]] == graph.dst[out_nbr[run_ptr[:-1]]]
+        return CensusIndex(
+            out_nbr=out_nbr,
+            run_ptr=run_ptr,
+            run_rev=run_rev,
+            nbr_ptr=ptr,
+            nbr=np.ascontiguousarray(other[by], dtype=np.int64),
+            heaviest=np.int64(sizes[~loops].max() if (~loops).any() else 0),
+        )
+
+    return graph.derived(("cpu_census_index",), build)
+
+
+def _census_parts(key: str) -> int:
+    """The census part (``PART_*``) holding a census key's motif."""
+    pairs = [frozenset(e) for e in key.split()]
+    if len(set(pairs)) == 1:
+        return PART_TWO_NODE
+    if len(set(pairs)) == 3:
+        return PART_TRIANGLE
+    lone = next(i for i, p in enumerate(pairs) if pairs.count(p) == 1)
+    return (PART_LONE_FIRST, PART_LONE_MIDDLE, PART_LONE_LAST)[lone]
+
+
+def census_motif(plan: TemporalPlan) -> int | None:
+    """The position in ``CENSUS_KEYS`` of a plan's motif when its count is a census count: three
+    edges on two or three nodes, no self-loop, and nothing else asked (no labels, gaps,
+    anti-edges or node conditions); else None.
+
+    Parameters
+    ----------
+    plan : TemporalPlan
+        A plan.
+
+    Returns
+    -------
+    int or None
+    """
+    if plan.l != 3:
+        return None
+    if plan not in _CENSUS_MOTIF:
+        _CENSUS_MOTIF[plan] = _census_key_index(plan)
+    return _CENSUS_MOTIF[plan]
+
+
+#: :func:`census_motif` of each plan alive (plans are immutable).
+_CENSUS_MOTIF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _census_key_index(plan: TemporalPlan) -> int | None:
+    if plan.k not in (2, 3) or plan.impossible:
+        return None
+    if (
+        plan.gap_on.any()
+        or (plan.node_label != -1).any()
+        or (plan.edge_label != -1).any()
+        or plan.node_allow is not None
+        or len(plan.anti_src)
+    ):
+        return None
+    first: dict[int, int] = {}
+    key = []
+    for a, b in zip(plan.esrc.tolist(), plan.edst.tolist(), strict=True):
+        if a == b:
+            return None
+        for x in (a, b):
+            first.setdefault(x, len(first))
+        key.append(f"{first[a]}{first[b]}")
+    try:
+        return CENSUS_KEYS.index(" ".join(key))
+    except ValueError:  # pragma: no cover - every 3-edge motif on 2-3 nodes is a census key
+        return None
 
 
 def _c(a: np.ndarray, dtype: type) -> np.ndarray:
@@ -156,8 +295,25 @@ def _reduce(graph: TemporalGraph, plan: TemporalPlan, lo: int, hi: int | None, m
 
 def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> int:
     """Number of edge-id tuples matching the motif with the root edge id in ``[lo, hi)``
-    (:class:`~nx_gpumine.engines.contract.TemporalEngine`; ``CapacityError`` past 64 bits)."""
-    return _reduce(graph, plan, lo, hi, COUNT)
+    (:class:`~nx_gpumine.engines.contract.TemporalEngine`; ``CapacityError`` past 64 bits).
+
+    A plain two-node three-edge motif (:func:`census_motif`), and a plain three-edge star on a
+    graph with :data:`HEAVY_PAIR` or more edges between two nodes, is counted by the census
+    (per node pair, not enumerated; the same number). Triangles, and stars without such a
+    pair, are walked: one motif's walk is faster there than the census's sweeps."""
+    idx = census_motif(plan)
+    parts = 0 if idx is None else _census_parts(CENSUS_KEYS[idx])
+    if (
+        parts == 0
+        or parts == PART_TRIANGLE
+        or (parts != PART_TWO_NODE and census_index(graph).heaviest < HEAVY_PAIR)
+    ):
+        return _reduce(graph, plan, lo, hi, COUNT)
+    settle()
+    if plan.lim_dtype != graph.time.dtype:
+        raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
+    lo, hi = checked_range(lo, hi, graph.m)
+    return int(_census(graph, plan.tie, plan.delta_on, plan.delta, lo, hi, parts)[idx])
 
 
 def exists(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> bool:
@@ -203,12 +359,32 @@ def census(
     settle()
     delta = census_window(graph, delta, tie)
     lo, hi = checked_range(lo, hi, graph.m)
+    on, d = encode_limit(delta, graph.integer_times, time_span(graph))
+    return _census(graph, 0 if tie == "strict" else 1, on, d, lo, hi, PART_ALL)
+
+
+def _census(
+    graph: TemporalGraph, tie: int, on: bool, d: object, lo: int, hi: int, parts: int
+) -> np.ndarray:
+    """The census (:func:`census`) of roots ``[lo, hi)``, tie rule ``tie`` (0 strict, 1 input
+    order), window ``d`` where ``on``, counting the kinds of triples in ``parts`` only (the
+    other counts are 0)."""
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
-    on, d = encode_limit(delta, graph.integer_times, time_span(graph))
-    query = CensusQuery(0 if tie == "strict" else 1, on, graph.time.dtype.type(d), CENSUS_TABLE)
-    bounds = _chunking(graph, on, query.delta, lo, hi)()
+    query = CensusQuery(tie, bool(on), graph.time.dtype.type(d), CENSUS_TABLE, parts)
+    reach = int(window_end(graph.time, np.int64(hi - 1), query.delta_on, query.delta))
+    nchunks = numba.get_num_threads() * 16
+    roots = split_root_edges(graph, nchunks, query.delta_on, query.delta, lo, hi)
+    index = census_index(graph)
+    # the runs in chunks of about equal edge counts
+    cuts = np.linspace(0, len(index.out_nbr), nchunks + 1).astype(np.int64)
+    pairs = np.unique(np.searchsorted(index.run_ptr, cuts))
     stop = new_stop()
-    counts = run_kernel(census_chunks, bounds, _graph_arrays(graph), query, stop, stop=stop)
-    # each motif's count must fit 64 bits; the 36 together need not
+    walk = walk_index(graph) if parts & PART_TRIANGLE else _NO_WALK
+    counts = run_kernel(
+        census_chunks, roots, pairs, _graph_arrays(graph), index, walk, query, lo, hi, reach,
+        stop, stop=stop,
+    )  # fmt: skip
+    # each motif's count must fit 64 bits (a chunk's -1: its own count overflowed); the 36
+    # together need not
     return np.array([checked_sum(counts[:, j]) for j in range(36)], dtype=np.int64)

@@ -9,9 +9,9 @@ compare differences (``time[x] - time[base] <= limit``), exact for integer times
 
 The kernels take named tuples: the graph's arrays (:class:`TemporalGraphArrays`), the plan's
 (:class:`TemporalPlanArrays`, :class:`AntiEdges`), the graph's :class:`WalkIndex` and a
-:class:`~.calls.RootRun`; together, before the run, a :class:`TemporalArgs`. The 3-edge census
-(:func:`census_chunks`) takes the graph's arrays and a :class:`CensusQuery`. :mod:`.temporal`
-(the engine's facade) builds them and splits root ranges into chunks.
+:class:`~.calls.RootRun`; together, before the run, a :class:`TemporalArgs`. :mod:`.temporal`
+(the engine's facade) builds them and splits root ranges into chunks. The 3-edge census is
+:mod:`.temporal_census`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,8 @@ __all__ = [
     "AntiEdges",
     "WalkIndex",
     "TemporalArgs",
-    "CensusQuery",
     "run_chunks",
     "run_serial",
-    "census_chunks",
     "build_walk_index",
 ]
 
@@ -135,17 +133,6 @@ class TemporalArgs(NamedTuple):
     walk: WalkIndex
 
 
-class CensusQuery(NamedTuple):
-    """What the 3-edge census counts: the tie rule, the window and the motif table."""
-
-    #: 0 strict, 1 input order.
-    tie: int
-    delta_on: bool
-    delta: np.generic
-    #: Motif index of each pair of edge codes (``plan.temporal_plan.CENSUS_TABLE``).
-    table: np.ndarray
-
-
 class Window(NamedTuple):
     """The time window of a level: ``t - t0 <= delta`` and ``t - tp <= gap`` where on."""
 
@@ -245,23 +232,6 @@ def _window_end(arr, lo, hi, time, win):
         else:
             hi = mid
     return lo
-
-
-@njit(cache=True, inline="always")
-def _touching(graph, v, incoming):
-    """``v``'s in-list (``incoming``) or out-list: ``(edge ids, start, end)``."""
-    if incoming:
-        return graph.in_edges, graph.in_ptr[v], graph.in_ptr[v + 1]
-    return graph.out_edges, graph.out_ptr[v], graph.out_ptr[v + 1]
-
-
-@njit(cache=True, inline="always")
-def _window_list(graph, v, incoming, lo_id, win):
-    """``v``'s in-list (``incoming``) or out-list and the positions ``[p, q)`` of its edges
-    with ids ``>= lo_id`` inside the window: ``(edge ids, p, q)``."""
-    arr, a, b = _touching(graph, v, incoming)
-    p = _lower_id(arr, a, b, lo_id)
-    return arr, p, _window_end(arr, p, b, graph.time, win)
 
 
 @njit(cache=True, inline="always")
@@ -599,111 +569,6 @@ def run_chunks(bounds, graph, plan, anti, walk, mode, out, offsets, stop):
 def run_serial(graph, plan, anti, walk, run):
     """One :class:`~.calls.RootRun` on this thread: ``(count, rows_end, next_root, status)``."""
     return _run_range(graph, plan, anti, walk, run)
-
-
-# ---------------------------------------------------------------------- census
-@njit(cache=True)
-def _census_range(graph, query, lo, hi, counts, stop):
-    """Add the 3-edge census of roots [lo, hi) into counts (36,); stops early on ``stop[0]``."""
-    src, dst, time, next_id = graph.src, graph.dst, graph.time, graph.next_id
-    tie, table = query.tie, query.table
-    S = np.zeros(3, np.int64)
-    polls = 0
-    # S: the match's nodes by first appearance (S[0] = u, S[1] = v, S[2] = a third node once an
-    # edge brings one). Each level walks the out- and in-lists of the nodes of S: list
-    # j = 2 * i + (0 out, 1 in) of S[i]. An edge between two nodes of S lies in two of those
-    # lists and is taken only from the first (the skip tests below). Both levels keep only
-    # edges within delta of t0 (e1 comes before e2, so the window bounds it too). The codes
-    # 3 * x + y (x, y: positions in S of the source and target) of e1 (c2) and of e2 select
-    # the motif through `table`.
-    for e0 in range(lo, hi):
-        if stop[0] != 0:
-            return counts
-        u = src[e0]
-        v = dst[e0]
-        if u == v:
-            continue
-        t0 = time[e0]
-        win = Window(t0, t0, query.delta_on, query.delta, False, query.delta)
-        S[0] = u
-        S[1] = v
-        lo1 = next_id[e0] if tie == 0 else e0 + 1
-        for j1 in range(4):
-            arr1, p1, q1 = _window_list(graph, S[j1 >> 1], (j1 & 1) == 1, lo1, win)
-            for pp1 in range(p1, q1):
-                polls += 1  # each pp1 walks up to a few lists: look at the flag often
-                if (polls & 15) == 0 and stop[0] != 0:
-                    return counts
-                e1 = arr1[pp1]
-                s1 = src[e1]
-                d1 = dst[e1]
-                if s1 == d1:
-                    continue
-                # node indices in S (size 2)
-                i_s = 0 if s1 == u else 1 if s1 == v else -1
-                i_d = 0 if d1 == u else 1 if d1 == v else -1
-                jn = j1 >> 1
-                if j1 & 1 == 0:  # from out(S[jn]): skip if dst in S with idx < jn
-                    if i_d != -1 and i_d < jn:
-                        continue
-                else:  # from in(S[jn]): skip if src in S with idx <= jn
-                    if i_s != -1 and i_s <= jn:
-                        continue
-                ns = 2  # nodes in S; e1 may bring the third
-                if i_s == -1:
-                    S[2] = s1
-                    i_s = 2
-                    ns = 3
-                elif i_d == -1:
-                    S[2] = d1
-                    i_d = 2
-                    ns = 3
-                c2 = i_s * 3 + i_d
-                lo2 = next_id[e1] if tie == 0 else e1 + 1
-                for j2 in range(2 * ns):
-                    arr2, p2, q2 = _window_list(graph, S[j2 >> 1], (j2 & 1) == 1, lo2, win)
-                    jm = j2 >> 1
-                    for pp2 in range(p2, q2):
-                        e2 = arr2[pp2]
-                        s2 = src[e2]
-                        d2 = dst[e2]
-                        if s2 == d2:
-                            continue
-                        k_s = -1
-                        k_d = -1
-                        for q in range(ns):
-                            if S[q] == s2:
-                                k_s = q
-                            if S[q] == d2:
-                                k_d = q
-                        if j2 & 1 == 0:
-                            if k_d != -1 and k_d < jm:
-                                continue
-                        else:
-                            if k_s != -1 and k_s <= jm:
-                                continue
-                        if k_s == -1 or k_d == -1:
-                            if ns == 3:  # a fourth node: not a census motif
-                                continue
-                            if k_s == -1:
-                                k_s = 2
-                            else:
-                                k_d = 2
-                        idx = table[c2 * 9 + k_s * 3 + k_d]
-                        if idx >= 0:
-                            counts[idx] += 1
-    return counts
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def census_chunks(bounds, graph, query, stop):
-    """The census of every chunk ``[bounds[c], bounds[c + 1])`` in parallel: int64
-    ``(chunks, 36)``."""
-    nch = len(bounds) - 1
-    counts = np.zeros((nch, 36), np.int64)
-    for c in prange(nch):
-        _census_range(graph, query, bounds[c], bounds[c + 1], counts[c], stop)
-    return counts
 
 
 # ---------------------------------------------------------------------- walk index
