@@ -7,6 +7,7 @@ line, never its content). See ``docs/temporal.md`` for the keys accepted.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,9 +57,9 @@ def _scalar(s: str) -> Any:
 _YAML_INT = "tag:yaml.org,2002:int"
 _YAML_FLOAT = "tag:yaml.org,2002:float"
 _YAML_NULL = "tag:yaml.org,2002:null"
-_query_loader_class: Any = None
 
 
+@functools.cache
 def _query_loader(yaml: Any) -> Any:
     """PyYAML's ``SafeLoader`` with numbers read as YAML 1.2 (and Python's ``int`` / ``float``) do.
 
@@ -75,11 +76,8 @@ def _query_loader(yaml: Any) -> Any:
     Returns
     -------
     type
-        A ``yaml.SafeLoader`` subclass (built once, then kept).
+        A ``yaml.SafeLoader`` subclass (built once, then cached).
     """
-    global _query_loader_class
-    if _query_loader_class is not None:
-        return _query_loader_class
 
     class _QueryLoader(yaml.SafeLoader):
         pass
@@ -105,7 +103,6 @@ def _query_loader(yaml: Any) -> Any:
         return int(loader.construct_scalar(node).replace("_", ""))
 
     _QueryLoader.add_constructor(_YAML_INT, _int)
-    _query_loader_class = _QueryLoader
     return _QueryLoader
 
 
