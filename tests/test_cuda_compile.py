@@ -18,7 +18,7 @@ from nx_gpumine.inputs.motifs import AntiEdge, TemporalMotif, named_motif
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_networkx
 from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
-from nx_gpumine.plan.static_plan import build_static_plan
+from nx_gpumine.plan.static_plan import build_static_plan, size_needs
 from nx_gpumine.plan.temporal_plan import build_temporal_plan
 
 SOURCES = sorted(p.name for p in KERNEL_DIR.glob("*.cu"))
@@ -287,7 +287,9 @@ def test_pack_plan_layout():
     plan = build_static_plan(as_pattern("house"), G, induced=True, distinct=True)
     k = plan.k
     p = pack_plan(plan)
-    assert p.dtype == np.int32 and len(p) == 10 * k + 3 * k * k + 1
+    assert p.dtype == np.int32 and len(p) == 11 * k + 3 * k * k + 1
+    # the last k ints: the size pruning of each level (P_NEED)
+    assert p[10 * k + 3 * k * k + 1 :].tolist() == size_needs(plan).tolist()
     code = p[10 * k : 10 * k + k * k].reshape(k, k)
     bn = p[7 * k : 8 * k]
     sym = p[6 * k : 7 * k]
@@ -300,7 +302,7 @@ def test_pack_plan_layout():
         assert bns == {j for j in range(k) if (int(bn[i]) >> j) & 1}
         syms = set(plan.sym_level[plan.sym_ptr[i] : plan.sym_ptr[i + 1]].tolist())
         assert syms == {j for j in range(k) if (int(sym[i]) >> j) & 1}
-    assert p[-1] == 1  # induced
+    assert p[10 * k + 3 * k * k] == 1  # induced
 
 
 def test_resume_tasks_bookkeeping():

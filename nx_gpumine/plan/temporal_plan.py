@@ -8,6 +8,7 @@ read only these arrays plus the graph's arrays.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,7 @@ __all__ = [
     "time_span",
     "encode_limit",
     "CENSUS_TABLE",
+    "census_position",
 ]
 
 #: Candidate source codes (``TemporalPlan.source``).
@@ -571,3 +573,53 @@ def time_partitions(graph: TemporalGraph, plan: TemporalPlan, nparts: int) -> li
             end = int(np.searchsorted(graph.time, t_end, side="right"))
         parts.append(TimePartition(lo, hi, lo, max(end, hi)))
     return parts
+
+
+def census_position(plan: TemporalPlan) -> int | None:
+    """The position in ``CENSUS_KEYS`` of a plan's motif when its count is a census count: three
+    edges on two or three nodes, no self-loop, and nothing else asked (no labels, gaps,
+    anti-edges or node conditions); else None.
+
+    Parameters
+    ----------
+    plan : TemporalPlan
+        A plan.
+
+    Returns
+    -------
+    int or None
+    """
+    if plan.l != 3:
+        return None
+    if plan not in _CENSUS_POSITION:
+        _CENSUS_POSITION[plan] = _census_key_index(plan)
+    return _CENSUS_POSITION[plan]
+
+
+#: `census_position` of each plan alive (plans are immutable).
+_CENSUS_POSITION: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _census_key_index(plan: TemporalPlan) -> int | None:
+    if plan.k not in (2, 3) or plan.impossible:
+        return None
+    if (
+        plan.gap_on.any()
+        or (plan.node_label != -1).any()
+        or (plan.edge_label != -1).any()
+        or plan.node_allow is not None
+        or len(plan.anti_src)
+    ):
+        return None
+    first: dict[int, int] = {}
+    key = []
+    for a, b in zip(plan.esrc.tolist(), plan.edst.tolist(), strict=True):
+        if a == b:
+            return None
+        for x in (a, b):
+            first.setdefault(x, len(first))
+        key.append(f"{first[a]}{first[b]}")
+    try:
+        return CENSUS_KEYS.index(" ".join(key))
+    except ValueError:  # pragma: no cover - every 3-edge motif on 2-3 nodes is a census key
+        return None

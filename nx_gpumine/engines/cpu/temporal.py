@@ -13,7 +13,6 @@ poll a stop flag (see :mod:`.calls`: Ctrl-C, threads).
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 
 import numba
@@ -24,6 +23,7 @@ from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
     TemporalPlan,
+    census_position,
     census_window,
     encode_limit,
     split_root_edges,
@@ -71,7 +71,6 @@ __all__ = [
     "census",
     "walk_index",
     "census_index",
-    "census_motif",
     "INITIAL_ROWS",
     "HEAVY_PAIR",
 ]
@@ -165,56 +164,6 @@ def _census_parts(key: str) -> int:
     return (PART_LONE_FIRST, PART_LONE_MIDDLE, PART_LONE_LAST)[lone]
 
 
-def census_motif(plan: TemporalPlan) -> int | None:
-    """The position in ``CENSUS_KEYS`` of a plan's motif when its count is a census count: three
-    edges on two or three nodes, no self-loop, and nothing else asked (no labels, gaps,
-    anti-edges or node conditions); else None.
-
-    Parameters
-    ----------
-    plan : TemporalPlan
-        A plan.
-
-    Returns
-    -------
-    int or None
-    """
-    if plan.l != 3:
-        return None
-    if plan not in _CENSUS_MOTIF:
-        _CENSUS_MOTIF[plan] = _census_key_index(plan)
-    return _CENSUS_MOTIF[plan]
-
-
-#: :func:`census_motif` of each plan alive (plans are immutable).
-_CENSUS_MOTIF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _census_key_index(plan: TemporalPlan) -> int | None:
-    if plan.k not in (2, 3) or plan.impossible:
-        return None
-    if (
-        plan.gap_on.any()
-        or (plan.node_label != -1).any()
-        or (plan.edge_label != -1).any()
-        or plan.node_allow is not None
-        or len(plan.anti_src)
-    ):
-        return None
-    first: dict[int, int] = {}
-    key = []
-    for a, b in zip(plan.esrc.tolist(), plan.edst.tolist(), strict=True):
-        if a == b:
-            return None
-        for x in (a, b):
-            first.setdefault(x, len(first))
-        key.append(f"{first[a]}{first[b]}")
-    try:
-        return CENSUS_KEYS.index(" ".join(key))
-    except ValueError:  # pragma: no cover - every 3-edge motif on 2-3 nodes is a census key
-        return None
-
-
 def _c(a: np.ndarray, dtype: type) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=dtype)
 
@@ -297,11 +246,12 @@ def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None 
     """Number of edge-id tuples matching the motif with the root edge id in ``[lo, hi)``
     (:class:`~nx_gpumine.engines.contract.TemporalEngine`; ``CapacityError`` past 64 bits).
 
-    A plain two-node three-edge motif (:func:`census_motif`), and a plain three-edge star on a
-    graph with :data:`HEAVY_PAIR` or more edges between two nodes, is counted by the census
-    (per node pair, not enumerated; the same number). Triangles, and stars without such a
-    pair, are walked: one motif's walk is faster there than the census's sweeps."""
-    idx = census_motif(plan)
+    A plain two-node three-edge motif (``plan.temporal_plan.census_position``), and a plain
+    three-edge star on a graph with :data:`HEAVY_PAIR` or more edges between two nodes, is
+    counted by the census (per node pair, not enumerated; the same number). Triangles, and
+    stars without such a pair, are walked: one motif's walk is faster there than the census's
+    sweeps."""
+    idx = census_position(plan)
     parts = 0 if idx is None else _census_parts(CENSUS_KEYS[idx])
     if (
         parts == 0

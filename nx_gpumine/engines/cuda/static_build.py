@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
+from ...plan.static_plan import size_needs
 from ..contract import STATIC_MIN_K
 from . import memory
 from ._runtime import sm_count
@@ -119,7 +120,7 @@ def check_k(plan: Any) -> None:
 def pack_plan(plan: Any) -> np.ndarray:
     """Pack a StaticPlan into the int32 layout of ``static_common.cuh``."""
     k = int(plan.k)
-    size = 10 * k + 3 * k * k + 1
+    size = 11 * k + 3 * k * k + 1
     p = np.zeros(size, dtype=np.int32)
     p[0:k] = plan.node_label
     p[k : 2 * k] = plan.loop_req
@@ -173,6 +174,7 @@ def pack_plan(plan: Any) -> np.ndarray:
     p[10 * k + k * k : 10 * k + 2 * k * k] = outl.ravel()
     p[10 * k + 2 * k * k : 10 * k + 3 * k * k] = inl.ravel()
     p[10 * k + 3 * k * k] = 1 if plan.induced else 0
+    p[10 * k + 3 * k * k + 1 :] = size_needs(plan)
     return p
 
 

@@ -49,11 +49,13 @@ from typing import Any
 import numpy as np
 
 from ...device_limits import current_budget
+from ...inputs.motifs import CENSUS_KEYS
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import (
     TIE_INPUT_ORDER,
     TIE_STRICT,
     TemporalPlan,
+    census_position,
     census_window,
     encode_limit,
     time_span,
@@ -70,11 +72,12 @@ from .temporal_build import (
     level1_list,
     list_entries,
     pair_index,
+    pair_triples,
     structure_defines,
     unsupported,
     walk_arrays,
 )
-from .temporal_data import drop_buffers, release, upload
+from .temporal_data import drop_buffers, parallel_triples, release, upload
 from .temporal_launch import census_range, count_range, enumerate_range, exists_range, last_run
 from .temporal_stream import device_need, partition_graph, stream, stream_plan
 from .temporal_tuning import DEFAULT_TUNING, TemporalTuning, current_tuning, set_tuning, tuned
@@ -106,7 +109,51 @@ __all__ = [
     "MAX_EDGES",
     "MAX_NODES",
     "MAX_ANTI",
+    "HOST_CENSUS_TRIPLES",
+    "host_census",
 ]
+
+#: Triples of edges joining the same two nodes, per edge of the graph
+#: (:func:`~.temporal_build.pair_triples` / m), above which the census and the count of a
+#: two-node or star census motif are the CPU engine's per-pair counts
+#: (``engines/cpu/temporal_census.py``, on every host core): the GPU kernels enumerate every
+#: such triple (cubic in a pair's edges: 4,000 parallel edges hold 10^10), the per-pair sweep
+#: costs ``O(p log d)`` for a pair of ``p`` edges. CollegeMsg has 184 per edge.
+HOST_CENSUS_TRIPLES = 1000.0
+
+
+def host_census(graph: TemporalGraph, *, on_device: bool = True) -> bool:
+    """Whether the graph's parallel edges send its census to the CPU engine's per-pair counts
+    (:data:`HOST_CENSUS_TRIPLES`; the triples counted on the current device, or on the host when
+    ``on_device`` is false: a graph streamed through the GPU).
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The graph.
+    on_device : bool
+        Count its parallel triples on the GPU (default) or on the host.
+
+    Returns
+    -------
+    bool
+    """
+    if graph.m < 3:
+        return False
+    if on_device:
+        triples = parallel_triples(graph)
+    else:
+        triples = graph.derived(
+            ("pair_triples",), lambda: pair_triples(np, graph.src, graph.dst, graph.n)
+        )
+    return triples > HOST_CENSUS_TRIPLES * graph.m
+
+
+def _walks_parallel_triples(plan: TemporalPlan) -> bool:
+    """Whether the plan's motif is a census motif with two edges on one node pair (two-node or
+    star): its count walks the triples of parallel edges."""
+    idx = census_position(plan)
+    return idx is not None and len({frozenset(e) for e in CENSUS_KEYS[idx].split()}) < 3
 
 
 def _count_or_exists(
@@ -120,6 +167,17 @@ def _count_or_exists(
         last_run.clear()
         return 0
     parts = stream_plan(graph, plan, lo, hi, max_device_bytes, mode, kw)
+    if (
+        mode == "count"
+        and _walks_parallel_triples(plan)
+        and host_census(graph, on_device=parts is None)
+    ):
+        from ..cpu import temporal as cpu_temporal  # numba: loaded only here
+
+        total = cpu_temporal.count(graph, plan, lo, hi)
+        last_run.clear()
+        last_run.update(mode="count", host_census=True)
+        return total
     if parts is not None:
         return stream(graph, plan, parts, mode, None, kw)
     return (count_range if mode == "count" else exists_range)(graph, plan, lo, hi, **kw)
@@ -263,13 +321,21 @@ def census(
     hi: int | None = None,
 ) -> np.ndarray:
     """The counts of the 36 three-edge motifs (int64, ``CENSUS_KEYS`` order) rooted in
-    ``[lo, hi)``, on the GPU: see :meth:`TemporalEngine.census
+    ``[lo, hi)``, on the GPU (or, for a graph with many parallel edges, :func:`host_census`,
+    by the CPU engine's per-pair counts): see :meth:`TemporalEngine.census
     <nx_gpumine.engines.contract.TemporalEngine.census>`."""
     import_cupy()  # a missing CuPy is named before the arguments are looked at
     delta = census_window(graph, delta, tie)
     lo, hi = checked_range(lo, hi, graph.m)
     if hi <= lo:
         return np.zeros(36, dtype=np.int64)
+    if host_census(graph):
+        from ..cpu import temporal as cpu_temporal  # numba: loaded only here
+
+        counts = cpu_temporal.census(graph, delta, tie, lo, hi)
+        last_run.clear()
+        last_run.update(mode="census", host_census=True)
+        return counts
     on, d = encode_limit(delta, graph.integer_times, time_span(graph))
     tie_code = TIE_STRICT if tie == "strict" else TIE_INPUT_ORDER
     return census_range(graph, lo, hi, tie=tie_code, window_on=on, delta=d)

@@ -44,6 +44,7 @@ __all__ = [
     "wide_ids",
     "walk_arrays",
     "pair_index",
+    "pair_triples",
     "list_entries",
     "level1_list",
     "level1_gaps",
@@ -214,6 +215,22 @@ def pair_index(xp: Any, src: Any, dst: Any, n: int, idx_dtype: Any) -> tuple:
     key = src.astype(xp.int64) * max(n, 1) + dst.astype(xp.int64)
     ids = xp.argsort(key, kind="stable")  # equal keys keep id order
     return ids.astype(idx_dtype), dst[ids].astype(xp.int32)
+
+
+def pair_triples(xp: Any, src: Any, dst: Any, n: int) -> float:
+    """How many triples of edges join the same two nodes, with array module ``xp``: the sum over
+    node pairs ``{a, b}``, ``a != b``, of ``C(p, 3)``, ``p`` the edges between them in either
+    direction. The census kernel walks at least that many triples when no window cuts them."""
+    keep = src != dst
+    key = xp.minimum(src, dst)[keep].astype(xp.int64) * max(n, 1) + xp.maximum(src, dst)[keep]
+    del keep
+    if len(key) == 0:
+        return 0.0
+    key.sort()
+    head = xp.flatnonzero(key[1:] != key[:-1]) + 1
+    ends = xp.concatenate([xp.zeros(1, head.dtype), head, xp.full(1, len(key), head.dtype)])
+    p = xp.diff(ends).astype(xp.float64)
+    return float((p * (p - 1) * (p - 2) / 6).sum())
 
 
 def list_entries(xp: Any, ids: Any, other: Any, time: Any) -> Any:

@@ -30,6 +30,7 @@ from .temporal_build import (
     level1_gaps,
     list_entries,
     pair_index,
+    pair_triples,
     walk_arrays,
     wide_ids,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "lists_device",
     "level1_gaps_device",
     "split_gate",
+    "parallel_triples",
     "GraphView",
     "graph_view",
     "upload",
@@ -157,6 +159,16 @@ def split_gate(graph: TemporalGraph, kind: str, nth: int, roots: int) -> float:
         kth = float(cp.partition(gaps, roots - 1)[roots - 1]) if len(gaps) >= roots else None
         cache[key] = float("inf") if kth is None else kth
     return cache[key]
+
+
+def parallel_triples(graph: TemporalGraph) -> float:
+    """:func:`~.temporal_build.pair_triples` of the graph, on the current device (once per graph
+    and device, cached)."""
+    cache = device_cache(graph)
+    if "parallel_triples" not in cache:
+        g = graph_arrays(graph)
+        cache["parallel_triples"] = pair_triples(import_cupy(), g["src"], g["dst"], graph.n)
+    return cache["parallel_triples"]
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,12 @@
 #define P_OUTL (10 * K + K * K)
 #define P_INL (10 * K + 2 * K * K)
 #define P_INDUCED (10 * K + 3 * K * K)
-#define P_SIZE (10 * K + 3 * K * K + 1)
+// P_NEED: per level, how many later levels must take distinct candidates above its image from
+// its own (sorted) candidate source (plan.static_plan.size_needs): the last that many positions
+// of the source can never be completed, so they are not walked (not at the count tail's levels,
+// whose formula counts every candidate)
+#define P_NEED (10 * K + 3 * K * K + 1)
+#define P_SIZE (11 * K + 3 * K * K + 1)
 
 // ---- control block (u64 words) beyond device_common.cuh's C_COUNT, C_FLAGS
 #define C_ROOTCUR 2

@@ -212,15 +212,19 @@ __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
   const bool last = (lev == K - 1);
   const bool need_raw = sp[P_STORERAW + lev] != 0;
   const Source s = pick_source(x, lev, lev, need_raw);
+  // size pruning (P_NEED): the source's last `need` positions are walked for the raw set only
+  const i64 keep = s.len - (lev < TAILT ? sp[P_NEED + lev] : 0);
+  const i64 len = need_raw ? s.len : keep;
   int fsz = 0, rsz = 0;
   // one candidate per lane, 32 at a time; the ballots of eval_cand's bits (bit 0 raw, bit 1
   // passes every test of the level) append the batch to the slots in source order
-  for (i64 b = 0; b < s.len; b += 32) {
+  for (i64 b = 0; b < len; b += 32) {
     i64 t = b + x.lane;
     int res = 0, c = -1;
-    if (t < s.len) {
+    if (t < len) {
       c = source_cand(x, s, t);
       res = eval_cand(x.g, sp, x.path, lev, c, s.basej, s.off + t, s.skip, need_raw, lev);
+      if (t >= keep) res &= 1;
     }
     unsigned mr = __ballot_sync(FULLMASK, res & 1);
     unsigned mo = __ballot_sync(FULLMASK, res & 2);
@@ -607,10 +611,12 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       }
     }
     i64 off = __ldg(g.indptr + path[basej]);
-    for (i64 s = 0; s < best; s += 32) {
+    // size pruning (P_NEED): the list's last `need` positions can never be completed
+    const i64 len = best - (d < TAILT ? sp[P_NEED + d] : 0);
+    for (i64 s = 0; s < len; s += 32) {
       i64 t = s + lane;
       int c = -1, res = 0;
-      if (t < best) {
+      if (t < len) {
         c = __ldg(g.indices + off + t);
         res = eval_cand(g, sp, path, d, c, basej, off + t, 0u, false, d);
       }
