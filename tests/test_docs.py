@@ -33,11 +33,19 @@ def test_mkdocs_build_strict(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "WARNING" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     api = (site / "api" / "index.html").read_text()
-    for name in ("count_subgraphs", "count_motifs", "read_edge_file", "census_heatmap"):
+    for name in (
+        "count_subgraphs",
+        "count_motifs",
+        "read_edge_file",
+        "census_heatmap",
+        "subgraph_census",
+    ):
         assert name in api
     # descriptions filled in at import (interfaces/paramdocs.py) are shown filled
     assert "{devices}" not in api and "{max_device_bytes}" not in api
-    assert api.count("NX_GPUMINE_DEVICES") == 2
+    # the filled devices= text, once per function taking it: count_subgraphs, count_motifs and
+    # subgraph_census
+    assert api.count("NX_GPUMINE_DEVICES") == 3
     assert (site / "img" / "census_collegemsg.png").is_file()
     assert (site / "img" / "scaling_temporal.png").is_file()
 

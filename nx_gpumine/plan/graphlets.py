@@ -1,0 +1,250 @@
+"""The connected k-node patterns of a static subgraph census, and how their counts relate.
+
+A *graphlet* here is a connected simple graph on ``k`` nodes (undirected, ``k`` = 3..5: 2, 6 and
+21 of them; directed, ``k`` = 3..4, weakly connected, mutual edges allowed: 13 and 199). Each is
+kept as a bit mask over the node pairs (undirected: ``{a, b}``, ``a < b``; directed: ``(a, b)``,
+``a != b``) in its canonical form, the smallest mask over all node orders.
+
+The census counts, for each graphlet ``H``, the node sets ``S`` of the data graph whose induced
+subgraph is ``H`` (``I[H]``), or the subgraphs isomorphic to ``H`` (non-induced, ``N[H]``: a node
+set and an edge subset). They are tied by one exact linear relation,
+
+    N[H] = sum over graphlets H' of copies(H, H') * I[H'],
+
+``copies(H, H')`` the edge subsets of ``H'`` (on all its ``k`` nodes) that form a graph
+isomorphic to ``H``: every subgraph isomorphic to ``H`` lies on one node set, which induces one
+``H'``. The matrix is triangular (``H'`` has at least ``H``'s edges; ``copies(H, H) = 1``), so the
+induced counts follow from the non-induced ones by back substitution in exact integers
+(:func:`induced_counts`): the census counts each graphlet non-induced, which the engines do
+fastest (shape kernels, count tails), and derives the rest.
+
+Names: the catalogue's where one matches (``inputs.patterns.CATALOGUE``), else NetworkX's graph
+atlas number (``"G7"``: ``networkx.graph_atlas(7)``, undirected) or ``"D{k}-{mask}"`` (directed,
+the canonical mask in hex).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+import networkx as nx
+
+from ..errors import QueryError
+from ..inputs.patterns import CATALOGUE
+
+__all__ = ["Graphlet", "graphlets", "copies_matrix", "induced_counts", "CENSUS_SIZES"]
+
+#: The census sizes: undirected, directed.
+CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
+
+
+@dataclass(frozen=True)
+class Graphlet:
+    """One connected ``k``-node pattern of the census.
+
+    Attributes
+    ----------
+    name : str
+        Its name (catalogue, atlas ``G<i>`` or ``D<k>-<hex mask>``).
+    k : int
+        Nodes.
+    directed : bool
+        Directed (weakly connected) or undirected.
+    mask : int
+        Canonical bit mask over the node pairs (:func:`pairs` order).
+    edges : tuple of (int, int)
+        Its edges on nodes ``0..k-1``.
+    """
+
+    name: str
+    k: int
+    directed: bool
+    mask: int
+    edges: tuple[tuple[int, int], ...]
+
+    def graph(self) -> nx.Graph:
+        """The pattern as a NetworkX graph (a ``DiGraph`` when directed), nodes ``0..k-1``."""
+        g = nx.DiGraph() if self.directed else nx.Graph()
+        g.add_nodes_from(range(self.k))
+        g.add_edges_from(self.edges)
+        return g
+
+
+@functools.cache
+def pairs(k: int, directed: bool) -> tuple[tuple[int, int], ...]:
+    """The node pairs of ``k`` nodes, one bit each: ``(a, b)`` with ``a < b`` (undirected) or
+    ``a != b`` (directed), in lexicographic order."""
+    if directed:
+        return tuple(itertools.permutations(range(k), 2))
+    return tuple(itertools.combinations(range(k), 2))
+
+
+@functools.cache
+def _permuted_bits(k: int, directed: bool) -> tuple[tuple[int, ...], ...]:
+    """For each node order ``p``: the bit each pair's bit moves to (pair ``(a, b)`` becomes
+    ``(p[a], p[b])``)."""
+    ps = pairs(k, directed)
+    index = {pr: i for i, pr in enumerate(ps)}
+    out = []
+    for p in itertools.permutations(range(k)):
+        row = []
+        for a, b in ps:
+            x, y = p[a], p[b]
+            row.append(index[(x, y) if directed or x < y else (y, x)])
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _apply(mask: int, moves: tuple[int, ...]) -> int:
+    out = 0
+    for i, j in enumerate(moves):
+        if mask >> i & 1:
+            out |= 1 << j
+    return out
+
+
+@functools.cache
+def _canonical_table(k: int, directed: bool) -> tuple[int, ...]:
+    """The canonical form (smallest mask over node orders) of every mask on ``k`` nodes."""
+    nbits = len(pairs(k, directed))
+    canon = [-1] * (1 << nbits)
+    for mask in range(1 << nbits):
+        if canon[mask] != -1:
+            continue
+        orbit = {_apply(mask, moves) for moves in _permuted_bits(k, directed)}
+        low = min(orbit)
+        for m in orbit:
+            canon[m] = low
+    return tuple(canon)
+
+
+def _connected(mask: int, k: int, directed: bool) -> bool:
+    """Whether the mask's graph is (weakly) connected on all ``k`` nodes."""
+    ps = pairs(k, directed)
+    adj = [0] * k
+    for i, (a, b) in enumerate(ps):
+        if mask >> i & 1:
+            adj[a] |= 1 << b
+            adj[b] |= 1 << a
+    seen, todo = 1, [0]
+    while todo:
+        x = todo.pop()
+        new = adj[x] & ~seen
+        seen |= new
+        todo.extend(i for i in range(k) if new >> i & 1)
+    return seen == (1 << k) - 1
+
+
+def _name_index(k: int, directed: bool) -> dict[int, str]:
+    """Canonical mask -> name, for the catalogue patterns and (undirected) atlas graphs."""
+    names: dict[int, str] = {}
+    ps = pairs(k, directed)
+    canon = _canonical_table(k, directed)
+
+    def mask_of(g: nx.Graph) -> int:
+        order = {v: i for i, v in enumerate(g.nodes)}
+        m = 0
+        for u, v in g.edges:
+            a, b = order[u], order[v]
+            m |= 1 << ps.index((a, b) if directed or a < b else (b, a))
+        return canon[m]
+
+    for name, make in CATALOGUE.items():
+        g = make()
+        if g.is_directed() == directed and len(g) == k:
+            names.setdefault(mask_of(g), name)
+    if not directed:
+        for i, g in enumerate(nx.graph_atlas_g()):
+            if len(g) == k and g.size() and nx.is_connected(g):
+                names.setdefault(mask_of(g), f"G{i}")
+    return names
+
+
+@functools.cache
+def graphlets(k: int, directed: bool) -> tuple[Graphlet, ...]:
+    """The connected ``k``-node patterns of the census, by edge count then canonical mask.
+
+    Parameters
+    ----------
+    k : int
+        Nodes: 3, 4 or 5 (undirected), 3 or 4 (directed).
+    directed : bool
+        Directed patterns (weakly connected; an edge pair may be mutual).
+
+    Returns
+    -------
+    tuple of Graphlet
+
+    Raises
+    ------
+    QueryError
+        Another ``k``.
+    """
+    sizes = CENSUS_SIZES[bool(directed)]
+    if isinstance(k, bool) or not isinstance(k, int) or k not in sizes:
+        kind = "directed" if directed else "undirected"
+        raise QueryError(f"the {kind} subgraph census takes k in {sizes}, got {k!r}")
+    canon = _canonical_table(k, directed)
+    masks = sorted(
+        {c for c in set(canon) if _connected(c, k, directed)}, key=lambda m: (m.bit_count(), m)
+    )
+    names = _name_index(k, directed)
+    ps = pairs(k, directed)
+    out = []
+    for m in masks:
+        edges = tuple(ps[i] for i in range(len(ps)) if m >> i & 1)
+        name = names.get(m, f"D{k}-{m:x}" if directed else f"U{k}-{m:x}")
+        out.append(Graphlet(name, k, bool(directed), m, edges))
+    return tuple(out)
+
+
+@functools.cache
+def copies_matrix(k: int, directed: bool) -> tuple[tuple[int, ...], ...]:
+    """``copies[i][j]``: the edge subsets of graphlet ``j`` that form a graph isomorphic to
+    graphlet ``i`` (:func:`graphlets` order; upper triangular, ones on the diagonal)."""
+    gs = graphlets(k, directed)
+    pos = {g.mask: i for i, g in enumerate(gs)}
+    canon = _canonical_table(k, directed)
+    n = len(gs)
+    rows = [[0] * n for _ in range(n)]
+    for j, g in enumerate(gs):
+        sub = g.mask
+        while True:  # every sub-mask of g's mask, g's own included
+            i = pos.get(canon[sub])
+            if i is not None:  # a connected k-node subgraph
+                rows[i][j] += 1
+            if sub == 0:
+                break
+            sub = (sub - 1) & g.mask
+    return tuple(tuple(r) for r in rows)
+
+
+def induced_counts(noninduced: list[int], k: int, directed: bool) -> list[int]:
+    """The induced counts of the graphlets from their non-induced ones (exact integers).
+
+    Parameters
+    ----------
+    noninduced : list of int
+        ``N[H]`` per graphlet (:func:`graphlets` order): subgraphs isomorphic to ``H``.
+    k : int
+        Nodes.
+    directed : bool
+        Directed graphlets.
+
+    Returns
+    -------
+    list of int
+        ``I[H]``: node sets inducing ``H``.
+    """
+    c = copies_matrix(k, directed)
+    n = len(c)
+    if len(noninduced) != n:
+        raise ValueError(f"expected {n} counts, got {len(noninduced)}")
+    induced = [0] * n
+    for i in range(n - 1, -1, -1):
+        induced[i] = int(noninduced[i]) - sum(c[i][j] * induced[j] for j in range(i + 1, n))
+        if induced[i] < 0:  # pragma: no cover - inconsistent input
+            raise ValueError("the non-induced counts are inconsistent (a negative induced count)")
+    return induced

@@ -1,0 +1,60 @@
+"""Results of the static subgraph census: a table of graphlets and counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..plan.graphlets import Graphlet
+from .static import FRAME_KINDS
+
+__all__ = ["census_frame"]
+
+
+def census_frame(graphlets: Sequence[Graphlet], counts: Sequence[int], kind: str) -> Any:
+    """The census as a tidy frame: one row per graphlet, columns ``pattern`` (its name),
+    ``nodes``, ``edges`` (how many), ``edge_list`` (its edges on nodes ``0..k-1``, as text) and
+    ``count`` (int64).
+
+    Parameters
+    ----------
+    graphlets : sequence of Graphlet
+        The census's graphlets.
+    counts : sequence of int
+        A count each.
+    kind : {"pandas", "polars", "pyarrow", "cudf"}
+        Frame library.
+
+    Returns
+    -------
+    DataFrame or pyarrow.Table
+    """
+    if kind not in FRAME_KINDS:
+        raise InputError(f"as_frame must be one of {FRAME_KINDS} or None, got {kind!r}")
+    cols = {
+        "pattern": [g.name for g in graphlets],
+        "nodes": np.array([g.k for g in graphlets], dtype=np.int64),
+        "edges": np.array([len(g.edges) for g in graphlets], dtype=np.int64),
+        "edge_list": [
+            " ".join(f"{a}{'>' if g.directed else '-'}{b}" for a, b in g.edges) for g in graphlets
+        ],  # fmt: skip
+        "count": np.array([int(c) for c in counts], dtype=np.int64),
+    }
+    if kind == "pandas":
+        import pandas as pd
+
+        return pd.DataFrame(cols)
+    if kind == "polars":
+        import polars as pl
+
+        return pl.DataFrame(cols)
+    if kind == "pyarrow":
+        import pyarrow as pa
+
+        return pa.table(cols)
+    import cudf
+
+    return cudf.DataFrame(cols)

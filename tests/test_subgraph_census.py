@@ -1,0 +1,178 @@
+"""Issue 31: the static subgraph census (every connected k-node pattern, induced or not).
+
+Oracles: a brute force over node sets (NetworkX isomorphism of each induced subgraph), NetworkX's
+monomorphism counts for the non-induced census, igraph's ``motifs_randesu`` (optional), and the
+catalogue sizes every graphlet survey quotes (2, 6, 21 undirected; 13, 199 directed).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nx_gpumine as ng
+from nx_gpumine.errors import QueryError
+from nx_gpumine.plan.graphlets import copies_matrix, graphlets, induced_counts
+
+
+# ---------------------------------------------------------------- the catalogue
+@pytest.mark.parametrize(("k", "directed", "n"), [(3, False, 2), (4, False, 6), (5, False, 21),
+                                                  (3, True, 13), (4, True, 199)])  # fmt: skip
+def test_graphlet_catalogue(k, directed, n):
+    gs = graphlets(k, directed)
+    assert len(gs) == n
+    assert len({g.name for g in gs}) == n
+    graphs = [g.graph() for g in gs]
+    connected = nx.is_weakly_connected if directed else nx.is_connected
+    assert all(len(h) == k and connected(h) for h in graphs)
+    for a, b in itertools.combinations(graphs, 2):  # pairwise non-isomorphic
+        assert not nx.is_isomorphic(a, b)
+    c = copies_matrix(k, directed)
+    for i in range(n):
+        assert c[i][i] == 1
+        assert all(c[i][j] == 0 for j in range(i))  # edge counts never fall
+    for g in gs:  # atlas names are NetworkX's graph atlas entries
+        if g.name.startswith("G"):
+            assert nx.is_isomorphic(nx.graph_atlas(int(g.name[1:])), g.graph())
+
+
+def test_copies_of_a_clique():
+    """K4's edge subsets on its 4 nodes: 12 Hamiltonian paths, 4 stars, 3 4-cycles, 12 tailed
+    triangles, 6 diamonds and itself."""
+    gs = graphlets(4, False)
+    col = {g.name: copies_matrix(4, False)[i][-1] for i, g in enumerate(gs)}
+    assert col == {"4-star": 4, "4-path": 12, "tailed-triangle": 12, "4-cycle": 3,
+                   "diamond": 6, "4-clique": 1}  # fmt: skip
+
+
+def test_induced_counts_inverts_the_relation():
+    c = copies_matrix(4, False)
+    induced = [5, 0, 7, 1, 2, 3]
+    noninduced = [sum(c[i][j] * induced[j] for j in range(6)) for i in range(6)]
+    assert induced_counts(noninduced, 4, False) == induced
+    with pytest.raises(ValueError, match="expected 6"):
+        induced_counts([1, 2], 4, False)
+
+
+# ---------------------------------------------------------------- oracles
+def _brute(G, k):
+    """Induced census by brute force: each connected k-node set, classified by isomorphism."""
+    pats = ng.census_patterns(k, G.is_directed())
+    connected = nx.is_weakly_connected if G.is_directed() else nx.is_connected
+    cnt = Counter({name: 0 for name in pats})
+    for nodes in itertools.combinations(G, k):
+        H = nx.DiGraph(G.subgraph(nodes)) if G.is_directed() else nx.Graph(G.subgraph(nodes))
+        H.remove_edges_from(list(nx.selfloop_edges(H)))
+        if connected(H):
+            (name,) = [n for n, P in pats.items() if nx.is_isomorphic(H, P)]
+            cnt[name] += 1
+    return dict(cnt)
+
+
+def _noninduced(G, k):
+    """Non-induced census from NetworkX: monomorphisms / |Aut(P)| per pattern."""
+    iso = nx.algorithms.isomorphism
+    matcher = iso.DiGraphMatcher if G.is_directed() else iso.GraphMatcher
+    H = G.copy()
+    H.remove_edges_from(list(nx.selfloop_edges(H)))
+    out = {}
+    for name, P in ng.census_patterns(k, G.is_directed()).items():
+        mono = sum(1 for _ in matcher(H, P).subgraph_monomorphisms_iter())
+        aut = sum(1 for _ in matcher(P, P).isomorphisms_iter())
+        out[name] = mono // aut
+    return out
+
+
+GRAPHS = {
+    "gnp-undirected": lambda: nx.gnp_random_graph(13, 0.35, seed=4),
+    "gnp-directed": lambda: nx.gnp_random_graph(10, 0.3, seed=5, directed=True),
+    "karate": nx.karate_club_graph,
+    "loops": lambda: nx.Graph([(0, 1), (1, 2), (2, 0), (2, 3), (3, 3), (1, 1), (3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_census_equals_brute_force(name, engine):
+    G = GRAPHS[name]()
+    sizes = (3, 4) if G.is_directed() else (3, 4, 5)
+    for k in sizes:
+        if name == "karate" and k == 5:
+            continue  # 237,336 node sets: the brute force alone takes minutes
+        got = ng.subgraph_census(G, k, engine=engine)
+        assert got == _brute(G, k)
+        assert ng.subgraph_census(G, k, induced=False, engine=engine) == _noninduced(G, k)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    n=st.integers(1, 8),
+    p=st.floats(0.1, 0.9),
+    seed=st.integers(0, 10**6),
+    directed=st.booleans(),
+)
+def test_census_property(n, p, seed, directed):
+    G = nx.gnp_random_graph(n, p, seed=seed, directed=directed)
+    for k in (3, 4):
+        got = ng.subgraph_census(G, k, engine="cpu")
+        assert got == _brute(G, k)
+        assert all(v >= 0 for v in got.values())
+
+
+def test_igraph_motifs_agree():
+    ig = pytest.importorskip("igraph")
+    for directed, sizes in ((False, (3, 4)), (True, (3, 4))):
+        G = nx.gnp_random_graph(30, 0.15, seed=11, directed=directed)
+        H = ig.Graph(n=len(G), edges=list(G.edges()), directed=directed)
+        for k in sizes:
+            want = {}
+            pats = ng.census_patterns(k, directed)
+            for cls, v in enumerate(H.motifs_randesu(size=k)):
+                if v != v:  # NaN: a disconnected class
+                    continue
+                P = ig.Graph.Isoclass(k, cls, directed=directed).to_networkx()
+                (name,) = [n for n, Q in pats.items() if nx.is_isomorphic(P, Q)]
+                want[name] = int(v)
+            assert ng.subgraph_census(G, k, engine="cpu") == want
+
+
+# ---------------------------------------------------------------- the call
+def test_small_graphs_and_errors():
+    assert ng.subgraph_census(nx.complete_graph(4), 3) == {"wedge": 0, "triangle": 4}
+    assert ng.subgraph_census(nx.path_graph(2), 3) == {"wedge": 0, "triangle": 0}
+    assert set(ng.subgraph_census(nx.empty_graph(0), 5)) == set(ng.census_patterns(5))
+    with pytest.raises(QueryError, match="k in"):
+        ng.subgraph_census(nx.path_graph(4), 6)
+    with pytest.raises(QueryError, match="directed subgraph census takes k in"):
+        ng.subgraph_census(nx.DiGraph([(0, 1)]), 5)
+    with pytest.raises(QueryError, match="k in"):
+        ng.subgraph_census(nx.path_graph(4), True)
+    with pytest.raises(QueryError):
+        ng.subgraph_census(nx.path_graph(4), 3, induced="yes")
+
+
+def test_census_patterns_are_the_keys():
+    G = nx.gnp_random_graph(9, 0.5, seed=1)
+    got = ng.subgraph_census(G, 5, engine="cpu")
+    pats = ng.census_patterns(5)
+    assert list(got) == list(pats)
+    assert {"5-cycle", "house", "5-clique"} <= set(pats)
+    assert all(isinstance(P, nx.Graph) and len(P) == 5 for P in pats.values())
+
+
+def test_as_frame():
+    pd = pytest.importorskip("pandas")
+    G = nx.karate_club_graph()
+    df = ng.subgraph_census(G, 4, as_frame="pandas", engine="cpu")
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.columns) == ["pattern", "nodes", "edges", "edge_list", "count"]
+    assert dict(zip(df["pattern"], df["count"].tolist(), strict=True)) == ng.subgraph_census(
+        G, 4, engine="cpu"
+    )
+    assert df.loc[df["pattern"] == "4-cycle", "edge_list"].item() == "0-2 0-3 1-2 1-3"
+    with pytest.raises(ng.InputError, match="as_frame"):
+        ng.subgraph_census(G, 3, as_frame="excel")
