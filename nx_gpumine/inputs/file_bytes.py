@@ -8,7 +8,8 @@
   it, :class:`InputTooLargeError` says how much was read and how to raise the limit (standard
   input fed from ``/dev/zero``, or a small gzip "bomb", stops there instead of filling the
   memory); the text and the columns parsed from it are checked against the same limit
-  (:func:`_check_parse_room`);
+  (:func:`_check_parse_room`), and the lines of an edge file, before they are parsed, against
+  the memory budget that building a graph from them needs (:func:`_check_build_room`);
 - **binary data**: refused as soon as the first :data:`_SAMPLE` bytes are in (a NUL byte, a zip
   archive), parquet and UTF-16 text aside;
 - **damaged data**: only an error of the codec (a bad header or checksum, truncated data) is
@@ -212,11 +213,16 @@ def _limit_error(name: str, what: str, detail: str, limit: int) -> InputTooLarge
     )
 
 
-def _check_parse_room(data: bytes, ncols: int, limit: int, name: str, what: str) -> None:
+def _check_parse_room(data: bytes, ncols: int, limit: int, name: str, what: str) -> int:
     """Refuse text whose parsed columns would take the read past ``limit`` bytes.
 
     The text is held while its ``ncols`` chosen columns are parsed, 8 bytes per value and line
     (text ids take more): short lines (``0 1``) take four times their text as columns.
+
+    Returns
+    -------
+    int
+        The number of lines (an upper bound on the rows).
     """
     rows = data.count(b"\n") + 1
     need = len(data) + rows * 8 * max(ncols, 1)
@@ -229,6 +235,57 @@ def _check_parse_room(data: bytes, ncols: int, limit: int, name: str, what: str)
             f"{ncols} parsed column(s))"
         )
         raise _limit_error(name, what, detail, limit)
+    return rows
+
+
+def _check_build_room(rows: int, ncols: int, name: str, what: str, unit: str = "lines") -> None:
+    """Refuse an edge list whose graph would not fit the memory budget, before it is parsed.
+
+    Building a graph holds the ``ncols`` parsed columns and takes about
+    :data:`~nx_gpumine.limits.BUILD_BYTES_PER_EDGE` more per edge at its peak
+    (:func:`~nx_gpumine.limits.graph_build_bytes`); a short file of many lines (a small gzip
+    "bomb" of ``0 1`` lines) would otherwise pass the input limit and fill the memory in the build.
+
+    Parameters
+    ----------
+    rows : int
+        Lines (or rows) of the file: its edges at most.
+    ncols : int
+        Columns parsed per line.
+    name, what : str
+        The file and how to call it, for the message.
+    unit : str
+        What ``rows`` counts, for the message (``"lines"``, ``"rows"``).
+
+    Raises
+    ------
+    InputTooLargeError
+        Naming the lines, the estimated bytes, the budget and how to raise it.
+    """
+    from ..limits import (
+        BUDGET_ENV,
+        BUILD_BYTES_PER_EDGE,
+        describe_size,
+        graph_build_bytes,
+        memory_budget,
+    )
+
+    need = graph_build_bytes(rows, ncols)
+    budget = memory_budget()
+    if need <= budget:
+        return
+    need_s, budget_s = describe_size(need), describe_size(budget)
+    if need_s == budget_s:  # just past the budget: rounded, both read the same
+        need_s, budget_s = f"{need:,} bytes", f"{budget:,} bytes"
+    build = rows * BUILD_BYTES_PER_EDGE
+    enough = -(-need // (1 << 30))  # GiB, rounded up
+    raise InputTooLargeError(
+        f"{what} {name!r}: its {rows:,} {unit} would take about {need_s} to build into a graph "
+        f"({describe_size(need - build)} of {ncols} parsed column(s) and {describe_size(build)} "
+        f"for the build), more than the memory budget of {budget_s}; raise the budget with the "
+        f"environment variable {BUDGET_ENV} (e.g. {BUDGET_ENV}={enough}GiB) or "
+        "nx_gpumine.set_memory_budget(...), or read a smaller file"
+    )
 
 
 def _check_start(sample: bytes, kind: str, name: str, what: str) -> None:

@@ -27,7 +27,9 @@ Binary data, a row with another number of fields, or a missing column raise :cla
 naming the file (and the line where one is known). The bytes are read by :mod:`.file_bytes`:
 decompressed as they come, refused past the input limit
 (:func:`~nx_gpumine.limits.input_limit`, :class:`InputTooLargeError`) or as soon as they look
-binary. An integer column is never read as float64 behind the user's back: a time or label past
+binary; an edge list (:func:`read_edge_file`) whose lines would build a graph past the memory
+budget is refused before it is parsed (:func:`~nx_gpumine.limits.graph_build_bytes`, the same
+error). An integer column is never read as float64 behind the user's back: a time or label past
 the int64 range is an error naming the column.
 """
 
@@ -47,6 +49,7 @@ from .file_bytes import (
     FileError,
     InputTooLargeError,
     _as_text,
+    _check_build_room,
     _check_parse_room,
     _fail,
     _read_input,
@@ -311,8 +314,10 @@ def read_edge_file(
         outside the 64-bit range in a time or label column, or a first line longer than
         :data:`MAX_LINE_BYTES`.
     InputTooLargeError
-        More than ``max_bytes`` of input (decompressed), or more than the memory could hold
-        (a :class:`FileError` and a :class:`~nx_gpumine.CapacityError`).
+        More than ``max_bytes`` of input (decompressed), more lines than a graph built from them
+        could hold within the memory budget (:func:`~nx_gpumine.limits.graph_build_bytes`,
+        checked before parsing), or more than the memory could hold (a :class:`FileError` and a
+        :class:`~nx_gpumine.CapacityError`).
     """
     roles: dict = {"source": source_col, "target": target_col}
     if time_col is not None:
@@ -321,7 +326,7 @@ def read_edge_file(
         roles["label"] = label_col
     ef = read_columns(
         source, roles, id_roles=("source", "target"), header=header, what=what,
-        block_size=block_size, max_bytes=max_bytes, quote_rows=quote_rows,
+        block_size=block_size, max_bytes=max_bytes, quote_rows=quote_rows, graph=True,
     )  # fmt: skip
     if ef.columns["source"] == ef.columns["target"]:
         raise _fail(ef.name, what, "the source and target must be two different columns")
@@ -338,6 +343,7 @@ def read_columns(
     block_size: int | None = None,
     max_bytes: int | None = None,
     quote_rows: bool = True,
+    graph: bool = False,
 ) -> EdgeFile:
     """Read chosen columns of a text or parquet table (see :func:`read_edge_file`).
 
@@ -366,19 +372,30 @@ def read_columns(
         Role name -> column name or 0-based index; the table's columns are named by role.
     id_roles : sequence of str
         Roles holding node ids: all int64 when every id is an integer, else all text.
+    graph : bool
+        Whether a graph is built from the rows: then a file whose lines (parquet: rows) would
+        build a graph past the memory budget is refused before parsing
+        (:func:`~nx_gpumine.limits.graph_build_bytes`).
 
     Returns
     -------
     EdgeFile
+
+    Raises
+    ------
+    FileError, InputTooLargeError
+        As :func:`read_edge_file` says.
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     data, name, limit = _read_input(source, what, max_bytes)
     if data.startswith(b"PAR1") or str(name).endswith((".parquet", ".pq")):
-        return _read_parquet(data, name, what, roles, id_roles)
+        return _read_parquet(data, name, what, roles, id_roles, graph)
     utf8 = _as_text(data, name, what)
-    _check_parse_room(utf8, len(roles), limit, name, what)
+    nlines = _check_parse_room(utf8, len(roles), limit, name, what)
+    if graph:
+        _check_build_room(nlines, len(roles), name, what)
     data = re.sub(rb"^(?:[ \t]*\r?\n)+", b"", _strip_comments(utf8))
     lines = _first_lines(data, name, what)
     if not lines:
@@ -695,7 +712,7 @@ class _CsvReading:
 
 
 def _read_parquet(
-    data: bytes, name: str, what: str, roles: dict, id_roles: Sequence[str]
+    data: bytes, name: str, what: str, roles: dict, id_roles: Sequence[str], graph: bool
 ) -> EdgeFile:
     import pyarrow.parquet as pq
 
@@ -703,6 +720,8 @@ def _read_parquet(
         pf = pq.ParquetFile(io.BytesIO(data))
     except Exception as exc:  # ArrowInvalid and friends
         raise _fail(name, what, f"is not a readable parquet file ({exc})") from exc
+    if graph:  # a few bytes of parquet can hold many rows: checked before they are read
+        _check_build_room(pf.metadata.num_rows, len(roles), name, what, "rows")
     names = list(pf.schema_arrow.names)
     cols = {r: _resolve(v, names, True, r, name, what) for r, v in roles.items()}
     table = pf.read(columns=list(dict.fromkeys(cols.values())))

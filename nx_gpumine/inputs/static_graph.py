@@ -284,8 +284,10 @@ def build_static_graph(
     UnsupportedGraphError
         A repeated edge or self-loop with ``duplicates="raise"``.
     """
-    src = np.asarray(src, dtype=np.int64)
-    dst = np.asarray(dst, dtype=np.int64)
+    src = np.asarray(src)
+    dst = np.asarray(dst)
+    if not src.dtype == dst.dtype == np.int32:  # int32 ids are used as they are
+        src, dst = src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False)
     if n >= 2**31 - 1:
         raise InputError(f"{where}: {n} vertices exceed the int32 id range")
     if duplicates not in ("raise", "drop"):
@@ -297,9 +299,10 @@ def build_static_graph(
     loop = np.zeros(n, dtype=np.uint8)
     loop_label = None if labels is None else np.full(n, ABSENT_LABEL, dtype=np.int32)
     lv = src[is_loop]
-    if len(np.unique(lv)) != len(lv):
-        if duplicates == "raise":
-            u = int(lv[np.flatnonzero(np.diff(np.sort(lv)) == 0)[0]])
+    if duplicates == "raise" and len(lv):
+        repeated = np.flatnonzero(np.bincount(lv, minlength=n) > 1)
+        if len(repeated):
+            u = int(repeated[0])
             raise UnsupportedGraphError(
                 f"{where}: self-loop on node {keys[u]!r} appears more than once; the graph must be"
                 " simple (pass duplicates='drop' to keep the first)"
@@ -308,57 +311,68 @@ def build_static_graph(
     if loop_label is not None:
         # first occurrence wins on duplicates='drop'
         loop_label[lv[::-1]] = labels[is_loop][::-1]
-    s, d = src[~is_loop], dst[~is_loop]
-    lab = None if labels is None else labels[~is_loop]
 
-    # each edge u->v contributes entry (u, v, code 1) and (v, u, code 2); undirected: code 3 both
-    fwd_code, bwd_code = (1, 2) if directed else (3, 3)
-    key_u = np.concatenate([s, d])
-    key_v = np.concatenate([d, s])
-    code = np.concatenate(
-        [np.full(len(s), fwd_code, np.uint8), np.full(len(s), bwd_code, np.uint8)]
-    )
-    # detect duplicate edges: the same (u, v) with the same direction bit twice
-    order = np.lexsort((code, key_v, key_u))
-    key_u, key_v, code = key_u[order], key_v[order], code[order]
-    if lab is not None:
-        lab2 = np.concatenate([lab, lab])[order]
-    same = (key_u[1:] == key_u[:-1]) & (key_v[1:] == key_v[:-1])
-    dup = same & ((code[1:] & code[:-1]) != 0)
-    if dup.any():
+    # each edge u->v contributes entry (u, v, code 1) and (v, u, code 2); undirected: code 3 both;
+    # an entry is one sortable key (u * n + v) * 4 + code; self-loops sort last and are cut off
+    key = _entry_keys(src, dst, n, directed, is_loop if len(lv) else None)
+    cut = len(key) - 2 * len(lv)
+    del is_loop, lv
+    lab2 = None
+    if labels is None:
+        key.sort()  # equal keys are equal entries: no order to keep
+        key = key[:cut]
+    else:
+        order = np.argsort(key, kind="stable")[:cut]  # ties in input order: first label wins
+        key = key[order]
+        lab2 = np.concatenate([labels, labels])[order]
+        del order
+    # a duplicate edge is the same (u, v) with the same direction bit twice: the same key
+    new = np.empty(len(key), dtype=bool)
+    new[:1] = True
+    np.not_equal(key[1:], key[:-1], out=new[1:])
+    if not new.all():
         if duplicates == "raise":
-            i = int(np.flatnonzero(dup)[0])
-            u, v = keys[int(key_u[i])], keys[int(key_v[i])]
+            pair = int(key[int(np.flatnonzero(~new)[0])]) >> 2
+            u, v = keys[pair // n], keys[pair % n]
             kind = "edge" if directed else "undirected edge"
             raise UnsupportedGraphError(
                 f"{where}: {kind} ({u!r}, {v!r}) appears more than once; multigraphs are not"
                 " supported (pass duplicates='drop' to keep the first occurrence)"
             )
-        keep = np.ones(len(key_u), dtype=bool)
-        keep[1:][dup] = False
-        key_u, key_v, code = key_u[keep], key_v[keep], code[keep]
-        if lab is not None:
-            lab2 = lab2[keep]
-    # merge the out and in entries of one pair into one union entry
-    first = np.ones(len(key_u), dtype=bool)
-    first[1:] = (key_u[1:] != key_u[:-1]) | (key_v[1:] != key_v[:-1])
-    group = np.cumsum(first) - 1
-    m = int(first.sum())
-    indices = key_v[first].astype(np.int32)
-    owner = key_u[first]
-    dircode = np.zeros(m, dtype=np.uint8)
-    np.bitwise_or.at(dircode, group, code)
+        key = key[new]
+        if lab2 is not None:
+            lab2 = lab2[new]
+    del new
+    code = key.astype(np.uint8)
+    code &= 3
+    key >>= 2  # the pair u * n + v
+    # merge the out and in entries of one pair (codes 1 then 2, adjacent) into one union entry
+    first = np.empty(len(key), dtype=bool)
+    first[:1] = True
+    np.not_equal(key[1:], key[:-1], out=first[1:])
+    if first.all():  # always so for undirected graphs
+        pair, dircode, first_lab = key, code, lab2
+        second = np.zeros(0, dtype=np.int64)
+    else:
+        pair, dircode = key[first], code[first]
+        first_lab = None if lab2 is None else lab2[first]
+        second = np.flatnonzero(~first)  # an in entry whose pair's out entry is just before
+    del key, first
+    slot = second - np.arange(1, len(second) + 1)  # the union entry of each such in entry
     out_label = in_label = None
-    if lab is not None:
-        out_label = np.full(m, ABSENT_LABEL, dtype=np.int32)
-        in_label = np.full(m, ABSENT_LABEL, dtype=np.int32)
-        is_out = (code & 1).astype(bool)
-        is_in = (code & 2).astype(bool)
-        out_label[group[is_out]] = lab2[is_out]
-        in_label[group[is_in]] = lab2[is_in]
+    if lab2 is not None:  # each union entry's first entry, then the in entries merged into it
+        out_label = np.where(dircode & 1, first_lab, ABSENT_LABEL).astype(np.int32, copy=False)
+        in_label = np.where(dircode & 2, first_lab, ABSENT_LABEL).astype(np.int32, copy=False)
+        in_label[slot] = lab2[second]
+        del first_lab, lab2
+    dircode[slot] |= code[second]
+    del second, slot, code
+    # pairs are sorted by owner u: vertex w's entries start at the first pair >= w * n
     indptr = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(indptr, owner + 1, 1)
-    np.cumsum(indptr, out=indptr)
+    indptr[1:] = np.searchsorted(pair, np.arange(1, n + 1, dtype=np.uint64) * np.uint64(n))
+    np.remainder(pair, np.uint64(max(n, 1)), out=pair)
+    indices = pair.astype(np.int32)
+    del pair
     return StaticGraph(
         directed=directed,
         indptr=indptr,
@@ -376,6 +390,47 @@ def build_static_graph(
         edge_vocab=edge_labels.vocab or {},
         _key_to_id=key_to_id,
     )
+
+
+def _entry_keys(
+    src: np.ndarray, dst: np.ndarray, n: int, directed: bool, is_loop: np.ndarray | None
+) -> np.ndarray:
+    """The union-CSR entries of edges ``src[j] -> dst[j]`` as sortable keys.
+
+    Edge ``u -> v`` gives entry ``(u, v)`` with direction code 1 and entry ``(v, u)`` with code
+    2 (code 3 for both when undirected), keyed ``(u * n + v) * 4 + code``: sorting the keys
+    sorts the entries by ``(u, v, code)``, as a lexsort of the three would (for ``n < 2**31``
+    a key fits in uint64, below the largest uint64, which self-loops get so that they sort
+    last). One uint64 array of ``2 * len(src)`` keys is the only allocation.
+
+    Parameters
+    ----------
+    src, dst : numpy.ndarray
+        int32 or int64 dense endpoint ids in ``[0, n)``.
+    n : int
+        Number of vertices.
+    directed : bool
+        Whether edges have a direction.
+    is_loop : numpy.ndarray or None
+        bool per edge: it is a self-loop (None: there are none).
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64 keys: the out entries of the edges in order, then their in entries.
+    """
+    m = len(src)
+    fwd, bwd = (1, 2) if directed else (3, 3)
+    key = np.empty(2 * m, dtype=np.uint64)
+    for half, a, b, c in ((key[:m], src, dst, fwd), (key[m:], dst, src, bwd)):
+        # ids are >= 0: computed in uint64 from int32 or int64 ids without a copy
+        np.multiply(a, np.uint64(n), out=half, dtype=np.uint64, casting="unsafe")
+        np.add(half, b, out=half, dtype=np.uint64, casting="unsafe")
+        half <<= np.uint64(2)
+        half |= np.uint64(c)
+        if is_loop is not None:
+            half[is_loop] = np.iinfo(np.uint64).max
+    return key
 
 
 def from_networkx(

@@ -298,7 +298,7 @@ def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
 
 
 def _csr(owner: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(owner, kind="stable").astype(np.int64)
+    order = np.argsort(owner, kind="stable").astype(np.int64, copy=False)
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(owner, minlength=n), out=ptr[1:])
     return ptr, order
@@ -357,11 +357,54 @@ def _numeric_ids(keys: list, src_keys: np.ndarray, dst_keys: np.ndarray) -> tupl
     return out[0], out[1]
 
 
+def _dense_int_ids(src_keys: np.ndarray, dst_keys: np.ndarray) -> tuple | None:
+    """:func:`_dense_ids` for integer keys spanning at most twice as many values as there are
+    endpoints (node ids of most edge files): a table over the span instead of a sort.
+
+    A key's dense id is its rank among the keys present, as ``numpy.unique`` gives it. The ids
+    are int32 (int64 past its range), but keys that are exactly ``0 .. n-1`` are their own ids:
+    then the key arrays are returned as int64 (not copied when they are int64). The table takes
+    5 bytes per value of the span.
+
+    Parameters
+    ----------
+    src_keys, dst_keys : numpy.ndarray
+        Endpoint keys per edge.
+
+    Returns
+    -------
+    tuple or None
+        ``(src ids, dst ids, sorted keys)`` as :func:`_dense_ids` returns them, or None where
+        the keys are not integers, there are none, or they are too spread out.
+    """
+    if np.result_type(src_keys, dst_keys).kind not in "iu" or not len(src_keys):
+        return None  # int64 with uint64 keys are floats to numpy.unique: left to it
+    lo = min(int(src_keys.min()), int(dst_keys.min()))
+    hi = max(int(src_keys.max()), int(dst_keys.max()))
+    span = hi - lo + 1
+    if hi > np.iinfo(np.int64).max or span > 2 * (len(src_keys) + len(dst_keys)):
+        return None
+    ends = [k.astype(np.int64, copy=False) for k in (src_keys, dst_keys)]
+    present = np.zeros(span, dtype=bool)
+    for k in ends:
+        present[k - lo if lo else k] = True
+    if lo == 0 and present.all():  # keys 0 .. n-1: their own ids
+        return ends[0], ends[1], list(range(span))
+    ids = np.cumsum(present, dtype=np.int32 if span <= np.iinfo(np.int32).max else np.int64)
+    ids -= 1
+    keys = np.flatnonzero(present)
+    del present
+    keys += lo
+    s, d = (ids[k - lo if lo else k] for k in ends)
+    return s, d, keys.tolist()
+
+
 def _dense_ids(
     src_keys: np.ndarray, dst_keys: np.ndarray, nodes: Sequence | None
 ) -> tuple[np.ndarray, np.ndarray, list]:
     """Map arbitrary key arrays to dense ids (order: ``nodes`` if given, else sorted keys);
-    the one mapping of static and temporal graphs."""
+    the one mapping of static and temporal graphs. The ids are int64, or int32 from the table
+    of :func:`_dense_int_ids` (integer keys, not spread out)."""
     if nodes is not None:
         keys = list(nodes)
         key_to_id = {k: i for i, k in enumerate(keys)}
@@ -376,6 +419,9 @@ def _dense_ids(
         except KeyError as exc:
             raise InputError(f"edge endpoint {exc.args[0]!r} is not in the node list") from exc
         return s, d, keys
+    dense = _dense_int_ids(src_keys, dst_keys)
+    if dense is not None:
+        return dense
     both = np.concatenate([src_keys, dst_keys])
     try:
         uniq, inv = np.unique(both, return_inverse=True)
@@ -461,6 +507,8 @@ def temporal_from_arrays(
     if s.ndim != 1 or d.ndim != 1:
         raise InputError(f"{what}: src and dst must be one-dimensional")
     si, di, keys = _dense_ids(s, d, nodes)
+    if len(keys) <= np.iinfo(np.int32).max:  # the graph's ids are int32: sort 4-byte ids
+        si, di = si.astype(np.int32, copy=False), di.astype(np.int32, copy=False)
     order = np.argsort(t, kind="stable")
     elab = None
     vocab: dict = {}
@@ -471,7 +519,11 @@ def temporal_from_arrays(
         if len(lab) != len(t):
             raise InputError(f"{what}: {len(lab)} edge labels for {len(t)} edges")
         elab = _encode(lab, vocab, what)[order]
-    g = _build(si[order], di[order], t[order], order, keys, edge_label=elab)
+    # sorted one at a time, each unsorted array freed as its sorted copy is made
+    si = si[order]
+    di = di[order]
+    t = t[order]
+    g = _build(si, di, t, order, keys, edge_label=elab)
     g.edge_vocab = vocab
     g.time_spec = spec
     _node_attrs(g, node_labels, what)
