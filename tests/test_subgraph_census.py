@@ -176,3 +176,43 @@ def test_as_frame():
     assert df.loc[df["pattern"] == "4-cycle", "edge_list"].item() == "0-2 0-3 1-2 1-3"
     with pytest.raises(ng.InputError, match="as_frame"):
         ng.subgraph_census(G, 3, as_frame="excel")
+
+
+# ---------------------------------------------------------------- command line and plot
+def test_cli_graphlets(tmp_path, capsys):
+    import io
+    import json
+
+    from nx_gpumine.interfaces.cli import main
+
+    path = tmp_path / "g.txt"
+    G = nx.gnp_random_graph(15, 0.3, seed=2)
+    path.write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
+    out = io.StringIO()
+    assert main(["graphlets", str(path), "-k", "4", "--format", "json", "--engine", "cpu"],
+                out=out) == 0  # fmt: skip
+    data = json.loads(out.getvalue())
+    # the file holds only the nodes with edges: the same census
+    assert data["counts"] == _brute(G.subgraph([v for v in G if G.degree(v)]), 4)
+    assert data["induced"] is True and data["k"] == 4
+    out = io.StringIO()
+    assert main(["graphlets", str(path), "-k", "3", "--non-induced", "--engine", "cpu"],
+                out=out) == 0  # fmt: skip
+    assert "wedge" in out.getvalue() and "(non-induced)" in out.getvalue()
+    assert main(["graphlets", str(path), "-k", "5", "--directed", "--engine", "cpu"],
+                out=io.StringIO()) == 2  # fmt: skip
+    assert "directed subgraph census takes k in (3, 4)" in capsys.readouterr().err
+
+
+def test_cli_graphlets_plot(tmp_path):
+    import io
+
+    pytest.importorskip("matplotlib")
+    from nx_gpumine.interfaces.cli import main
+
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n1 2\n2 0\n2 3\n3 4\n")
+    png = tmp_path / "census.png"
+    assert main(["graphlets", str(path), "-k", "3", "--plot", str(png), "--engine", "cpu"],
+                out=io.StringIO()) == 0  # fmt: skip
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -64,6 +64,11 @@ class Graphlet:
     mask: int
     edges: tuple[tuple[int, int], ...]
 
+    def edge_text(self) -> str:
+        """Its edges as text: ``"0-1 1-2"`` (undirected) or ``"0>1 1>2"`` (directed)."""
+        sep = ">" if self.directed else "-"
+        return " ".join(f"{a}{sep}{b}" for a, b in self.edges)
+
     def graph(self) -> nx.Graph:
         """The pattern as a NetworkX graph (a ``DiGraph`` when directed), nodes ``0..k-1``."""
         g = nx.DiGraph() if self.directed else nx.Graph()

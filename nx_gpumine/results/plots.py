@@ -2,7 +2,9 @@
 
 - :func:`census_heatmap` draws a three-edge motif census (``motif_census``'s dict or its 6x6
   table) as Paranjape et al.'s grid, each cell labelled with its count;
-- :func:`save_census_heatmap` writes that picture to a file (the CLI's ``census --plot``).
+- :func:`save_census_heatmap` writes that picture to a file (the CLI's ``census --plot``);
+- :func:`graphlet_bars` draws a static subgraph census (``subgraph_census``'s dict) as a bar
+  chart on a log scale, :func:`save_graphlet_bars` writes it (the CLI's ``graphlets --plot``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,13 @@ import numpy as np
 
 from ..inputs.motifs import CENSUS_GRID, CENSUS_GRID_COLS, CENSUS_GRID_ROWS
 
-__all__ = ["census_heatmap", "save_census_heatmap", "census_grid_table"]
+__all__ = [
+    "census_heatmap",
+    "save_census_heatmap",
+    "census_grid_table",
+    "graphlet_bars",
+    "save_graphlet_bars",
+]
 
 
 def census_grid_table(census: Mapping[str, int] | np.ndarray) -> np.ndarray:
@@ -115,6 +123,67 @@ def save_census_heatmap(
     import matplotlib.pyplot as plt
 
     ax = census_heatmap(census, title=title)
+    path = Path(path)
+    ax.figure.savefig(path, dpi=120)
+    plt.close(ax.figure)
+    return path
+
+
+def graphlet_bars(census: Mapping[str, int], ax: Any = None, title: str = "") -> Any:
+    """Draw a static subgraph census as bars (log scale), one per pattern, in census order.
+
+    Parameters
+    ----------
+    census : dict
+        ``subgraph_census(...)``: ``{pattern name: count}``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (a new figure otherwise).
+    title : str
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ImportError
+        Without matplotlib.
+    """
+    import matplotlib.pyplot as plt
+
+    names = list(census)
+    counts = np.array([int(census[n]) for n in names], dtype=np.float64)
+    if ax is None:
+        width = min(max(4.0, 0.45 * len(names) + 1.5), 40.0)
+        _, ax = plt.subplots(figsize=(width, 4.2), layout="constrained")
+    x = np.arange(len(names))
+    ax.bar(x, np.where(counts > 0, counts, np.nan), color="tab:blue")
+    ax.set_yscale("log")
+    ax.set_xticks(x, names, rotation=90 if len(names) > 8 else 0, fontsize=7)
+    ax.set_ylabel("count (log scale)")
+    for i, v in enumerate(counts):
+        if v == 0:
+            ax.text(i, 1, "0", ha="center", va="bottom", fontsize=7, color="grey")
+    if title:
+        ax.set_title(title, fontsize=9)
+    return ax
+
+
+def save_graphlet_bars(census: Mapping[str, int], path: str | Path, title: str = "") -> Path:
+    """Write :func:`graphlet_bars` to ``path`` (format from its suffix, e.g. ``.png``).
+
+    Raises
+    ------
+    ImportError
+        Without matplotlib.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    ax = graphlet_bars(census, title=title)
     path = Path(path)
     ax.figure.savefig(path, dpi=120)
     plt.close(ax.figure)

@@ -5,6 +5,7 @@ Subcommands::
     nx-gpumine count GRAPH PATTERN [PATTERN ...]   static pattern counts (table of count and time)
     nx-gpumine temporal GRAPH --motif M4 --delta 3600   one temporal motif (or --query FILE)
     nx-gpumine census GRAPH [--delta 3600]        the 36 three-edge temporal motifs, 6x6 table
+    nx-gpumine graphlets GRAPH -k 4               every connected k-node pattern (static census)
     nx-gpumine demo                               bundled graphs, with NetworkX for comparison
     nx-gpumine warmup                             compile the engines once after installing
     nx-gpumine info                               versions, engines, GPU
@@ -53,7 +54,7 @@ from .demo import cmd_demo
 from .output import Report, check_writable, open_output, print_table, write_report
 from .process import run_supervised
 from .reading import Columns, load_pattern, load_static_graph, load_temporal_graph
-from .static import count_command, networkx_count
+from .static import cmd_graphlets, count_command, networkx_count
 from .temporal import census_rows, cmd_census, cmd_temporal, parse_delta
 from .warmup import cmd_info, cmd_warmup, warm_up
 
@@ -193,6 +194,19 @@ def build_parser() -> argparse.ArgumentParser:
     common(s)
     s.set_defaults(func=cmd_census)
 
+    gl = sub.add_parser("graphlets", help="count every connected k-node pattern (static census)")
+    gl.add_argument("graph", nargs="?", help="edge-list file, '-' (stdin), or 'facebook'")
+    gl.add_argument("-k", type=int, default=4, choices=(3, 4, 5),
+                    help="pattern size (default 4; 5 for undirected graphs only)")  # fmt: skip
+    gl.add_argument("--non-induced", action="store_true",
+                    help="count subgraphs isomorphic to each pattern (default: node sets "
+                    "inducing it)")  # fmt: skip
+    gl.add_argument("--directed", action="store_true", help="read the graph as directed")
+    gl.add_argument("--plot", metavar="PNG", help="also draw the counts as bars (matplotlib)")
+    columns(gl, time=False)
+    common(gl)
+    gl.set_defaults(func=cmd_graphlets)
+
     d = sub.add_parser("demo", help="run on the bundled graphs, with NetworkX for comparison")
     common(d, formats=("table", "json"), graph=False)
     d.set_defaults(func=cmd_demo)
@@ -261,8 +275,8 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
         args.patterns = list(args.patterns) + list(args.pattern_opts or [])
         if not args.graph or not args.patterns:
             parser.error("count needs a GRAPH and at least one PATTERN")
-    if args.command == "census" and not args.graph:
-        parser.error("census needs a GRAPH")
+    if args.command in ("census", "graphlets") and not args.graph:
+        parser.error(f"{args.command} needs a GRAPH")
     if getattr(args, "progress", None) is None:
         args.progress = progress_default()
     return args
