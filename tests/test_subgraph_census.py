@@ -216,3 +216,23 @@ def test_cli_graphlets_plot(tmp_path):
     assert main(["graphlets", str(path), "-k", "3", "--plot", str(png), "--engine", "cpu"],
                 out=io.StringIO()) == 0  # fmt: skip
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_closed_forms_equal_engine_counts(seed):
+    from nx_gpumine.execution.subgraph_census import closed_form
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    G = nx.gnp_random_graph(40, 0.2 + 0.1 * seed, seed=seed)
+    G.add_edges_from([(0, 0), (3, 3)])  # self-loops are not in the degrees
+    g = as_static_graph(G)
+    tri = ng.count_subgraphs(g, "triangle", count="subgraphs", engine="cpu")
+    seen = 0
+    for k in (3, 4, 5):
+        for gl in graphlets(k, False):
+            got = closed_form(g, gl, lambda: tri)
+            if got is not None:
+                seen += 1
+                assert got == ng.count_subgraphs(g, gl.graph(), count="subgraphs", engine="cpu")
+    assert seen == 4  # wedge, 4-star, 4-path, 5-star
+    assert closed_form(g, graphlets(3, True)[0], lambda: tri) is None

@@ -1,15 +1,20 @@
 """The static subgraph census: every connected ``k``-node pattern counted, induced or not.
 
 Each graphlet (:func:`~nx_gpumine.plan.graphlets.graphlets`) is counted non-induced, as
-distinct subgraphs, by the static query path (:func:`~nx_gpumine.execution.static.run_static`:
-any engine, several GPUs or a Dask cluster; shape kernels and count tails where the plan has
-them), and the induced counts follow by the exact linear relation of
-:func:`~nx_gpumine.plan.graphlets.induced_counts`.
+distinct subgraphs: the undirected stars and the 4-node path from the degrees
+(:func:`closed_form`: a star with ``s`` leaves is ``sum_v C(d_v, s)`` subgraphs, the 4-path
+``sum over edges (d_u - 1)(d_v - 1) - 3 T``, ``T`` the triangles), the others by the static
+query path (:func:`~nx_gpumine.execution.static.run_static`: any engine, several GPUs or a Dask
+cluster; shape kernels and count tails where the plan has them). The induced counts follow by
+the exact linear relation of :func:`~nx_gpumine.plan.graphlets.induced_counts`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from ..inputs.patterns import as_pattern
 from ..inputs.static_graph import StaticGraph
@@ -18,7 +23,7 @@ from ..plan.static_plan import static_plan
 from .merge import progress_bar
 from .static import run_static
 
-__all__ = ["graphlet_counts"]
+__all__ = ["graphlet_counts", "closed_form"]
 
 
 def graphlet_counts(
@@ -55,11 +60,17 @@ def graphlet_counts(
     counts = [0] * len(gs)
     if graph.n >= k:
         bar = progress_bar(len(gs), f"subgraph census k={k}") if progress else None
+        run = dict(engine=engine, client=client, devices=devices)
+
+        def count(g: Graphlet) -> int:
+            plan = static_plan(as_pattern(g.graph()), graph, induced=False, distinct=True)
+            return int(run_static(graph, plan, "count", **run))
+
+        triangle = graphlets(3, False)[-1]
         try:
             for i, g in enumerate(gs):
-                plan = static_plan(as_pattern(g.graph()), graph, induced=False, distinct=True)
-                run = dict(engine=engine, client=client, devices=devices)
-                counts[i] = int(run_static(graph, plan, "count", **run))
+                known = closed_form(graph, g, lambda: count(triangle))
+                counts[i] = count(g) if known is None else known
                 if bar is not None:
                     bar.task_done(i)
         finally:
@@ -68,3 +79,61 @@ def graphlet_counts(
     if induced:
         counts = induced_counts(counts, k, graph.directed)
     return gs, counts
+
+
+def closed_form(graph: StaticGraph, g: Graphlet, triangles: Callable[[], int]) -> int | None:
+    """The non-induced count of graphlet ``g`` in ``graph`` from the degrees, where a formula
+    has it (None elsewhere): an undirected star with ``s`` leaves, ``sum_v C(d_v, s)``; the
+    undirected 4-node path, ``sum over edges {u, v} of (d_u - 1)(d_v - 1) - 3 T`` (every path
+    ``a-u-v-b`` with ``a != b``: the pairs with ``a == b`` are the triangles through the edge,
+    three per triangle), ``T = triangles()``. Exact (Python integers).
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph (self-loops are not in its lists).
+    g : Graphlet
+        The graphlet.
+    triangles : callable
+        Returns the graph's triangle count (called only for the 4-path).
+
+    Returns
+    -------
+    int or None
+    """
+    if g.directed or len(g.edges) != g.k - 1:  # formulas for undirected trees only
+        return None
+    deg = np.diff(graph.indptr)
+    hub = np.bincount(np.ravel(g.edges), minlength=g.k).max()
+    if hub == g.k - 1:  # a star: choose its leaves among a centre's neighbours
+        values, times = np.unique(deg, return_counts=True)
+        s = g.k - 1
+        return sum(int(c) * _choose(int(d), s) for d, c in zip(values, times, strict=True))
+    if g.k == 4:  # the path a-u-v-b: its middle edge {u, v}, then a and b
+        owner = np.repeat(np.arange(graph.n), deg)
+        upper = graph.indices > owner  # each undirected edge once
+        a = deg[owner[upper]] - 1
+        b = deg[graph.indices[upper]] - 1
+        return _dot(a, b) - 3 * triangles()
+    return None
+
+
+def _choose(n: int, r: int) -> int:
+    out = 1
+    for i in range(r):
+        out = out * (n - i) // (i + 1)
+    return out if n >= r else 0
+
+
+def _dot(a: np.ndarray, b: np.ndarray, block: int = 1 << 16) -> int:
+    """``sum(a * b)`` exactly, for non-negative int64 ``a``, ``b`` below ``2**31`` (int64 per
+    block of ``block`` products, Python integers across blocks)."""
+    total = 0
+    for i in range(0, len(a), block):
+        x = a[i : i + block].astype(np.int64)
+        y = b[i : i + block].astype(np.int64)
+        if len(x) and int(x.max()) * int(y.max()) * len(x) >= 1 << 63:
+            total += int(np.dot(x.astype(object), y.astype(object)))
+        else:
+            total += int(np.dot(x, y))
+    return total
