@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# One device call: G2Miner's motif apps (k = 3, 4; the peer kit carried as .peers) and our
+# subgraph census on the same graphs, side by side.
+# usage (repo root, GPU machine): bash benchmarks/device_graphlets_peers.sh
+# Knobs: GRAPHS ("facebook pl1m pl10m"), KS ("3 4"), RUN_TIMEOUT (60 s per G2Miner run),
+# BENCH_ARGS (extra bench_graphlets.py arguments). Writes $OUT/g2miner_motif.tsv,
+# $OUT/graphlets_peers.{json,md}, $OUT/g2miner_motif_logs.tgz.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+T0=$SECONDS
+python3 -m pip install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1
+KIT=$PWD/.peers/g2miner
+W=/tmp/g2motif; rm -rf "$W"; mkdir -p "$W/graphs" "$W/runs"
+cp -a "$KIT/src" "$W/build"; mkdir -p "$W/build/bin"
+# the kit's flags (run_g2miner.sh): sm_90, and no -lcuda (this toolkit has no stub to link)
+(cd "$W/build/src/motif" && make -j16 motif_gpu_base motif_gpu_formula CUDA_HOME=/usr/local/cuda \
+   "CUDA_ARCH=-gencode arch=compute_90,code=sm_90" \
+   "NVLDFLAGS=-L/usr/local/cuda/lib64 -lcudart") >"$W/runs/build.log" 2>&1
+echo "build rc $? at $((SECONDS - T0)) s"; ls "$W/build/bin"
+for g in ${GRAPHS:-facebook pl1m pl10m}; do
+  case $g in
+    facebook) txt=$KIT/data/facebook_combined.txt; nv=0 ;;
+    pl1m) txt=$W/graphs/pl1m.txt; nv=200000
+          python3 "$KIT/powerlaw_graph.py" 200000 1000000 2.3 2000 1 "$txt" ;;
+    pl10m) txt=$W/graphs/pl10m.txt; nv=2000000
+           python3 "$KIT/powerlaw_graph.py" 2000000 10000000 2.3 3000 1 "$txt" ;;
+  esac
+  python3 "$KIT/el2g2miner.py" "$txt" "$W/graphs/$g" --n $nv >/dev/null
+done
+echo "graphs at $((SECONDS - T0)) s"
+printf 'graph\tapp\tk\tcounts\tms\tstatus\n' >"$OUT/g2miner_motif.tsv"
+for g in ${GRAPHS:-facebook pl1m pl10m}; do
+  for k in ${KS:-3 4}; do
+    for app in motif_gpu_base motif_gpu_formula; do
+      log=$W/runs/${g}_${app}_$k.log
+      timeout "${RUN_TIMEOUT:-60}" "$W/build/bin/$app" "$W/graphs/$g/graph" "$k" >"$log" 2>&1
+      rc=$?
+      counts=$(grep -E '^pattern [0-9]+: ' "$log" | awk '{print $3}' | paste -sd, -)
+      s=$(grep -E '^runtime \[[^]]*\] = ' "$log" | tail -1 | awk '{print $(NF-1)}')
+      ms=NA; [ -n "$s" ] && ms=$(python3 -c "print(f'{float(\"$s\") * 1000:.3f}')")
+      st=ok; [ $rc -eq 124 ] && st=timeout; [ $rc -ne 0 ] && [ $rc -ne 124 ] && st=rc$rc
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "$app" "$k" "${counts:-NA}" "$ms" "$st" \
+        >>"$OUT/g2miner_motif.tsv"
+    done
+  done
+done
+cat "$OUT/g2miner_motif.tsv"
+tar czf "$OUT/g2miner_motif_logs.tgz" -C "$W" runs 2>/dev/null
+left=$((${DEADLINE_S:-585} - (SECONDS - T0)))
+# shellcheck disable=SC2086
+CUPY_CACHE_DIR=$(mktemp -d) timeout "$left" python3 benchmarks/bench_graphlets.py "$OUT" \
+  --graphs "$(echo ${GRAPHS:-facebook pl1m pl10m} | tr ' ' ,)" --deadline $((left - 15)) \
+  ${BENCH_ARGS:-} >"$OUT/bench_graphlets.txt" 2>&1
+tail -n 40 "$OUT/bench_graphlets.txt"
