@@ -63,7 +63,11 @@ def graphlet_counts(
         run = dict(engine=engine, client=client, devices=devices)
 
         def count(g: Graphlet) -> int:
-            plan = static_plan(as_pattern(g.graph()), graph, induced=False, distinct=True)
+            # the plan of each graphlet, built once per graph (kept with its derived values)
+            plan = graph.derived(
+                ("census_plan", g.directed, g.mask, g.k),
+                lambda: static_plan(as_pattern(g.graph()), graph, induced=False, distinct=True),
+            )
             return int(run_static(graph, plan, "count", **run))
 
         triangle = graphlets(3, False)[-1]
