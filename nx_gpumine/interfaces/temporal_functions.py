@@ -174,7 +174,14 @@ def _frame(data: dict, like: Any, tz: str | None = None, tz_columns: Sequence[st
     backend = frame_namespace(like) if like is not None and is_frame(like) else "pandas"
     if backend not in ("pandas", "polars", "pyarrow", "cudf", "modin"):
         backend = "pandas"
-    df = nw.from_dict(data, backend=backend)
+    if backend == "pandas":
+        import pandas as pd
+
+        # the columns are final and not shared: no copy into one block (a copy of the whole
+        # result that a Ctrl-C cannot interrupt; 3 s for 21M rows)
+        df = nw.from_native(pd.DataFrame(data, copy=False), eager_only=True)
+    else:
+        df = nw.from_dict(data, backend=backend)
     if tz and tz_columns:
         df = df.with_columns(
             nw.col(c).dt.replace_time_zone("UTC").dt.convert_time_zone(tz) for c in tz_columns
