@@ -110,16 +110,28 @@ def closed_form(graph: StaticGraph, g: Graphlet, triangles: Callable[[], int]) -
     deg = np.diff(graph.indptr)
     hub = np.bincount(np.ravel(g.edges), minlength=g.k).max()
     if hub == g.k - 1:  # a star: choose its leaves among a centre's neighbours
-        values, times = np.unique(deg, return_counts=True)
-        s = g.k - 1
-        return sum(int(c) * _choose(int(d), s) for d, c in zip(values, times, strict=True))
+        return _star_sum(deg, g.k - 1)
     if g.k == 4:  # the path a-u-v-b: its middle edge {u, v}, then a and b
-        owner = np.repeat(np.arange(graph.n), deg)
-        upper = graph.indices > owner  # each undirected edge once
-        a = deg[owner[upper]] - 1
-        b = deg[graph.indices[upper]] - 1
-        return _dot(a, b) - 3 * triangles()
+        # sum over edges (d_u - 1)(d_v - 1) = 1/2 sum_u (d_u - 1)(S_u - d_u), S_u = the degree
+        # sum of u's neighbours (a running sum over the lists)
+        run = np.zeros(len(graph.indices) + 1, dtype=np.int64)
+        np.cumsum(deg[graph.indices], out=run[1:])
+        s = run[graph.indptr[1:]] - run[graph.indptr[:-1]]
+        a, b = deg - 1, s - deg
+        if float(np.dot(a.astype(np.float64), b.astype(np.float64))) < 2.0**62:
+            twice = int(np.dot(a, b))
+        else:  # past int64: Python integers
+            twice = int(np.dot(a.astype(object), b.astype(object)))
+        return twice // 2 - 3 * triangles()
     return None
+
+
+def _star_sum(deg: np.ndarray, s: int) -> int:
+    """``sum_v C(d_v, s)`` exactly, over the degree histogram (Python integers per distinct
+    degree: a few thousand at most, where the nodes are millions)."""
+    hist = np.bincount(deg) if len(deg) else np.zeros(0, dtype=np.int64)
+    present = np.flatnonzero(hist[s:]) + s  # degrees below s choose nothing
+    return sum(int(hist[d]) * _choose(int(d), s) for d in present.tolist())
 
 
 def _choose(n: int, r: int) -> int:
@@ -127,17 +139,3 @@ def _choose(n: int, r: int) -> int:
     for i in range(r):
         out = out * (n - i) // (i + 1)
     return out if n >= r else 0
-
-
-def _dot(a: np.ndarray, b: np.ndarray, block: int = 1 << 16) -> int:
-    """``sum(a * b)`` exactly, for non-negative int64 ``a``, ``b`` below ``2**31`` (int64 per
-    block of ``block`` products, Python integers across blocks)."""
-    total = 0
-    for i in range(0, len(a), block):
-        x = a[i : i + block].astype(np.int64)
-        y = b[i : i + block].astype(np.int64)
-        if len(x) and int(x.max()) * int(y.max()) * len(x) >= 1 << 63:
-            total += int(np.dot(x.astype(object), y.astype(object)))
-        else:
-            total += int(np.dot(x, y))
-    return total
