@@ -1,8 +1,11 @@
 """Issue 38, item 5 on the GPU: the census and census-motif counts on many parallel edges, and
 K30 in K32, timed on the installed tree or another one (``PYTHONPATH=.ab/old``).
 
-usage: [PYTHONPATH=TREE] python3 benchmarks/probe_issue38_gpu.py LABEL OUT.json [--timeout S]
-(``PROBE_ENGINE=cpu`` runs the same cases on the CPU engine.)
+usage: [PROBE_WITHOUT=1] python3 benchmarks/probe_issue38_gpu.py LABEL OUT.json [--timeout S]
+       [--cases NAME,NAME]
+(``PROBE_ENGINE=cpu`` runs the same cases on the CPU engine; ``PROBE_WITHOUT=1`` runs them
+without item 5's GPU changes: the census kernel on every graph, no size pruning. A
+``PYTHONPATH`` does not reach past an editable install, so an old tree is not a way.)
 
 Each case runs in its own process (``--timeout`` seconds at most: the cubic walk of the old
 census on thousands of parallel edges, or K30 in K32 without size pruning, may not finish);
@@ -21,6 +24,11 @@ import time
 SETUP = """
 import os, time, numpy as np, networkx as nx, nx_gpumine as ng
 ENGINE = os.environ.get("PROBE_ENGINE", "cuda")
+if os.environ.get("PROBE_WITHOUT"):  # this tree without item 5's GPU changes (the old paths)
+    import numpy
+    from nx_gpumine.engines.cuda import static_build, temporal as cuda_temporal
+    cuda_temporal.HOST_CENSUS_TRIPLES = float("inf")  # the census kernel walks every triple
+    static_build.size_needs = lambda plan: numpy.zeros(plan.k, dtype=numpy.int64)  # no cut
 from nx_gpumine.inputs.temporal_graph import temporal_from_arrays, load_collegemsg
 
 def parallel(m):
@@ -62,8 +70,11 @@ CASES = {
 def main() -> None:
     label, out = sys.argv[1], sys.argv[2]
     limit = float(sys.argv[sys.argv.index("--timeout") + 1]) if "--timeout" in sys.argv else 60
+    only = sys.argv[sys.argv.index("--cases") + 1].split(",") if "--cases" in sys.argv else None
     res: dict = {}
     for name, body in CASES.items():
+        if only is not None and name not in only:
+            continue
         code = SETUP + textwrap.dedent(body) + "\nprint(repr(r), s)\n"
         t = time.perf_counter()
         try:
