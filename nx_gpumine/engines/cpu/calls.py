@@ -406,18 +406,52 @@ def enumerate_rows(
     """
     stop = new_stop()
     if limit is None and bounds is not None:
-        chunks = bounds()
-        counts = count_chunks(kernels, args, chunks, width, stop)
-        total = checked_sum(counts)
-        check_result_rows(total, width)
-        offsets = np.zeros(len(chunks), dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        out = np.empty((total, width), dtype=np.int64)
-        res = run_kernel(kernels.chunks, chunks, *args, ENUMERATE, out, offsets, stop, stop=stop)
-        if not (np.array_equal(res[1], offsets[1:]) and (res[2] == DONE).all()):
-            raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
-        return out
-    return _serial_blocks(kernels, args, lo, hi, width, limit, initial_rows, count_rows, stop)
+        return _two_pass(kernels, args, bounds(), width, stop)
+    # the serial blocks
+    bound = INT64_MAX if limit is None else int(limit)
+    room = budget_rows(width)
+    most = max(1, MAX_BLOCK_BYTES // (8 * max(width, 1)))
+    cap = max(1, min(bound, initial_rows, most))
+    blocks: list[np.ndarray] = []
+    held = 0
+    e = lo
+    start = time.monotonic()
+    while True:
+        want = min(cap, bound - held)
+        squeezed = want > room - held  # the budget, not the block size, bounds this block
+        if squeezed:
+            want = room - held
+        if want <= 0:  # held >= room and there are more rows
+            _over_budget(held + 1, width, limit, count_rows, (e - lo) / max(hi - lo, 1), start)
+        out = np.empty((want, width), dtype=np.int64)
+        run = RootRun(e, hi, ENUMERATE, out, 0, want, held + want >= bound, stop)
+        _, rows, e, status = run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)
+        if rows:
+            blocks.append(out if rows == want else out[:rows])
+            held += rows
+        if status == DONE or status == LIMIT:
+            return stack_blocks(blocks, held, width)
+        # the block filled inside root e: the next one starts at e (its rows were dropped)
+        if squeezed:  # root e has more rows than the room left: more than room in all
+            _over_budget(room + 1, width, limit, count_rows, (e - lo) / max(hi - lo, 1), start)
+        cap = 2 * cap if rows == 0 else min(2 * cap, max(most, cap))
+
+
+def _two_pass(
+    kernels: WalkKernels, args: tuple, chunks: np.ndarray, width: int, stop: np.ndarray
+) -> np.ndarray:
+    """The parallel two-pass enumeration of :func:`enumerate_rows` over the chunks
+    ``[chunks[c], chunks[c + 1])``: counted, then filled at exact offsets."""
+    counts = count_chunks(kernels, args, chunks, width, stop)
+    total = checked_sum(counts)
+    check_result_rows(total, width)
+    offsets = np.zeros(len(chunks), dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    out = np.empty((total, width), dtype=np.int64)
+    res = run_kernel(kernels.chunks, chunks, *args, ENUMERATE, out, offsets, stop, stop=stop)
+    if not (np.array_equal(res[1], offsets[1:]) and (res[2] == DONE).all()):
+        raise RuntimeError("internal error: enumeration pass disagrees with the count pass")
+    return out
 
 
 #: Seconds a listing past the memory budget may spend in all (so far and still to come) for
@@ -486,47 +520,6 @@ def count_chunks(
         if held * nch <= end * room // 4:  # far from the budget at this rate: the rest at once
             step = nch
     return counts
-
-
-def _serial_blocks(
-    kernels: WalkKernels,
-    args: tuple,
-    lo: int,
-    hi: int,
-    width: int,
-    limit: int | None,
-    initial_rows: int,
-    count_rows: Callable[[], int],
-    stop: np.ndarray,
-) -> np.ndarray:
-    """The serial enumeration of :func:`enumerate_rows`, block by block."""
-    bound = INT64_MAX if limit is None else int(limit)
-    room = budget_rows(width)
-    most = max(1, MAX_BLOCK_BYTES // (8 * max(width, 1)))
-    cap = max(1, min(bound, initial_rows, most))
-    blocks: list[np.ndarray] = []
-    held = 0
-    e = lo
-    start = time.monotonic()
-    while True:
-        want = min(cap, bound - held)
-        squeezed = want > room - held  # the budget, not the block size, bounds this block
-        if squeezed:
-            want = room - held
-        if want <= 0:  # held >= room and there are more rows
-            _over_budget(held + 1, width, limit, count_rows, (e - lo) / max(hi - lo, 1), start)
-        out = np.empty((want, width), dtype=np.int64)
-        run = RootRun(e, hi, ENUMERATE, out, 0, want, held + want >= bound, stop)
-        _, rows, e, status = run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)
-        if rows:
-            blocks.append(out if rows == want else out[:rows])
-            held += rows
-        if status == DONE or status == LIMIT:
-            return stack_blocks(blocks, held, width)
-        # the block filled inside root e: the next one starts at e (its rows were dropped)
-        if squeezed:  # root e has more rows than the room left: more than room in all
-            _over_budget(room + 1, width, limit, count_rows, (e - lo) / max(hi - lo, 1), start)
-        cap = 2 * cap if rows == 0 else min(2 * cap, max(most, cap))
 
 
 def _over_budget(

@@ -7,6 +7,8 @@ the backend turns them into NetworkX's values with the same arithmetic.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, prange
 
@@ -19,14 +21,19 @@ __all__ = [
 
 
 @njit(cache=True, inline="always")
-def _intersect(a0: int, a1: int, b0: int, b1: int, idx: np.ndarray) -> int:
+def _intersect(a0: int, a1: int, b0: int, b1: int, idx: np.ndarray, weight: Any) -> int:
+    """The common entries of the sorted ``idx[a0:a1]`` and ``idx[b0:b1]``: how many (``weight``
+    None), or the sum of ``weight[i] * weight[j]`` over their positions ``i``, ``j``."""
     c = 0
     i, j = a0, b0
     while i < a1 and j < b1:
         x = idx[i]
         y = idx[j]
         if x == y:
-            c += 1
+            if weight is None:
+                c += 1
+            else:
+                c += weight[i] * weight[j]
             i += 1
             j += 1
         elif x < y:
@@ -37,6 +44,25 @@ def _intersect(a0: int, a1: int, b0: int, b1: int, idx: np.ndarray) -> int:
 
 
 @njit(cache=True, parallel=True)
+def _neighbour_sums(indptr: np.ndarray, indices: np.ndarray, weight: Any) -> np.ndarray:
+    """Per node ``v``: the sum over its neighbours ``u`` of ``w_vu * |N(v) & N(u)|`` (the
+    intersection weighted as :func:`_intersect`; every ``w`` 1 where ``weight`` is None)."""
+    n = len(indptr) - 1
+    out = np.zeros(n, dtype=np.int64)
+    for v in prange(n):
+        t = 0
+        for e in range(indptr[v], indptr[v + 1]):
+            u = indices[e]
+            s = _intersect(indptr[v], indptr[v + 1], indptr[u], indptr[u + 1], indices, weight)
+            if weight is None:
+                t += s
+            else:
+                t += weight[e] * s
+        out[v] = t
+    return out
+
+
+@njit(cache=True)
 def triangle_counts(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """``t[v] = sum over neighbours u of |N(v) & N(u)|`` (twice v's triangles).
 
@@ -50,18 +76,10 @@ def triangle_counts(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     numpy.ndarray
         int64 ``[n]``: ``t[v]``.
     """
-    n = len(indptr) - 1
-    out = np.zeros(n, dtype=np.int64)
-    for v in prange(n):
-        t = 0
-        for e in range(indptr[v], indptr[v + 1]):
-            u = indices[e]
-            t += _intersect(indptr[v], indptr[v + 1], indptr[u], indptr[u + 1], indices)
-        out[v] = t
-    return out
+    return _neighbour_sums(indptr, indices, None)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def directed_triangle_counts(
     indptr: np.ndarray, indices: np.ndarray, weight: np.ndarray
 ) -> np.ndarray:
@@ -80,30 +98,7 @@ def directed_triangle_counts(
     numpy.ndarray
         int64 ``[n]``.
     """
-    n = len(indptr) - 1
-    out = np.zeros(n, dtype=np.int64)
-    for i in prange(n):
-        t = 0
-        for e in range(indptr[i], indptr[i + 1]):
-            j = indices[e]
-            wij = weight[e]
-            a = indptr[i]
-            b = indptr[j]
-            s = 0
-            while a < indptr[i + 1] and b < indptr[j + 1]:
-                x = indices[a]
-                y = indices[b]
-                if x == y:
-                    s += weight[a] * weight[b]
-                    a += 1
-                    b += 1
-                elif x < y:
-                    a += 1
-                else:
-                    b += 1
-            t += wij * s
-        out[i] = t
-    return out
+    return _neighbour_sums(indptr, indices, weight)
 
 
 @njit(cache=True, parallel=True)
@@ -161,6 +156,26 @@ def square_counts(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, 
     return squares, potential
 
 
+@njit(cache=True, inline="always")
+def _mark(mark: np.ndarray, indptr: np.ndarray, indices: np.ndarray, v: int, on: bool) -> None:
+    """Set (``on``) or clear the marks of ``v``'s neighbours."""
+    for e in range(indptr[v], indptr[v + 1]):
+        mark[indices[e]] = on
+
+
+@njit(cache=True, inline="always")
+def _gather(buf: np.ndarray, lo: int, n: int, at: int, mark: np.ndarray, marked: bool) -> int:
+    """Copy the nodes of ``buf[lo:lo + n]`` (-1: a node gone from the set, skipped) whose mark
+    is ``marked`` to ``buf[at:]``; returns how many."""
+    c = 0
+    for q in range(lo, lo + n):
+        x = buf[q]
+        if x >= 0 and mark[x] == marked:
+            buf[at + c] = x
+            c += 1
+    return c
+
+
 @njit(cache=True)
 def _pivot_candidates(
     buf: np.ndarray,
@@ -182,27 +197,18 @@ def _pivot_candidates(
         al = pl if half == 0 else xl
         for t in range(a0, a0 + al):
             u = buf[t]
-            for e in range(indptr[u], indptr[u + 1]):
-                mark[indices[e]] = True
+            _mark(mark, indptr, indices, u, True)
             c = 0
             for q in range(p0, p0 + pl):
                 if mark[buf[q]]:
                     c += 1
-            for e in range(indptr[u], indptr[u + 1]):
-                mark[indices[e]] = False
+            _mark(mark, indptr, indices, u, False)
             if c > best:
                 best = c
                 pivot = u
-    for e in range(indptr[pivot], indptr[pivot + 1]):
-        mark[indices[e]] = True
-    nc = 0
-    for q in range(p0, p0 + pl):
-        x = buf[q]
-        if not mark[x]:
-            buf[c0 + nc] = x
-            nc += 1
-    for e in range(indptr[pivot], indptr[pivot + 1]):
-        mark[indices[e]] = False
+    _mark(mark, indptr, indices, pivot, True)
+    nc = _gather(buf, p0, pl, c0, mark, False)
+    _mark(mark, indptr, indices, pivot, False)
     return nc
 
 
@@ -290,23 +296,12 @@ def maximal_clique_counts(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray
                 grown = np.empty(max(2 * buf.size, need), dtype=np.int64)
                 grown[: buf.size] = buf
                 buf = grown
-            for e in range(indptr[w], indptr[w + 1]):
-                mark[indices[e]] = True
-            npl = 0
-            for q in range(p0, p0 + pl):
-                x = buf[q]
-                if x >= 0 and mark[x]:
-                    buf[base + npl] = x
-                    npl += 1
+            # the new frame's P and X: the nodes of this frame's adjacent to w
+            _mark(mark, indptr, indices, w, True)
+            npl = _gather(buf, p0, pl, base, mark, True)
             nx0 = base + npl
-            nxl = 0
-            for q in range(x0, x0 + xl):
-                x = buf[q]
-                if mark[x]:
-                    buf[nx0 + nxl] = x
-                    nxl += 1
-            for e in range(indptr[w], indptr[w + 1]):
-                mark[indices[e]] = False
+            nxl = _gather(buf, x0, xl, nx0, mark, True)
+            _mark(mark, indptr, indices, w, False)
             # w leaves P for X in this frame
             for q in range(p0, p0 + pl):
                 if buf[q] == w:

@@ -197,6 +197,14 @@ def _start(arr, lo, hi, trim):
     return _lower_bound(arr, lo, hi, trim)
 
 
+@njit(cache=True, inline="always")
+def _row(indptr, indices, w, trim):
+    """Positions ``[lo, hi)`` of vertex ``w``'s neighbours in ``indices``, from the first id
+    ``>= trim`` when ``trim >= 0`` (:func:`_start`)."""
+    hi = indptr[w + 1]
+    return _start(indices, indptr[w], hi, trim), hi
+
+
 @njit(cache=True)
 def _copy_marked(src, lo, hi, out, mark, use):
     """Copy src[lo:hi] to out[0:] keeping only marked ids when ``use``; return the count.
@@ -580,58 +588,25 @@ def _dfs(graph, plan, run, state):
                             n = _copy_marked(src, Z, cnt[r], row, mark, has0)
                             marked = True
                         else:
-                            w = f[js[0]]
-                            n = _intersect(
-                                src,
-                                _start(src, Z, cnt[r], trim),
-                                cnt[r],
-                                indices,
-                                _start(indices, indptr[w], indptr[w + 1], trim),
-                                indptr[w + 1],
-                                row,
-                                Z,
-                            )
+                            a0, a1 = _row(indptr, indices, f[js[0]], trim)
+                            s0 = _start(src, Z, cnt[r], trim)
+                            n = _intersect(src, s0, cnt[r], indices, a0, a1, row, Z)
                             first = 1
                     elif nl == 1:
-                        w0 = f[js[0]]
-                        n = _copy_marked(
-                            indices,
-                            _start(indices, indptr[w0], indptr[w0 + 1], trim),
-                            indptr[w0 + 1],
-                            row,
-                            mark,
-                            has0,
-                        )
+                        a0, a1 = _row(indptr, indices, f[js[0]], trim)
+                        n = _copy_marked(indices, a0, a1, row, mark, has0)
                         marked = True
                         first = 1
                     else:
-                        w0 = f[js[0]]
-                        w1 = f[js[1]]
-                        n = _intersect(
-                            indices,
-                            _start(indices, indptr[w0], indptr[w0 + 1], trim),
-                            indptr[w0 + 1],
-                            indices,
-                            _start(indices, indptr[w1], indptr[w1 + 1], trim),
-                            indptr[w1 + 1],
-                            row,
-                            Z,
-                        )
+                        a0, a1 = _row(indptr, indices, f[js[0]], trim)
+                        c0, c1 = _row(indptr, indices, f[js[1]], trim)
+                        n = _intersect(indices, a0, a1, indices, c0, c1, row, Z)
                         first = 2
                     for x in range(first, nl):
                         if n == 0:
                             break
-                        w = f[js[x]]
-                        n = _intersect(
-                            row,
-                            Z,
-                            n,
-                            indices,
-                            _start(indices, indptr[w], indptr[w + 1], trim),
-                            indptr[w + 1],
-                            row,
-                            Z,
-                        )
+                        a0, a1 = _row(indptr, indices, f[js[x]], trim)
+                        n = _intersect(row, Z, n, indices, a0, a1, row, Z)
                     if has0 and not marked:
                         n = _copy_marked(row, Z, n, row, mark, has0)  # has0 is True here
                     if edge_checks and n > 0:

@@ -120,12 +120,13 @@ def census_index(graph: TemporalGraph) -> CensusIndex:
         out_nbr = np.ascontiguousarray(out_edges[order], dtype=np.int64)
         # runs: the edges of one (source, target), consecutive in out_nbr
         tgt, own = graph.dst[out_nbr], graph.src[out_nbr]
+        out_dst = np.ascontiguousarray(tgt, dtype=np.int64)
         head = np.ones(len(out_nbr), dtype=bool)
         head[1:] = (tgt[1:] != tgt[:-1]) | (own[1:] != own[:-1])
         run_ptr = np.append(np.flatnonzero(head), len(out_nbr)).astype(np.int64)
         run_rev = np.zeros((len(run_ptr) - 1, 2), dtype=np.int64)
         if len(run_rev):  # O(m log d), once per graph (not polled)
-            reverse_runs(_graph_arrays(graph), out_nbr, run_ptr, run_rev)
+            reverse_runs(_graph_arrays(graph), out_nbr, out_dst, run_ptr, run_rev)
         # each node's distinct neighbours: the pairs {a, b}, a != b, once each, both ways
         s, d = graph.src, graph.dst
         keep = s != d
@@ -143,6 +144,7 @@ def census_index(graph: TemporalGraph) -> CensusIndex:
         loops = graph.src[out_nbr[run_ptr[:-1]]] == graph.dst[out_nbr[run_ptr[:-1]]]
         return CensusIndex(
             out_nbr=out_nbr,
+            out_dst=out_dst,
             run_ptr=run_ptr,
             run_rev=run_rev,
             nbr_ptr=ptr,

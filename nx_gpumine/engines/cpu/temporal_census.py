@@ -13,11 +13,12 @@ call's range ``[lo, hi)``. Such a triple is of one of three kinds:
 Two-node triples and stars are counted per node pair ``P`` (:func:`_pair_census`) without
 listing them: ``P``'s edges are merged into one id-sorted list and swept once, windows of
 positions moving forward only, with running sums of how many edges of each kind a position
-allows after it (or before it); the lone edges of a star are counted, never walked, as a
-difference of positions in the centre's sorted lists (its edges besides those on ``P`` and its
-self-loops, :func:`_beside`). A pair of ``p`` edges costs ``O(p log d)`` however many triples
-it holds, where listing them costs up to ``p**3``; a pair none of whose edges may follow
-another within the window is left after its merge (:func:`_pair_merge`).
+allows after it (or before it: what a position adds on entering a window is kept, and taken off
+when it leaves); the lone edges of a star are counted, never walked, as a difference of
+positions in the centre's sorted lists (its edges besides those on ``P`` and its self-loops,
+:func:`_beside`). A pair of ``p`` edges costs ``O(p log d)`` however many triples it holds,
+where listing them costs up to ``p**3``; a pair none of whose edges may follow another within
+the window is left after its merge (:func:`_pair_merge`).
 
 Triangles are counted per root and second edge (:func:`_triangles`): the second edge joins a
 root end to a third node ``w`` and the closing edges on the third pair are counted by binary
@@ -40,7 +41,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..checks import INT64_MAX
-from .temporal_walk import _gallop_id, _lower_id, _past
+from .temporal_walk import _gallop_id, _lists, _lower_id, _past
 
 __all__ = [
     "CensusIndex",
@@ -76,6 +77,8 @@ class CensusIndex(NamedTuple):
     #: Each node's out-edge ids sorted by (target, id), in the node's ``out_ptr`` range: the
     #: edges ``u -> w`` are one run, found by binary search on the target.
     out_nbr: np.ndarray
+    #: The target of each edge of ``out_nbr`` (``dst[out_nbr]``: what that search reads).
+    out_dst: np.ndarray
     #: First position of each run (the edges ``a -> b`` of one pair, in order) of ``out_nbr``,
     #: and ``len(out_nbr)``.
     run_ptr: np.ndarray
@@ -110,32 +113,58 @@ def _next_after(next_id, tie, e):
     return e + 1
 
 
-@njit(cache=True)
-def _first_at(time, tie, e):
-    """First edge id that may not precede ``e``: ids below it may come before ``e`` (the first id
-    of ``e``'s time, or ``e`` itself in input order)."""
-    if tie != 0:
-        return e
-    t = time[e]
-    lo = 0
-    hi = e
-    step = 1
-    while lo < hi:  # gallop back from e, then binary search
-        probe = hi - step
-        if probe < lo:
-            probe = lo
-        if time[probe] < t:
-            lo = probe + 1
-            break
-        hi = probe
-        step <<= 1
+@njit(cache=True, inline="always")
+def _before(time, p, t, lim, end):
+    """Whether edge ``p`` lies before the boundary of a window of width ``lim``: inside the
+    window starting at time ``t`` (``end``: where that window ends), or too early for the window
+    ending at ``t`` (where the first root whose window holds ``t`` lies)."""
+    if end:
+        return not _past(time[p], t, lim)
+    return _past(t, time[p], lim)
+
+
+@njit(cache=True, inline="always")
+def _bisect(time, lo, hi, t, lim, end):
+    """First position in ``[lo, hi)`` not :func:`_before` the boundary (``hi`` if none)."""
     while lo < hi:
         mid = (lo + hi) >> 1
-        if time[mid] < t:
+        if _before(time, mid, t, lim, end):
             lo = mid + 1
         else:
             hi = mid
     return lo
+
+
+@njit(cache=True)
+def _window_start_from(time, e, start, delta_on, delta):
+    """First root id whose window holds edge ``e`` (``t_e - t <= delta``; 0 if off), known to
+    be at least ``start`` (galloped back from ``e``, near which it usually lies)."""
+    if not delta_on:
+        return 0
+    t = time[e]
+    lo = start
+    hi = e
+    step = 1
+    while lo < hi:
+        probe = hi - step
+        if probe < lo:
+            probe = lo
+        if _before(time, probe, t, delta, False):
+            lo = probe + 1
+            break
+        hi = probe
+        step <<= 1
+    return _bisect(time, lo, hi, t, delta, False)
+
+
+@njit(cache=True, inline="always")
+def _first_at(time, tie, e):
+    """First edge id that may not precede ``e``: ids below it may come before ``e`` (the first id
+    of ``e``'s time: the first root whose window of width 0 holds ``e``; or ``e`` itself in
+    input order)."""
+    if tie != 0:
+        return e
+    return _window_start_from(time, e, 0, True, 0)
 
 
 @njit(cache=True)
@@ -158,70 +187,22 @@ def _window_end_from(time, e, start, delta_on, delta):
         probe = lo + step - 1
         if probe >= hi:
             probe = hi - 1
-        if not _past(time[probe], t0, delta):
+        if _before(time, probe, t0, delta, True):
             lo = probe + 1
             step <<= 1
         else:
             hi = probe
             break
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if not _past(time[mid], t0, delta):
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-@njit(cache=True)
-def _window_start_from(time, e, start, delta_on, delta):
-    """First root id whose window holds edge ``e`` (``t_e - t <= delta``; 0 if off), known to
-    be at least ``start`` (galloped from there)."""
-    if not delta_on:
-        return 0
-    t = time[e]
-    lo = start
-    hi = e
-    step = 1
-    while lo < hi:
-        probe = lo + step - 1
-        if probe >= hi:
-            probe = hi - 1
-        if _past(t, time[probe], delta):
-            lo = probe + 1
-            step <<= 1
-        else:
-            hi = probe
-            break
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if _past(t, time[mid], delta):
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return _bisect(time, lo, hi, t0, delta, True)
 
 
 @njit(cache=True, inline="always")
-def _run(out_nbr, dst, a, b, w):
-    """Positions ``[r0, r1)`` of the edges ``-> w`` in a node's ``out_nbr`` range ``[a, b)``."""
-    lo = a
-    hi = b
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if dst[out_nbr[mid]] < w:
-            lo = mid + 1
-        else:
-            hi = mid
-    r0 = lo
-    hi = b
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if dst[out_nbr[mid]] <= w:
-            lo = mid + 1
-        else:
-            hi = mid
-    return r0, lo
+def _run(out_ptr, out_dst, v, w):
+    """Positions ``[r0, r1)`` in ``out_nbr`` of the edges ``v -> w`` (``out_dst``:
+    :attr:`CensusIndex.out_dst`)."""
+    b = out_ptr[v + 1]
+    r0 = _lower_id(out_dst, out_ptr[v], b, w)
+    return r0, _lower_id(out_dst, r0, b, w + 1)
 
 
 @njit(cache=True, inline="always")
@@ -288,6 +269,27 @@ def _lone_code(d, lc):
     return 6 + lc
 
 
+@njit(cache=True, inline="always")
+def _add_stars(counts, table, cnt, sums, vr, d0, lone_last):
+    """Add the stars of a root on the pair (its source is end ``d0``) whose lone edge comes
+    last (``lone_last``; ``sums`` the running sums H) or in the middle (K), ``vr`` the edges
+    beside the pair at the window's end or after the root: per centre ``ci``, lone edge
+    direction ``d`` and direction ``dp`` of the pair edge (as the sums of
+    :func:`_pair_census` define them)."""
+    for ci in range(2):
+        lc = 0 if ci == d0 else 1
+        for d in range(2):
+            cl = _lone_code(d, lc)
+            q = 2 * ci + d
+            for dp in range(2):
+                cp = 1 if dp == d0 else 3
+                v = cnt[dp] * vr[q] - sums[dp, q]
+                if lone_last:  # pair edge, then the lone edge
+                    _add(counts, table[cp * 9 + cl], v)
+                else:  # lone edge, then the pair edge: the sums count the other way
+                    _add(counts, table[cl * 9 + cp], -v)
+
+
 @njit(cache=True)
 def _pair_merge(graph, index, query, lo, reach, L, C1, lists):
     """Merge the pair's edge ids in ``[lo, reach)`` (its runs: ``lists`` rows 4 and 5) into
@@ -328,11 +330,13 @@ def _pair_merge(graph, index, query, lo, reach, L, C1, lists):
 
 
 @njit(cache=True)
-def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, acc):
+def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, acc, memo):
     """Add the two-node triples and the stars whose doubled pair is ``{a, b}`` (roots in
     ``[lo, hi)``) into ``counts``: ``L`` and ``C1`` as :func:`_pair_merge` leaves them,
     ``lists`` the pair's lists (see ``_NLISTS``; ``lists[8, 0]`` the length of ``L``).
-    ``cur``, ``val`` and ``acc`` (the running sums) are small scratch, overwritten.
+    ``cur``, ``val`` and ``acc`` (the running sums) are small scratch, overwritten; ``memo``
+    (a row per position of ``L``) keeps what a position added to the running sums when it
+    entered a window, taken off when it leaves.
     """
     time, next_id = graph.time, graph.next_id
     out_edges, in_edges = graph.out_edges, graph.in_edges
@@ -368,8 +372,7 @@ def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, ac
         cnt = acc[3, 0]  # (entries 0, 1)
         wa = 0
         wb = 0
-        na_ = 0  # N_j of the next j to enter (nondecreasing in j) ...
-        nr_ = 0  # ... and of the next j to leave
+        na_ = 0  # N_j of the next j to enter (nondecreasing in j)
         pa = 0  # A
         pb = 0  # B
         we = 0  # the root's window end (nondecreasing)
@@ -385,37 +388,32 @@ def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, ac
                 pb += 1
             # j's leave the window first (those of [wa, min(pa, wb)): they had entered); a
             # j that would leave before entering is skipped (cursors and pointers only ever
-            # move forward, so skipping is allowed)
+            # move forward, so skipping is allowed): the window then starts at pa (wa <= pa)
             lim = pa if pa < wb else wb
-            while wa < lim:  # j = wa leaves
+            while wa < lim:  # j = wa leaves: what it added on entering comes off
                 j = wa
                 dj = C1[j + 1] - C1[j]
-                nj = _next_after(next_id, tie, L[j])
-                while nr_ < p and L[nr_] < nj:
-                    nr_ += 1
+                n_j = memo[j, 0]  # N_j
                 cnt[dj] -= 1
-                G[dj, 1] -= C1[nr_]
-                G[dj, 0] -= nr_ - C1[nr_]
+                G[dj, 1] -= C1[n_j]
+                G[dj, 0] -= n_j - C1[n_j]
                 if parts & PART_LONE_LAST:
-                    _beside(out_edges, in_edges, out_nbr, lists, cur[2], nj, vj)
                     for q in range(4):
-                        H[dj, q] -= vj[q]
+                        H[dj, q] -= memo[j, 1 + q]
                 if parts & PART_LONE_MIDDLE:
-                    fj = _first_at(time, tie, L[j])
-                    _beside(out_edges, in_edges, out_nbr, lists, cur[3], fj, vj)
                     for q in range(4):
-                        K[dj, q] -= vj[q]
+                        K[dj, q] -= memo[j, 5 + q]
                 wa += 1
-            if wa < pa:
-                wa = pa
+            wa = pa
             if wb < wa:
                 wb = wa
-            while wb < pb:  # j = wb enters
+            while wb < pb:  # j = wb enters (kept in memo[j] for its leaving)
                 j = wb
                 dj = C1[j + 1] - C1[j]
                 nj = _next_after(next_id, tie, L[j])
                 while na_ < p and L[na_] < nj:
                     na_ += 1
+                memo[j, 0] = na_
                 cnt[dj] += 1
                 G[dj, 1] += C1[na_]
                 G[dj, 0] += na_ - C1[na_]
@@ -423,11 +421,13 @@ def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, ac
                     _beside(out_edges, in_edges, out_nbr, lists, cur[0], nj, vj)
                     for q in range(4):
                         H[dj, q] += vj[q]
+                        memo[j, 1 + q] = vj[q]
                 if parts & PART_LONE_MIDDLE:
                     fj = _first_at(time, tie, L[j])
                     _beside(out_edges, in_edges, out_nbr, lists, cur[1], fj, vj)
                     for q in range(4):
                         K[dj, q] += vj[q]
+                        memo[j, 5 + q] = vj[q]
                 wb += 1
             if wa == wb:  # nothing allowed after this root on the pair
                 i += 1
@@ -444,25 +444,11 @@ def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, ac
                         v = cnt[d1] * (b1 if d2 == 1 else b0) - G[d1, d2]
                         _add(counts, table[c2 * 9 + c3], v)
             if parts & PART_LONE_LAST:
-                _beside(out_edges, in_edges, out_nbr, lists, cur[4], we, vr)
-                for ci in range(2):
-                    lc = 0 if ci == d0 else 1
-                    for d in range(2):
-                        c3 = _lone_code(d, lc)
-                        for d1 in range(2):
-                            c2 = 1 if d1 == d0 else 3
-                            v = cnt[d1] * vr[2 * ci + d] - H[d1, 2 * ci + d]
-                            _add(counts, table[c2 * 9 + c3], v)
+                _beside(out_edges, in_edges, out_nbr, lists, cur[2], we, vr)
+                _add_stars(counts, table, cnt, H, vr, d0, True)
             if parts & PART_LONE_MIDDLE:
-                _beside(out_edges, in_edges, out_nbr, lists, cur[5], nx, vr)
-                for ci in range(2):
-                    lc = 0 if ci == d0 else 1
-                    for d in range(2):
-                        c2 = _lone_code(d, lc)
-                        for d2 in range(2):
-                            c3 = 1 if d2 == d0 else 3
-                            v = K[d2, 2 * ci + d] - cnt[d2] * vr[2 * ci + d]
-                            _add(counts, table[c2 * 9 + c3], v)
+                _beside(out_edges, in_edges, out_nbr, lists, cur[3], nx, vr)
+                _add_stars(counts, table, cnt, K, vr, d0, False)
             i += 1
     if parts & PART_LONE_FIRST:
         # Roots beside the pair: the lone edge e0 (at centre c) comes first, then j < k on the
@@ -475,7 +461,7 @@ def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, ac
         MS = acc[0]
         mn = acc[3, 0]  # (entries 0, 1)
         vh = acc[4, 0]
-        _beside(out_edges, in_edges, out_nbr, lists, cur[6], hi, vh)
+        _beside(out_edges, in_edges, out_nbr, lists, cur[4], hi, vh)
         # x_j > y (y an id) holds exactly from L[j] >= next(y) on: J2 and J1 by position
         j2 = _lower_id(L, 0, p, _next_after(next_id, tie, hi - 1))  # first j with x_j >= hi
         j1 = 0  # first j with x_j > L_k
@@ -502,29 +488,25 @@ def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, ac
             e = j2 if j2 < pk else pk
             if e < s:
                 e = s
-            # leave, skip, enter (as the roots' window above)
+            # leave, skip, enter (as the roots' window above; ma <= s)
             lim = s if s < mb else mb
-            while ma < lim:  # j = ma leaves
+            while ma < lim:  # j = ma leaves: what it added on entering comes off
                 dj = C1[ma + 1] - C1[ma]
-                _beside(
-                    out_edges, in_edges, out_nbr, lists, cur[8], _first_at(time, tie, L[ma]), vj
-                )
-                mn[dj] -= 1
                 for q in range(4):
-                    MS[dj, q] -= vj[q]
+                    MS[dj, q] -= memo[ma, 5 + q]
+                mn[dj] -= 1
                 ma += 1
-            if ma < s:
-                ma = s
+            ma = s
             if mb < ma:
                 mb = ma
-            while mb < e:  # j = mb enters
+            while mb < e:  # j = mb enters (kept in memo[mb] for its leaving)
                 dj = C1[mb + 1] - C1[mb]
-                _beside(
-                    out_edges, in_edges, out_nbr, lists, cur[7], _first_at(time, tie, L[mb]), vj
-                )
-                mn[dj] += 1
+                fj = _first_at(time, tie, L[mb])
+                _beside(out_edges, in_edges, out_nbr, lists, cur[5], fj, vj)
                 for q in range(4):
                     MS[dj, q] += vj[q]
+                    memo[mb, 5 + q] = vj[q]
+                mn[dj] += 1
                 mb += 1
             t0 = j2 if j2 > j1 else j1  # the j's with x_j >= hi: [t0, pk)
             top1 = 0
@@ -534,7 +516,7 @@ def _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, ac
                 top0 = (pk - t0) - top1
             if mn[0] + mn[1] + top0 + top1 == 0:
                 continue
-            _beside(out_edges, in_edges, out_nbr, lists, cur[9], lk, vr)
+            _beside(out_edges, in_edges, out_nbr, lists, cur[6], lk, vr)
             dk = C1[k + 1] - C1[k]
             for ci in range(2):
                 for d in range(2):
@@ -556,13 +538,15 @@ def _pairs_range(graph, index, query, lo, hi, reach, r_lo, r_hi, counts, stop):
     from the run of its lower end, or of its only one)."""
     src, dst = graph.src, graph.dst
     out_ptr, in_ptr = graph.out_ptr, graph.in_ptr
-    out_nbr, run_ptr, run_rev = index.out_nbr, index.run_ptr, index.run_rev
+    out_nbr, out_dst = index.out_nbr, index.out_dst
+    run_ptr, run_rev = index.run_ptr, index.run_rev
     stars = (query.parts & (PART_LONE_LAST | PART_LONE_MIDDLE | PART_LONE_FIRST)) != 0
     size = 16
     L = np.empty(size, np.int64)
     C1 = np.empty(size + 1, np.int64)
+    memo = np.empty((size, 9), np.int64)  # (see _pair_census)
     lists = np.zeros((_NLISTS + 1, 2), np.int64)  # (row 8: the merged length)
-    cur = np.zeros((10, _NLISTS), np.int64)
+    cur = np.zeros((7, _NLISTS), np.int64)
     val = np.zeros((2, 4), np.int64)
     acc = np.zeros((5, 2, 4), np.int64)
     for r in range(r_lo, r_hi):
@@ -582,6 +566,7 @@ def _pairs_range(graph, index, query, lo, hi, reach, r_lo, r_hi, counts, stop):
             size = max(p, 2 * size)
             L = np.empty(size, np.int64)
             C1 = np.empty(size + 1, np.int64)
+            memo = np.empty((size, 9), np.int64)
         lists[4, 0], lists[4, 1] = r0, r1
         lists[5, 0], lists[5, 1] = s0, s1
         if not _pair_merge(graph, index, query, lo, reach, L, C1, lists):
@@ -591,23 +576,22 @@ def _pairs_range(graph, index, query, lo, hi, reach, r_lo, r_hi, counts, stop):
             lists[1, 0], lists[1, 1] = in_ptr[a], in_ptr[a + 1]
             lists[2, 0], lists[2, 1] = out_ptr[b], out_ptr[b + 1]
             lists[3, 0], lists[3, 1] = in_ptr[b], in_ptr[b + 1]
-            x0, x1 = _run(out_nbr, dst, out_ptr[a], out_ptr[a + 1], a)
+            x0, x1 = _run(out_ptr, out_dst, a, a)
             lists[6, 0], lists[6, 1] = x0, x1
-            x0, x1 = _run(out_nbr, dst, out_ptr[b], out_ptr[b + 1], b)
+            x0, x1 = _run(out_ptr, out_dst, b, b)
             lists[7, 0], lists[7, 1] = x0, x1
-        _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, acc)
+        _pair_census(graph, index, query, lo, hi, counts, L, C1, lists, cur, val, acc, memo)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def reverse_runs(graph, out_nbr, run_ptr, run_rev):
+def reverse_runs(graph, out_nbr, out_dst, run_ptr, run_rev):
     """Fill ``run_rev[r]`` with the positions ``[lo, hi)`` in ``out_nbr`` of the run reversing
     run ``r`` (the edges ``b -> a`` of a run ``a -> b``; empty: ``lo == hi``)."""
-    src, dst, out_ptr = graph.src, graph.dst, graph.out_ptr
+    src, out_ptr = graph.src, graph.out_ptr
     for r in prange(len(run_ptr) - 1):
-        e = out_nbr[run_ptr[r]]
-        a = src[e]
-        b = dst[e]
-        x0, x1 = _run(out_nbr, dst, out_ptr[b], out_ptr[b + 1], a)
+        a = src[out_nbr[run_ptr[r]]]
+        b = out_dst[run_ptr[r]]
+        x0, x1 = _run(out_ptr, out_dst, b, a)
         run_rev[r, 0] = x0
         run_rev[r, 1] = x1
 
@@ -618,12 +602,12 @@ def _close(graph, index, query, arr, q, q1, y, w, we, c2, ly, counts):
     """Add the triangles of second edges ``arr[q:q1]`` (one root end to ``w``, ids below the
     root's window end ``we``) closed by an edge between ``y`` (numbered ``ly``) and ``w``
     (numbered 2) with an id in ``[next(e1), we)``; ``c2`` is the second edge's code."""
-    dst, next_id, out_ptr, out_nbr = graph.dst, graph.next_id, graph.out_ptr, index.out_nbr
+    next_id, out_ptr, out_nbr, out_dst = graph.next_id, graph.out_ptr, index.out_nbr, index.out_dst
     table, tie = query.table, query.tie
     if q >= q1:
         return
-    ya, yb = _run(out_nbr, dst, out_ptr[y], out_ptr[y + 1], w)
-    wa, wb = _run(out_nbr, dst, out_ptr[w], out_ptr[w + 1], y)
+    ya, yb = _run(out_ptr, out_dst, y, w)
+    wa, wb = _run(out_ptr, out_dst, w, y)
     if ya >= yb and wa >= wb:
         return
     lo2 = _next_after(next_id, tie, arr[q])
@@ -654,13 +638,8 @@ def _triangles(graph, index, walk_index, query, lo, hi, counts, stop):
     neighbours ``w`` and the runs of edges to them.
     """
     src, dst, time, next_id = graph.src, graph.dst, graph.time, graph.next_id
-    out_ptr, out_edges, in_ptr, in_edges = (
-        graph.out_ptr,
-        graph.out_edges,
-        graph.in_ptr,
-        graph.in_edges,
-    )
-    out_nbr, nbr_ptr, nbr = index.out_nbr, index.nbr_ptr, index.nbr
+    out_ptr, out_edges, in_ptr, in_edges = _lists(graph)
+    out_nbr, out_dst, nbr_ptr, nbr = index.out_nbr, index.out_dst, index.nbr_ptr, index.nbr
     pos_out, pos_in, out_after_in, in_after_out = walk_index
     tie = query.tie
     qs = np.zeros(4, np.int64)
@@ -707,12 +686,12 @@ def _triangles(graph, index, walk_index, query, lo, hi, counts, stop):
                         x = u if lx == 0 else v
                         y = v if lx == 0 else u
                         # x -> w (code lx 2) and w -> x (code 2 lx), ids in [lo1, we)
-                        ra, rb = _run(out_nbr, dst, out_ptr[x], out_ptr[x + 1], w)
+                        ra, rb = _run(out_ptr, out_dst, x, w)
                         ra = _lower_id(out_nbr, ra, rb, lo1)
                         rb = _lower_id(out_nbr, ra, rb, we)
                         _close(graph, index, query, out_nbr, ra, rb, y, w, we, lx * 3 + 2, 1 - lx,
                                counts)  # fmt: skip
-                        ra, rb = _run(out_nbr, dst, out_ptr[w], out_ptr[w + 1], x)
+                        ra, rb = _run(out_ptr, out_dst, w, x)
                         ra = _lower_id(out_nbr, ra, rb, lo1)
                         rb = _lower_id(out_nbr, ra, rb, we)
                         _close(graph, index, query, out_nbr, ra, rb, y, w, we, 6 + lx, 1 - lx,

@@ -254,16 +254,18 @@ def _is_mapped(v, fmap, k):
     return False
 
 
+@njit(cache=True, inline="always")
+def _lists(graph):
+    """The graph's out- and in-lists (CSR of edge ids) as the kernels name them:
+    ``out_ptr, out_edges, in_ptr, in_edges``."""
+    return graph.out_ptr, graph.out_edges, graph.in_ptr, graph.in_edges
+
+
 @njit(cache=True)
 def _anti_ok(level, eid, fmap, graph, anti):
     """False if some anti-edge checked at ``level`` is present in the graph."""
     src, dst, time = graph.src, graph.dst, graph.time
-    out_ptr, out_edges, in_ptr, in_edges = (
-        graph.out_ptr,
-        graph.out_edges,
-        graph.in_ptr,
-        graph.in_edges,
-    )
+    out_ptr, out_edges, in_ptr, in_edges = _lists(graph)
     a_src, a_dst, a_lo, a_hi, a_w_on, a_w = (
         anti.src,
         anti.dst,
@@ -322,12 +324,7 @@ def _run_range(graph, plan, anti, walk, run):
     """
     # the fields as locals, under the names the walk has always used
     src, dst, time, next_id = graph.src, graph.dst, graph.time, graph.next_id
-    out_ptr, out_edges, in_ptr, in_edges = (
-        graph.out_ptr,
-        graph.out_edges,
-        graph.in_ptr,
-        graph.in_edges,
-    )
+    out_ptr, out_edges, in_ptr, in_edges = _lists(graph)
     g_elab, has_elab = graph.edge_label, graph.has_edge_label
     k, l, tie, esrc, edst = plan.k, plan.l, plan.tie, plan.esrc, plan.edst  # noqa: E741
     src_new, dst_new, source = plan.src_new, plan.dst_new, plan.source
@@ -587,12 +584,7 @@ def _first_after(edges, lo, hi, other, olo, ohi, after):
 @njit(cache=True, parallel=True, nogil=True)
 def build_walk_index(graph, walk):
     """Fill ``walk`` (:class:`WalkIndex`, int64 per edge id) from the graph's lists."""
-    out_ptr, out_edges, in_ptr, in_edges = (
-        graph.out_ptr,
-        graph.out_edges,
-        graph.in_ptr,
-        graph.in_edges,
-    )
+    out_ptr, out_edges, in_ptr, in_edges = _lists(graph)
     pos_out, pos_in, out_after_in, in_after_out = (
         walk.pos_out,
         walk.pos_in,
