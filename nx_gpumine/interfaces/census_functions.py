@@ -13,22 +13,12 @@ from ..inputs.options import as_flag
 from ..inputs.static_graph import as_static_graph
 from ..plan.graphlets import graphlets
 from ..results.graphlets import census_frame
-from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc, run_options_doc
+from .paramdocs import fill_doc, static_run_options_doc
 
 __all__ = ["subgraph_census", "census_patterns"]
 
 
-@fill_doc(
-    run_options=run_options_doc(
-        max_device_bytes_doc(
-            "a graph whose estimated need exceeds it runs out of core",
-            "; a graph that would run out of core on several distinct devices raises "
-            ":class:`~nx_gpumine.errors.CapacityError` (the out-of-core static path runs on one "
-            "GPU)",
-        ),
-        devices_doc("root-edge ranges of each pattern from a shared queue"),
-    )
-)
+@fill_doc(run_options=static_run_options_doc("each pattern's root-edge ranges from a shared queue"))
 def subgraph_census(
     G: Any,
     k: int,

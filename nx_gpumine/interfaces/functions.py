@@ -26,7 +26,7 @@ from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import NO_DEFAULT, StaticGraph, as_static_graph
 from ..plan.static_plan import StaticPlan, static_plan
 from ..results.static import iter_mappings, matches_to_frame, matches_to_keys
-from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc, run_options_doc
+from .paramdocs import fill_doc, static_run_options_doc
 
 __all__ = ["count_subgraphs", "find_subgraphs", "has_subgraph", "iter_subgraph_mappings"]
 
@@ -53,17 +53,7 @@ def _prepare(
     return graph, pat, plan
 
 
-@fill_doc(
-    run_options=run_options_doc(
-        max_device_bytes_doc(
-            "a graph whose estimated need exceeds it runs out of core",
-            "; a graph that would run out of core on several distinct devices raises "
-            ":class:`~nx_gpumine.errors.CapacityError` (the out-of-core static path runs on one "
-            "GPU)",
-        ),
-        devices_doc("root-edge ranges from a shared queue"),
-    )
-)
+@fill_doc(run_options=static_run_options_doc("root-edge ranges from a shared queue"))
 def count_subgraphs(
     G: Any,
     pattern: Any,

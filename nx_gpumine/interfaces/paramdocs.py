@@ -14,7 +14,13 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-__all__ = ["max_device_bytes_doc", "devices_doc", "run_options_doc", "fill_doc"]
+__all__ = [
+    "max_device_bytes_doc",
+    "devices_doc",
+    "run_options_doc",
+    "static_run_options_doc",
+    "fill_doc",
+]
 
 _F = TypeVar("_F", bound=Callable)
 
@@ -82,6 +88,20 @@ def _wrap(text: str, indent: str) -> str:
         subsequent_indent=indent,
         break_on_hyphens=False,
         break_long_words=False,
+    )
+
+
+def static_run_options_doc(work: str) -> list[ParamEntry]:
+    """The ``client``, ``max_device_bytes`` and ``devices`` entries of a static counting
+    function (the out-of-core static path runs on one GPU); ``work``: what the GPUs share."""
+    return run_options_doc(
+        max_device_bytes_doc(
+            "a graph whose estimated need exceeds it runs out of core",
+            "; a graph that would run out of core on several distinct devices raises "
+            ":class:`~nx_gpumine.errors.CapacityError` (the out-of-core static path runs on one "
+            "GPU)",
+        ),
+        devices_doc(work),
     )
 
 

@@ -117,12 +117,18 @@ def save_census_heatmap(
     ImportError
         Without matplotlib.
     """
+    return _save(lambda: census_heatmap(census, title=title), path)
+
+
+def _save(draw: Any, path: str | Path) -> Path:
+    """Draw with ``draw()`` (an axes-returning function) on a non-interactive backend and
+    write the figure to ``path`` (format from its suffix)."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    ax = census_heatmap(census, title=title)
+    ax = draw()
     path = Path(path)
     ax.figure.savefig(path, dpi=120)
     plt.close(ax.figure)
@@ -178,13 +184,4 @@ def save_graphlet_bars(census: Mapping[str, int], path: str | Path, title: str =
     ImportError
         Without matplotlib.
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
-    ax = graphlet_bars(census, title=title)
-    path = Path(path)
-    ax.figure.savefig(path, dpi=120)
-    plt.close(ax.figure)
-    return path
+    return _save(lambda: graphlet_bars(census, title=title), path)

@@ -216,3 +216,16 @@ class TableBuffer:
         s = io.StringIO()
         print_table(rows, header, s)
         self.lines.extend(s.getvalue().rstrip("\n").split("\n"))
+
+
+def save_plot(save: Any, counts: Any, path: str, title: str) -> None:
+    """Write a picture of ``counts`` to ``path`` with ``save(counts, path, title=...)`` (one of
+    :mod:`nx_gpumine.results.plots`' writers), the path checked again first (a link may have
+    been made while the work ran); a missing matplotlib is a :class:`CliError`."""
+    check_writable(path, "--plot")
+    try:
+        save(counts, path, title=title)
+    except ImportError as exc:
+        raise CliError(
+            "--plot needs matplotlib (pip install 'nx-gpumine[plot]' or matplotlib)"
+        ) from exc

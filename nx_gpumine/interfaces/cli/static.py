@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .common import CliError, MismatchError, Status, resolve_engine, timed
-from .output import Report
+from .output import Report, save_plot
 from .reading import Columns, load_pattern, load_static_graph
 
 __all__ = ["count_command", "networkx_count", "cmd_graphlets"]
@@ -152,7 +152,6 @@ def cmd_graphlets(args: argparse.Namespace) -> Report:
 
     from ...plan.graphlets import graphlets
     from ..census_functions import subgraph_census
-    from .output import check_writable
 
     engine = resolve_engine(args.engine, "static")
     status = Status(args.progress)
@@ -172,14 +171,8 @@ def cmd_graphlets(args: argparse.Namespace) -> Report:
     if args.plot:
         from ...results.plots import save_graphlet_bars
 
-        check_writable(args.plot, "--plot")  # again: a link may have been made meanwhile
         title = f"{Path(str(args.graph)).name}: connected {args.k}-node patterns ({match})"
-        try:
-            save_graphlet_bars(counts, args.plot, title=title)
-        except ImportError as exc:
-            raise CliError(
-                "--plot needs matplotlib (pip install 'nx-gpumine[plot]' or matplotlib)"
-            ) from exc
+        save_plot(save_graphlet_bars, counts, args.plot, title)
     rows = [[g.name, len(g.edges), g.edge_text(), counts[g.name]] for g in gs]
     data = {
         "command": "graphlets",

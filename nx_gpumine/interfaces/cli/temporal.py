@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import DATASETS, CliError, Status, resolve_engine, timed
-from .output import Report, check_writable
+from .output import Report, save_plot
 from .reading import Columns, load_temporal_graph
 
 __all__ = [
@@ -239,14 +239,8 @@ def cmd_census(args: argparse.Namespace) -> Report:
     if args.plot:
         from ...results.plots import save_census_heatmap
 
-        check_writable(args.plot, "--plot")  # again: a link may have been made meanwhile
         title = f"{Path(str(args.graph)).name}: three-edge motifs, delta={shown}, tie={args.tie}"
-        try:
-            save_census_heatmap(counts, args.plot, title=title)
-        except ImportError as exc:
-            raise CliError(
-                "--plot needs matplotlib (pip install 'nx-gpumine[plot]' or matplotlib)"
-            ) from exc
+        save_plot(save_census_heatmap, counts, args.plot, title)
     listed = [[k, v, *census_grid_position(k)] for k, v in counts.items()]
     data = {
         "command": "census",
