@@ -236,3 +236,11 @@ def test_closed_forms_equal_engine_counts(seed):
                 assert got == ng.count_subgraphs(g, gl.graph(), count="subgraphs", engine="cpu")
     assert seen == 4  # wedge, 4-star, 4-path, 5-star
     assert closed_form(g, graphlets(3, True)[0], lambda: tri) is None
+
+
+def test_progress_bar_over_the_patterns(capsys):
+    pytest.importorskip("tqdm")
+    G = nx.gnp_random_graph(20, 0.3, seed=3)
+    assert ng.subgraph_census(G, 4, progress=True, engine="cpu") == _brute(G, 4)
+    err = capsys.readouterr().err
+    assert "subgraph census k=4" in err and "6/6 tasks" in err
