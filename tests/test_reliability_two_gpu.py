@@ -93,8 +93,9 @@ def test_cuda_census_routes_by_parallel_triples() -> None:
         assert ng.motif_census(g, 10, engine="cuda") == got
         assert cuda_temporal.last_run.get("host_census") is True
         # a triangle motif stays on the GPU
-        ng.count_motifs(g, "01 12 20", delta=10, engine="cuda")
+        got = ng.count_motifs(g, "01 12 20", delta=10, engine="cuda")
         assert not cuda_temporal.last_run.get("host_census")
+        assert got == ng.count_motifs(g, "01 12 20", delta=10, engine="cpu")
     finally:
         cuda_temporal.HOST_CENSUS_TRIPLES = old
 

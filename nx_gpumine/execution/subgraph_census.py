@@ -11,6 +11,7 @@ the exact linear relation of :func:`~nx_gpumine.plan.graphlets.induced_counts`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -131,11 +132,4 @@ def _star_sum(deg: np.ndarray, s: int) -> int:
     degree: a few thousand at most, where the nodes are millions)."""
     hist = np.bincount(deg) if len(deg) else np.zeros(0, dtype=np.int64)
     present = np.flatnonzero(hist[s:]) + s  # degrees below s choose nothing
-    return sum(int(hist[d]) * _choose(int(d), s) for d in present.tolist())
-
-
-def _choose(n: int, r: int) -> int:
-    out = 1
-    for i in range(r):
-        out = out * (n - i) // (i + 1)
-    return out if n >= r else 0
+    return sum(int(hist[d]) * math.comb(int(d), s) for d in present.tolist())

@@ -34,27 +34,13 @@ def census_frame(graphlets: Sequence[Graphlet], counts: Sequence[int], kind: str
     """
     if kind not in FRAME_KINDS:
         raise InputError(f"as_frame must be one of {FRAME_KINDS} or None, got {kind!r}")
+    import narwhals as nw
+
     cols = {
         "pattern": [g.name for g in graphlets],
         "nodes": np.array([g.k for g in graphlets], dtype=np.int64),
         "edges": np.array([len(g.edges) for g in graphlets], dtype=np.int64),
-        "edge_list": [
-            " ".join(f"{a}{'>' if g.directed else '-'}{b}" for a, b in g.edges) for g in graphlets
-        ],  # fmt: skip
+        "edge_list": [g.edge_text() for g in graphlets],
         "count": np.array([int(c) for c in counts], dtype=np.int64),
     }
-    if kind == "pandas":
-        import pandas as pd
-
-        return pd.DataFrame(cols)
-    if kind == "polars":
-        import polars as pl
-
-        return pl.DataFrame(cols)
-    if kind == "pyarrow":
-        import pyarrow as pa
-
-        return pa.table(cols)
-    import cudf
-
-    return cudf.DataFrame(cols)
+    return nw.from_dict(cols, backend=kind).to_native()
