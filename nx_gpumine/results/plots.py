@@ -69,6 +69,7 @@ def census_heatmap(census: Mapping[str, int] | np.ndarray, ax: Any = None, title
     Returns
     -------
     matplotlib.axes.Axes
+        ``ax`` (or the new figure's axes); its figure also holds the colour bar.
 
     Raises
     ------
@@ -142,10 +143,8 @@ def graphlet_bars(census: Mapping[str, int], ax: Any = None, title: str = "") ->
     ----------
     census : dict
         ``subgraph_census(...)``: ``{pattern name: count}``.
-    ax : matplotlib.axes.Axes, optional
-        Where to draw (a new figure otherwise).
-    title : str
-        Axes title.
+    ax, title
+        As in :func:`census_heatmap`.
 
     Returns
     -------

@@ -3,6 +3,7 @@ JSON or CSV (``--format``), to stdout or ``-o FILE``."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import csv
 import errno
@@ -12,6 +13,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from .common import CliError
@@ -218,14 +220,25 @@ class TableBuffer:
         self.lines.extend(s.getvalue().rstrip("\n").split("\n"))
 
 
-def save_plot(save: Any, counts: Any, path: str, title: str) -> None:
-    """Write a picture of ``counts`` to ``path`` with ``save(counts, path, title=...)`` (one of
-    :mod:`nx_gpumine.results.plots`' writers), the path checked again first (a link may have
-    been made while the work ran); a missing matplotlib is a :class:`CliError`."""
-    check_writable(path, "--plot")
+def save_plot(args: argparse.Namespace, save: Any, counts: Any, title: str, what: str) -> list[str]:
+    """With ``--plot``: write a picture of ``counts`` there with ``save(counts, path,
+    title=...)`` (one of :mod:`nx_gpumine.results.plots`' writers), titled with the graph
+    file's name and ``title``, the path checked again first (a link may have been made while
+    the work ran); a missing matplotlib is a :class:`CliError`.
+
+    Returns
+    -------
+    list of str
+        The report's footer line naming the file (``what`` written to it), or none without
+        ``--plot``.
+    """
+    if not args.plot:
+        return []
+    check_writable(args.plot, "--plot")
     try:
-        save(counts, path, title=title)
+        save(counts, args.plot, title=f"{Path(str(args.graph)).name}: {title}")
     except ImportError as exc:
         raise CliError(
             "--plot needs matplotlib (pip install 'nx-gpumine[plot]' or matplotlib)"
         ) from exc
+    return [f"{what} written to {args.plot}"]

@@ -148,9 +148,8 @@ def count_command(
 def cmd_graphlets(args: argparse.Namespace) -> Report:
     """``graphlets``: the static subgraph census (every connected k-node pattern), one row per
     pattern (and a bar chart with ``--plot``)."""
-    from pathlib import Path
-
     from ...plan.graphlets import graphlets
+    from ...results.plots import save_graphlet_bars
     from ..census_functions import subgraph_census
 
     engine = resolve_engine(args.engine, "static")
@@ -168,11 +167,8 @@ def cmd_graphlets(args: argparse.Namespace) -> Report:
             graph, args.k, induced=not args.non_induced, engine=engine, progress=status.bars
         )
     )
-    if args.plot:
-        from ...results.plots import save_graphlet_bars
-
-        title = f"{Path(str(args.graph)).name}: connected {args.k}-node patterns ({match})"
-        save_plot(save_graphlet_bars, counts, args.plot, title)
+    title = f"connected {args.k}-node patterns ({match})"
+    plotted = save_plot(args, save_graphlet_bars, counts, title, "bar chart")
     rows = [[g.name, len(g.edges), g.edge_text(), counts[g.name]] for g in gs]
     data = {
         "command": "graphlets",
@@ -191,8 +187,6 @@ def cmd_graphlets(args: argparse.Namespace) -> Report:
         f"graph {args.graph}: {graph} (read in {read_s:.3f} s)",
         f"connected {args.k}-node patterns ({match}), engine={engine}",
     ]
-    footer = [f"{sum(counts.values()):,} in all, in {secs:.3f} s"]
-    if args.plot:
-        footer.append(f"bar chart written to {args.plot}")
-    return Report(["pattern", "edges", "edge_list", "count"], rows, data, notes=notes,
-                  footer=footer)  # fmt: skip
+    total = f"{sum(counts.values()):,} in all, in {secs:.3f} s"
+    header = ["pattern", "edges", "edge_list", "count"]
+    return Report(header, rows, data, notes=notes, footer=[total, *plotted])

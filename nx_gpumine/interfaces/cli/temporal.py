@@ -223,6 +223,7 @@ def cmd_census(args: argparse.Namespace) -> Report:
 
     from ...inputs.motifs import census_grid_position
     from ...inputs.times import format_duration
+    from ...results.plots import save_census_heatmap
     from ..temporal_functions import motif_census
 
     engine = resolve_engine(args.engine, "temporal")
@@ -236,11 +237,8 @@ def cmd_census(args: argparse.Namespace) -> Report:
     status.note("census")
     counts, secs = timed(lambda: motif_census(graph, delta, tie=args.tie, engine=engine))
     shown = "none" if delta is None else format_duration(delta)
-    if args.plot:
-        from ...results.plots import save_census_heatmap
-
-        title = f"{Path(str(args.graph)).name}: three-edge motifs, delta={shown}, tie={args.tie}"
-        save_plot(save_census_heatmap, counts, args.plot, title)
+    title = f"three-edge motifs, delta={shown}, tie={args.tie}"
+    plotted = save_plot(args, save_census_heatmap, counts, title, "heatmap")
     listed = [[k, v, *census_grid_position(k)] for k, v in counts.items()]
     data = {
         "command": "census",
@@ -260,9 +258,7 @@ def cmd_census(args: argparse.Namespace) -> Report:
         f"temporal graph {args.graph}: {graph} (read in {read_s:.3f} s)",
         f"three-edge motif census, delta={shown}, tie={args.tie}, engine={engine}",
     ]
-    footer = [f"total {sum(counts.values()):,} in {secs:.3f} s"]
-    if args.plot:
-        footer.append(f"heatmap written to {args.plot}")
+    footer = [f"total {sum(counts.values()):,} in {secs:.3f} s", *plotted]
     csv_table = (["motif", "count", "grid_row", "grid_col"], listed)
     if args.list:
         rows, header = [[k, v] for k, v in counts.items()], ["motif", "count"]
