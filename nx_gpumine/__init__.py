@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "iter_subgraph_mappings": "nx_gpumine.interfaces.functions",
     "subgraph_census": "nx_gpumine.interfaces.census_functions",
     "census_patterns": "nx_gpumine.interfaces.census_functions",
+    "graphlet_orbits": "nx_gpumine.interfaces.census_functions",
     # temporal inputs and functions
     "TemporalGraph": "nx_gpumine.inputs.temporal_graph",
     "TemporalMotif": "nx_gpumine.inputs.motifs",

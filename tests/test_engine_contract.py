@@ -17,6 +17,7 @@ def test_engine_modules_satisfy_the_protocol(kind, name):
         "temporal": contract.TemporalEngine,
         "refine": contract.RefineEngine,
         "local_counts": contract.LocalCountsEngine,
+        "census": contract.CensusEngine,
     }[kind]
     assert isinstance(module, proto)
 
@@ -55,6 +56,8 @@ HOOKS = {
     ("refine", "cuda"): set(),
     ("local_counts", "cpu"): set(),
     ("local_counts", "cuda"): set(),
+    ("census", "cpu"): set(),
+    ("census", "cuda"): set(),
 }
 
 

@@ -218,24 +218,49 @@ def test_cli_graphlets_plot(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_closed_forms_equal_engine_counts(seed):
-    from nx_gpumine.execution.subgraph_census import closed_form
+def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
+    from nx_gpumine.engines.contract import engine_module
     from nx_gpumine.inputs.static_graph import as_static_graph
+    from nx_gpumine.plan.graphlets import CENSUS_BLOCKS, block_formula, from_blocks
 
     G = nx.gnp_random_graph(40, 0.2 + 0.1 * seed, seed=seed)
     G.add_edges_from([(0, 0), (3, 3)])  # self-loops are not in the degrees
+    G.add_nodes_from([90, 91])  # isolated nodes
     g = as_static_graph(G)
-    tri = ng.count_subgraphs(g, "triangle", count="subgraphs", engine="cpu")
-    seen = 0
+    stats: dict = {}
+    blocks = engine_module("census", engine).census_blocks(g, CENSUS_BLOCKS, stats)
+    # the CUDA engine leaves the 4-cycles and 4-cliques to its shape kernels
+    left = {"cycles4", "cliques4"} if engine == "cuda" else set()
+    assert sorted(blocks) == sorted(set(CENSUS_BLOCKS) - left)
+    seen = []
     for k in (3, 4, 5):
         for gl in graphlets(k, False):
-            got = closed_form(g, gl, lambda: tri)
+            got = from_blocks(gl, blocks)
             if got is not None:
-                seen += 1
+                seen.append(gl.name)
                 assert got == ng.count_subgraphs(g, gl.graph(), count="subgraphs", engine="cpu")
-    assert seen == 4  # wedge, 4-star, 4-path, 5-star
-    assert closed_form(g, graphlets(3, True)[0], lambda: tri) is None
+    every = [
+        "wedge",
+        "triangle",
+        "4-star",
+        "4-path",
+        "tailed-triangle",
+        "4-cycle",
+        "diamond",
+        "4-clique",
+        "G29",
+    ]  # fmt: skip  (G29: the 5-node star)
+    assert seen == [name for name in every if engine != "cuda" or "4-c" not in name]
+    assert block_formula(graphlets(3, True)[0]) is None
+    assert from_blocks(graphlets(4, False)[3], {"paths3": 1}) is None  # triangles missing
+    return stats
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_block_formulas_equal_engine_counts(engine, seed):
+    stats = _block_formulas_equal_engine_counts(engine, seed)
+    if engine == "cuda":
+        assert stats["kernel_ms"] > 0
 
 
 def test_progress_bar_over_the_patterns(capsys):

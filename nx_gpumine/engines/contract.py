@@ -30,6 +30,7 @@ __all__ = [
     "TemporalEngine",
     "RefineEngine",
     "LocalCountsEngine",
+    "CensusEngine",
     "EngineHooks",
     "OPTIONAL_HOOKS",
     "engine_module",
@@ -49,6 +50,8 @@ ENGINE_MODULES: dict[tuple[str, str], str] = {
     ("refine", "cuda"): "nx_gpumine.engines.cuda.refine",
     ("local_counts", "cpu"): "nx_gpumine.engines.cpu.local_counts",
     ("local_counts", "cuda"): "nx_gpumine.engines.cuda.local_counts",
+    ("census", "cpu"): "nx_gpumine.engines.cpu.census",
+    ("census", "cuda"): "nx_gpumine.engines.cuda.census",
 }
 
 
@@ -155,6 +158,17 @@ class LocalCountsEngine(Protocol):
         ...
 
 
+@runtime_checkable
+class CensusEngine(Protocol):
+    """The subgraph census's building blocks (:data:`nx_gpumine.plan.graphlets.CENSUS_BLOCKS`:
+    degree sums, triangles and the sums over each edge's triangles) of an undirected graph."""
+
+    def census_blocks(self, graph: Any, names: Any, stats: dict) -> dict[str, int]:
+        """The wanted blocks ``names`` this engine computes, as exact ints (device time, where
+        there is one, added to ``stats["kernel_ms"]``)."""
+        ...
+
+
 class EngineHooks(Protocol):
     """Optional engine functions: a module may have any of them (:data:`OPTIONAL_HOOKS` says
     which ones callers of each kind look for); callers fall back when one is absent."""
@@ -188,6 +202,7 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "temporal": ("unsupported", "release"),
     "refine": (),
     "local_counts": (),
+    "census": (),
 }
 
 _PROTOCOLS = {
@@ -195,6 +210,7 @@ _PROTOCOLS = {
     "temporal": TemporalEngine,
     "refine": RefineEngine,
     "local_counts": LocalCountsEngine,
+    "census": CensusEngine,
 }
 
 
@@ -211,7 +227,7 @@ def engine_module(kind: str, name: str) -> ModuleType:
 
     Parameters
     ----------
-    kind : {"static", "temporal", "refine", "local_counts"}
+    kind : {"static", "temporal", "refine", "local_counts", "census"}
         Which problem (or auxiliary engine).
     name : {"cpu", "cuda"}
         A resolved engine name (``"auto"`` is :func:`nx_gpumine.engines.select_engine`'s).
@@ -297,7 +313,7 @@ def contract_violations(module: ModuleType, kind: str) -> list[str]:
     ----------
     module : module
         The engine module to check.
-    kind : {"static", "temporal", "refine", "local_counts"}
+    kind : {"static", "temporal", "refine", "local_counts", "census"}
         Which protocol (:class:`StaticEngine`, :class:`TemporalEngine`, :class:`RefineEngine`
         or :class:`LocalCountsEngine`).
 

@@ -8,14 +8,17 @@ from typing import Any
 import networkx as nx
 
 from ..device_limits import device_budget
+from ..engines import resolve_engine_name
+from ..errors import EngineUnavailableError, QueryError
 from ..execution.subgraph_census import graphlet_counts
 from ..inputs.options import as_flag
 from ..inputs.static_graph import as_static_graph
 from ..plan.graphlets import graphlets
-from ..results.graphlets import census_frame
+from ..plan.orbits import ORBIT_SIZES, orbit_names
+from ..results.graphlets import census_frame, orbit_frame
 from .paramdocs import fill_doc, static_run_options_doc
 
-__all__ = ["subgraph_census", "census_patterns"]
+__all__ = ["subgraph_census", "census_patterns", "graphlet_orbits"]
 
 
 @fill_doc(run_options=static_run_options_doc("each pattern's root-edge ranges from a shared queue"))
@@ -30,6 +33,7 @@ def subgraph_census(
     client: Any = None,
     max_device_bytes: int | None = None,
     devices: Any = None,
+    per_node: bool = False,
 ) -> Any:
     """Count every connected ``k``-node pattern of ``G`` (the graphlet / network-motif census).
 
@@ -57,6 +61,9 @@ def subgraph_census(
     progress : bool
         A bar over the patterns (needs tqdm).
     {run_options}
+    per_node : bool
+        Count per node instead: :func:`graphlet_orbits` (``G``, ``k``, ``engine``,
+        ``as_frame``; undirected, ``k`` <= 4, induced).
 
     Returns
     -------
@@ -64,7 +71,8 @@ def subgraph_census(
         ``{pattern name: count}`` in census order (by edge count); the names are the
         catalogue's (``"triangle"``, ``"4-cycle"``, ...), NetworkX's graph atlas numbers
         (``"G35"`` is ``networkx.graph_atlas(35)``) or, for directed patterns without one,
-        ``"D<k>-<mask>"``; :func:`census_patterns` gives each name's NetworkX graph.
+        ``"D<k>-<mask>"``; :func:`census_patterns` gives each name's NetworkX graph. With
+        ``per_node``, what :func:`graphlet_orbits` returns.
 
     Raises
     ------
@@ -81,6 +89,10 @@ def subgraph_census(
     """
     induced = as_flag(induced, "induced")
     progress = as_flag(progress, "progress")
+    if as_flag(per_node, "per_node"):
+        if not induced:
+            raise QueryError("per-node counts are induced (ORCA's orbits): drop induced=False")
+        return graphlet_orbits(G, k, engine=engine, as_frame=as_frame)
     graph = as_static_graph(G)
     graphlets(k, graph.directed)  # checks k before any work
     with device_budget(max_device_bytes):
@@ -114,3 +126,67 @@ def census_patterns(k: int, directed: bool = False) -> dict[str, nx.Graph]:
     ['4-clique', '4-cycle', '4-path', '4-star', 'diamond', 'tailed-triangle']
     """
     return {g.name: g.graph() for g in graphlets(k, as_flag(directed, "directed"))}
+
+
+def graphlet_orbits(
+    G: Any, k: int = 4, *, engine: str = "auto", as_frame: str | None = None
+) -> Any:
+    """Per-node graphlet orbit counts (graphlet degree vectors, as ORCA counts them).
+
+    For each node ``v`` and each *orbit* ``o`` (a class of pattern nodes an automorphism maps
+    onto each other) of the connected graphlets on 2 to ``k`` nodes: the node sets ``S``
+    containing ``v`` whose induced subgraph is ``o``'s graphlet with ``v`` in ``o``. Orbits in
+    ORCA's numbering (``docs/static.md``, "Per-node orbit counts"): 0 the degree; 1, 2 the
+    wedge's end and centre; 3 the triangle; 4-14 the 4-node graphlets' orbits. Summed over the
+    nodes, an orbit's counts are its graphlet's induced count (:func:`subgraph_census`) times
+    the orbit's size. Computed from each edge's triangles, per-node 4-cycles and 4-cliques and
+    degree sums, then the exact per-node relation between non-induced and induced counts.
+
+    Parameters
+    ----------
+    G : networkx.Graph, StaticGraph or edge frame
+        Undirected data graph (self-loops are ignored).
+    k : int
+        Largest graphlet size: 2, 3 or 4 (1, 4 or 15 orbits).
+    engine : {"auto", "cpu"}
+        The CPU engine computes them (numba, all cores); ``"auto"`` picks it.
+    as_frame : {"pandas", "polars", "pyarrow", "cudf"}, optional
+        Return a table: a ``node`` column, then one int64 column per orbit (named
+        ``"edge:end"``, ``"wedge:end"``, ``"wedge:centre"``, ...:
+        :func:`nx_gpumine.plan.orbits.orbit_names`).
+
+    Returns
+    -------
+    dict or frame
+        ``{node: tuple of counts}`` (ORCA's row per node), or the frame.
+
+    Raises
+    ------
+    QueryError
+        A directed graph, or ``k`` outside 2-4.
+    EngineUnavailableError
+        ``engine="cuda"`` (the orbit counts run on the CPU engine).
+    CapacityError
+        A count past 64 bits.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> graphlet_orbits(nx.path_graph(3), 3)
+    {0: (1, 1, 0, 0), 1: (2, 0, 1, 0), 2: (1, 1, 0, 0)}
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k not in ORBIT_SIZES:
+        raise QueryError(f"per-node orbit counts take k in {ORBIT_SIZES}, got {k!r}")
+    if resolve_engine_name(engine) != "cpu" and engine != "auto":
+        raise EngineUnavailableError(
+            "per-node orbit counts run on the CPU engine: use engine='cpu' or 'auto'"
+        )
+    from ..engines.cpu.orbit_counts import node_orbit_counts  # numba, on first use
+
+    graph = as_static_graph(G)
+    if graph.directed:
+        raise QueryError("per-node orbit counts are defined for undirected graphs")
+    counts = node_orbit_counts(graph.indptr, graph.indices, k)
+    if as_frame is not None:
+        return orbit_frame(graph.keys, counts, orbit_names(k), as_frame)
+    return dict(zip(graph.keys, map(tuple, counts.tolist()), strict=True))

@@ -34,10 +34,32 @@ import networkx as nx
 from ..errors import QueryError
 from ..inputs.patterns import CATALOGUE
 
-__all__ = ["Graphlet", "graphlets", "copies_matrix", "induced_counts", "CENSUS_SIZES"]
+__all__ = [
+    "Graphlet",
+    "graphlets",
+    "copies_matrix",
+    "induced_counts",
+    "CENSUS_SIZES",
+    "CENSUS_BLOCKS",
+    "block_formula",
+    "from_blocks",
+]
 
 #: The census sizes: undirected, directed.
 CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
+
+#: The sums of an undirected graph (``d`` degrees, ``t_e`` the triangles on edge ``e``, ``t_v``
+#: those at node ``v``) from which :func:`block_formula` gives graphlet counts without
+#: enumerating them (ESCAPE's building blocks); an engine computes those it can
+#: (``census_blocks``), exactly: ``stars<s>`` = sum over nodes of C(d_v, s) (s = 2, 3, 4);
+#: ``paths3`` = sum over edges {u, v} of (d_u - 1)(d_v - 1); ``triangles``; ``books2`` = sum
+#: over edges of C(t_e, 2); ``tailed`` = sum over nodes of t_v (d_v - 2); ``cycles4`` and
+#: ``cliques4``: the 4-cycles and 4-cliques (an engine may count them with the others in one
+#: pass, as the CPU engine's per-node orbit counts do; else the query path counts them).
+CENSUS_BLOCKS = (
+    "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
+    "cliques4",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -253,3 +275,42 @@ def induced_counts(noninduced: list[int], k: int, directed: bool) -> list[int]:
         if induced[i] < 0:  # pragma: no cover - inconsistent input
             raise ValueError("the non-induced counts are inconsistent (a negative induced count)")
     return induced
+
+
+def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
+    """The non-induced count of ``g`` as a sum of :data:`CENSUS_BLOCKS` times integer
+    coefficients (``((coefficient, block), ...)``), or None where no formula is known.
+
+    Undirected only: a star with ``s`` leaves is ``stars<s>`` (its centre and a choice of
+    leaves); the triangle ``triangles``; the 4-node path ``paths3 - 3 triangles`` (a middle edge
+    {u, v} and a further neighbour of each end, minus the choices closing a triangle, three
+    per triangle); the tailed triangle ``tailed`` (a triangle at ``v`` and a further neighbour
+    of ``v``); the diamond ``books2`` (its chord and two of the chord's triangles); the
+    4-cycle ``cycles4`` and the 4-clique ``cliques4``.
+    """
+    if g.directed:
+        return None
+    deg = [0] * g.k
+    for a, b in g.edges:
+        deg[a] += 1
+        deg[b] += 1
+    shape = (len(g.edges), tuple(sorted(deg)))
+    if len(g.edges) == g.k - 1 and max(deg) == g.k - 1 and g.k - 1 <= 4:
+        return ((1, f"stars{g.k - 1}"),)
+    return {
+        (3, (2, 2, 2)): ((1, "triangles"),),
+        (3, (1, 1, 2, 2)): ((1, "paths3"), (-3, "triangles")),
+        (4, (1, 2, 2, 3)): ((1, "tailed"),),
+        (5, (2, 2, 3, 3)): ((1, "books2"),),
+        (4, (2, 2, 2, 2)): ((1, "cycles4"),),
+        (6, (3, 3, 3, 3)): ((1, "cliques4"),),
+    }.get(shape)
+
+
+def from_blocks(g: Graphlet, blocks: dict[str, int]) -> int | None:
+    """``g``'s non-induced count from the ``blocks`` computed (None when :func:`block_formula`
+    has none or needs a block that is missing)."""
+    formula = block_formula(g)
+    if formula is None or any(name not in blocks for _, name in formula):
+        return None
+    return sum(c * int(blocks[name]) for c, name in formula)

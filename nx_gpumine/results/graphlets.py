@@ -11,7 +11,7 @@ from ..errors import InputError
 from ..plan.graphlets import Graphlet
 from .static import FRAME_KINDS
 
-__all__ = ["census_frame"]
+__all__ = ["census_frame", "orbit_frame"]
 
 
 def census_frame(graphlets: Sequence[Graphlet], counts: Sequence[int], kind: str) -> Any:
@@ -43,4 +43,33 @@ def census_frame(graphlets: Sequence[Graphlet], counts: Sequence[int], kind: str
         "edge_list": [g.edge_text() for g in graphlets],
         "count": np.array([int(c) for c in counts], dtype=np.int64),
     }
+    return nw.from_dict(cols, backend=kind).to_native()
+
+
+def orbit_frame(keys: Sequence[Any], counts: np.ndarray, names: Sequence[str], kind: str) -> Any:
+    """Per-node orbit counts as a frame: a ``node`` column (the graph's node keys), then one
+    int64 column per orbit (``names``, ORCA's order).
+
+    Parameters
+    ----------
+    keys : sequence
+        Node keys, one per row of ``counts``.
+    counts : numpy.ndarray
+        int64 ``[n, len(names)]``.
+    names : sequence of str
+        Column names.
+    kind : {"pandas", "polars", "pyarrow", "cudf"}
+        Frame library.
+
+    Returns
+    -------
+    DataFrame or pyarrow.Table
+    """
+    if kind not in FRAME_KINDS:
+        raise InputError(f"as_frame must be one of {FRAME_KINDS} or None, got {kind!r}")
+    import narwhals as nw
+
+    cols: dict[str, Any] = {"node": list(keys)}
+    for j, name in enumerate(names):
+        cols[name] = np.ascontiguousarray(counts[:, j])
     return nw.from_dict(cols, backend=kind).to_native()

@@ -45,6 +45,7 @@ __all__ = [
     "clique_supported",
     "count_clique",
     "count_book",
+    "triangle_support",
     "count_cycle4",
     "count_pair_edge",
     "MAX_CLIQUE",
@@ -249,15 +250,23 @@ def count_clique(graph: StaticGraph, k: int, stats: dict) -> int:
     return _triangle_pass(graph, k, stats)
 
 
-def count_book(graph: StaticGraph, t: int, stats: dict) -> int:
-    """Distinct books with ``t`` pages (an edge plus ``t`` common neighbours of its ends)."""
+def triangle_support(graph: StaticGraph, stats: dict) -> tuple[int, Any]:
+    """The triangles of an undirected graph and each edge's *support* (its triangles): int32
+    per rank-graph position, set at each edge's position in its lower-rank end's ``N+`` list,
+    zero elsewhere (``clique_supported(graph, 3)`` must hold)."""
     cp = import_cupy()
     reason = clique_supported(graph, 3)
     if reason:
         raise ValueError(reason)
     rg = device_rank_graph(graph)
     sup = cp.zeros(max(rg["nnz"], 1), dtype=cp.int32)
-    _triangle_pass(graph, 3, stats, sup=sup)
+    return _triangle_pass(graph, 3, stats, sup=sup), sup
+
+
+def count_book(graph: StaticGraph, t: int, stats: dict) -> int:
+    """Distinct books with ``t`` pages (an edge plus ``t`` common neighbours of its ends)."""
+    rg = device_rank_graph(graph)
+    _, sup = triangle_support(graph, stats)
     mod = load_module("static_count.cu", {"TBOOK": int(t)})
     stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
     kern = mod.kernel("book_sum")

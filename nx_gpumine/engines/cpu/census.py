@@ -1,0 +1,62 @@
+"""The subgraph census's building blocks on the CPU (:data:`~nx_gpumine.plan.graphlets.
+CENSUS_BLOCKS`): the degree sums exactly on the host (:mod:`nx_gpumine.engines.degree_sums`),
+the triangle blocks from each edge's triangles (:func:`.orbit_counts.edge_triangle_counts`,
+numba): ``triangles = sum t_e / 6`` over the CSR entries (each edge twice, each triangle on
+three edges), ``books2 = sum C(t_e, 2) / 2``, ``tailed = sum t_v (d_v - 2)`` with ``t_v`` half
+the sum of ``t_e`` over ``v``'s entries. ``cycles4`` and ``cliques4`` (with the 4-node blocks
+wanted) from the per-node non-induced orbit counts (:func:`.orbit_counts.
+noninduced_orbit_counts`): a quarter of the sums of orbits 8 and 14.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+
+from ...inputs.static_graph import StaticGraph
+from ..degree_sums import exact_dot, path_sum, star_sum
+from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
+
+__all__ = ["census_blocks"]
+
+
+def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
+    """The census blocks ``names`` of an undirected graph (exact ints).
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        Undirected data graph (directed graphs get no blocks).
+    names : collection of str
+        Blocks wanted (:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`).
+    stats : dict
+        Unused (the CUDA engine's device times go there).
+
+    Returns
+    -------
+    dict
+        ``{block: int}`` for each wanted block.
+    """
+    if graph.directed or graph.n == 0:
+        return {}
+    deg = np.asarray(graph.degree, dtype=np.int64)
+    out: dict[str, int] = {}
+    for s in (2, 3, 4):
+        if f"stars{s}" in names:
+            out[f"stars{s}"] = star_sum(deg, s)
+    if "paths3" in names:
+        out["paths3"] = path_sum(graph.indptr, graph.indices)
+    if {"triangles", "books2", "tailed"} & set(names):
+        t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
+        out["triangles"] = int(t.sum()) // 6
+        out["books2"] = exact_dot(t, t - 1) // 4  # C(t, 2) per entry, each edge twice
+        run = np.zeros(len(t) + 1, dtype=np.int64)
+        np.cumsum(t, out=run[1:])
+        tv2 = run[graph.indptr[1:]] - run[graph.indptr[:-1]]  # 2 t_v: t_e over v's entries
+        out["tailed"] = exact_dot(tv2 // 2, deg - 2)
+    if {"cycles4", "cliques4"} & set(names):
+        per_node = noninduced_orbit_counts(graph.indptr, graph.indices, 4)
+        out["cycles4"] = int(per_node[:, 8].sum()) // 4  # each 4-cycle at its 4 nodes
+        out["cliques4"] = int(per_node[:, 14].sum()) // 4
+    return {k: v for k, v in out.items() if k in names}

@@ -1,0 +1,66 @@
+"""Exact degree sums of the subgraph census on the host (NumPy, Python integers past int64).
+
+The census's building blocks that depend on the degrees alone
+(:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`): both engines use these on the host (the
+CUDA engine where its device sums could pass 64 bits).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["star_sum", "path_sum", "exact_dot"]
+
+
+def star_sum(deg: np.ndarray, s: int) -> int:
+    """``sum_v C(d_v, s)`` exactly, over the degree histogram (a Python integer per distinct
+    degree: a few thousand at most, where the nodes are millions).
+
+    Parameters
+    ----------
+    deg : numpy.ndarray
+        Integer degrees.
+    s : int
+        Leaves of the star (1 or more).
+
+    Returns
+    -------
+    int
+    """
+    deg = np.asarray(deg, dtype=np.int64)
+    hist = np.bincount(deg) if len(deg) else np.zeros(0, dtype=np.int64)
+    present = np.flatnonzero(hist[s:]) + s  # degrees below s choose nothing
+    return sum(int(hist[d]) * math.comb(int(d), s) for d in present.tolist())
+
+
+def exact_dot(a: np.ndarray, b: np.ndarray) -> int:
+    """``sum a * b`` of two int64 vectors exactly (int64 where a float bound shows it cannot
+    overflow, Python integers otherwise)."""
+    bound = float(np.dot(np.abs(a).astype(np.float64), np.abs(b).astype(np.float64)))
+    if bound < 2.0**62:
+        return int(np.dot(a, b))
+    return int(np.dot(a.astype(object), b.astype(object)))
+
+
+def path_sum(indptr: np.ndarray, indices: np.ndarray) -> int:
+    """``sum over edges {u, v} of (d_u - 1)(d_v - 1)`` of a symmetric CSR without self-loops.
+
+    It is half of ``sum_u (d_u - 1)(S_u - d_u)``, ``S_u`` the degree sum of ``u``'s neighbours
+    (a running sum over the lists).
+
+    Parameters
+    ----------
+    indptr, indices : numpy.ndarray
+        Symmetric CSR (each undirected edge in both rows).
+
+    Returns
+    -------
+    int
+    """
+    deg = np.diff(indptr).astype(np.int64)
+    run = np.zeros(len(indices) + 1, dtype=np.int64)
+    np.cumsum(deg[indices], out=run[1:])
+    s = run[indptr[1:]] - run[indptr[:-1]]
+    return exact_dot(deg - 1, s - deg) // 2
