@@ -2,7 +2,7 @@
 
 usage: python3 benchmarks/bench_graphlets.py OUT_DIR [--graphs facebook,pl1m,pl10m]
        [--ks 3,4,5] [--k5-graphs facebook] [--engines cuda,cpu] [--cpu-graphs facebook]
-       [--repeat 3]
+       [--repeat 3] [--orbits facebook,pl1m,pl10m] [--cpu-k5]
        [--deadline SECONDS]
 
 Times the public call ``nx_gpumine.subgraph_census(graph, k, engine=...)`` (induced counts of
@@ -11,8 +11,14 @@ pattern), then ``--repeat`` calls, whole-call wall time (what a user waits for; 
 several engine calls). G2Miner's ``motif_gpu_base`` / ``motif_gpu_formula`` (k = 3, 4) are read
 from OUT_DIR/g2miner_motif.tsv (``graph app k counts ms status``, written by
 ``device_graphlets_peers.sh`` in the same device call); their counts come in G2Miner's own
-pattern order, so they are compared with ours as multisets (and totals). Writes
-OUT_DIR/graphlets_peers.json and OUT_DIR/graphlets_peers.md.
+pattern order, so they are compared with ours as multisets (and totals). Kernel time: the device
+time of the census's kernels (``execution.subgraph_census.last_census["kernel_ms"]``), median.
+
+ORCA (``device_graphlets_peers.sh`` runs it on the host's CPU, one thread, beside the GPU work):
+OUT_DIR/orca.tsv (``graph k seconds status``) and its per-node output OUT_DIR/orca/GRAPH.K.out;
+``--orbits`` graphs get our CPU engine's per-node orbit counts (k = 4,
+``graphlet_orbits``), timed and compared with ORCA's rows node for node, and the census totals
+(GPU) compared with ORCA's orbit sums. Writes OUT_DIR/graphlets_peers.json and .md.
 """
 
 from __future__ import annotations
@@ -33,6 +39,9 @@ sys.path.insert(0, str(HERE))
 from bench_static_peers import load_graph  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
+from nx_gpumine.engines.cpu.orbit_counts import node_orbit_counts  # noqa: E402
+from nx_gpumine.execution.subgraph_census import last_census  # noqa: E402
+from nx_gpumine.plan.orbits import orbits  # noqa: E402
 
 
 def read_g2miner(out: Path) -> dict:
@@ -53,18 +62,67 @@ def read_g2miner(out: Path) -> dict:
     return best
 
 
+#: The ORCA runs of device_graphlets_peers.sh (graph, k).
+ORCA_CELLS = {("facebook", 4), ("pl1m", 4), ("pl10m", 4), ("facebook", 5)}
+
+
+def read_orca(out: Path) -> dict:
+    """``{(graph, k): (seconds, status)}`` from orca.tsv."""
+    got: dict = {}
+    p = out / "orca.tsv"
+    if p.exists():
+        with p.open() as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                s = float(row["seconds"]) if row["seconds"] not in ("NA", "") else None
+                got[(row["graph"], int(row["k"]))] = (s, row["status"])
+    return got
+
+
+def orbit_totals(per_node: np.ndarray) -> dict:
+    """Induced 4-node graphlet totals from per-node orbit counts (one orbit each: its sum over
+    the nodes divided by the orbit's nodes in the graphlet)."""
+    totals: dict = {}
+    for o in orbits(4):
+        if o.k == 4 and o.graphlet not in totals:
+            totals[o.graphlet] = int(per_node[:, o.index].sum()) // len(o.nodes)
+    return totals
+
+
 def time_census(g, k: int, engine: str, repeat: int) -> dict:
     t = time.perf_counter()
     first = ng.subgraph_census(g, k, engine=engine)
     first_s = time.perf_counter() - t
-    walls = []
+    walls, kms = [], []
     for _ in range(repeat):
         t = time.perf_counter()
         again = ng.subgraph_census(g, k, engine=engine)
         walls.append(1e3 * (time.perf_counter() - t))
+        kms.append(float(last_census.get("kernel_ms", 0.0)))
         assert again == first
     return {"counts": first, "first_s": first_s, "call_ms": float(np.median(walls)),
-            "call_ms_all": walls}  # fmt: skip
+            "call_ms_all": walls, "kernel_ms": float(np.median(kms)),
+            "by_pattern": dict(last_census.get("by_pattern", {}))}  # fmt: skip
+
+
+def time_orbits(g, gname: str, out: Path, repeat: int = 2) -> dict:
+    """Our CPU per-node orbit counts (k = 4) on ``g``, against ORCA's output where present."""
+    t = time.perf_counter()
+    mine = node_orbit_counts(g.indptr, g.indices, 4)
+    first_s = time.perf_counter() - t
+    secs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        node_orbit_counts(g.indptr, g.indices, 4)
+        secs.append(time.perf_counter() - t)
+    row = {"graph": gname, "k": 4, "engine": "cpu", "first_s": first_s,
+           "seconds": float(np.median(secs)), "totals": orbit_totals(mine)}  # fmt: skip
+    p = out / "orca" / f"{gname}.4.out"
+    if p.exists():
+        import pandas as pd
+
+        theirs = pd.read_csv(p, sep=" ", header=None).to_numpy(dtype=np.int64)
+        row["orca_equal"] = bool(theirs.shape == mine.shape and (theirs == mine).all())
+    return row
 
 
 def main() -> None:
@@ -77,6 +135,8 @@ def main() -> None:
     ap.add_argument("--cpu-graphs", default="facebook")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--deadline", type=float, default=540.0)
+    ap.add_argument("--cpu-k5", action="store_true", help="the CPU engine's k = 5 too")
+    ap.add_argument("--orbits", default="facebook,pl1m,pl10m", help="graphs for CPU orbits")
     args = ap.parse_args()
     out = Path(args.out)
     t_start = time.perf_counter()
@@ -88,7 +148,7 @@ def main() -> None:
         machine["gpu"] = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     except Exception:  # no GPU: CPU rows only
         pass
-    rows, graphs, loaded = [], {}, {}
+    rows, graphs, loaded, orbit_rows = [], {}, {}, []
     # every GPU row first, then the CPU rows (a deadline cuts the CPU rows first)
     for engine in args.engines.split(","):
         for gname in args.graphs.split(","):
@@ -102,7 +162,8 @@ def main() -> None:
             for k in map(int, args.ks.split(",")):
                 if engine == "cpu" and gname not in args.cpu_graphs.split(","):
                     continue
-                if k == 5 and gname not in args.k5_graphs.split(","):
+                if k == 5 and (gname not in args.k5_graphs.split(",") or
+                               engine == "cpu" and not args.cpu_k5):  # fmt: skip
                     continue
                 if time.perf_counter() - t_start > args.deadline:
                     print(f"{gname} k={k} {engine}: skipped (deadline)", flush=True)
@@ -115,31 +176,83 @@ def main() -> None:
                     ours = sorted(r["counts"].values())
                     row.update(g2miner_app=app, g2miner_ms=ms, g2miner_counts=counts,
                                counts_equal=sorted(counts) == ours,
-                               ratio=ms / r["call_ms"])  # fmt: skip
+                               ratio=ms / max(r["kernel_ms"], 1e-9),
+                               ratio_call=ms / r["call_ms"])  # fmt: skip
+                orca = read_orca(out).get((gname, k))
+                if orca is not None:
+                    row.update(orca_s=orca[0], orca_status=orca[1])
                 rows.append(row)
                 write(out, machine, graphs, rows)
                 print(f"{gname:9s} k={k} {engine:4s} call={r['call_ms']:10.3f} ms "
                       f"first={r['first_s']:.2f} s total={sum(r['counts'].values()):,} "
                       f"g2miner={row.get('g2miner_ms')} ratio={row.get('ratio')}",
                       flush=True)  # fmt: skip
-    print(write(out, machine, graphs, rows))
+    for gname in [x for x in args.orbits.split(",") if x]:
+        if time.perf_counter() - t_start > args.deadline or gname not in loaded:
+            continue
+        while (gname, 4) not in read_orca(out) and time.perf_counter() - t_start < args.deadline:
+            time.sleep(1.0)  # ORCA (background, CPU) not done with this graph yet
+        r = time_orbits(loaded[gname], gname, out)
+        census = next((x for x in rows if x["graph"] == gname and x["k"] == 4), None)
+        if census is not None:
+            r["census_equal"] = r["totals"] == {
+                k: v for k, v in census["counts"].items() if k in r["totals"]
+            }
+        orca = read_orca(out).get((gname, 4))
+        if orca is not None:
+            r.update(orca_s=orca[0], orca_status=orca[1])
+        orbit_rows.append(r)
+        print(f"{gname:9s} orbits k=4 cpu {r['seconds']:.3f} s orca={r.get('orca_s')} "
+              f"equal={r.get('orca_equal')}", flush=True)  # fmt: skip
+        write(out, machine, graphs, rows, orbit_rows)
+    while time.perf_counter() - t_start < args.deadline and not all(
+        (r["graph"], r["k"]) in read_orca(out)
+        for r in rows
+        if r["engine"] == "cuda"
+        if (r["graph"], r["k"]) in ORCA_CELLS
+    ):
+        time.sleep(1.0)  # the ORCA runs still going (k = 5 takes minutes)
+    for r in rows:  # ORCA's times as they are now (runs finished after a row was written)
+        orca = read_orca(out).get((r["graph"], r["k"]))
+        if orca is not None:
+            r.update(orca_s=orca[0], orca_status=orca[1])
+    print(write(out, machine, graphs, rows, orbit_rows))
 
 
-def write(out: Path, machine: dict, graphs: dict, rows: list) -> str:
+def write(out: Path, machine: dict, graphs: dict, rows: list, orbit_rows: list = ()) -> str:
     """Write graphlets_peers.json and .md (after every row: a cut run keeps what it did)."""
-    (out / "graphlets_peers.json").write_text(
-        json.dumps({"machine": machine, "graphs": graphs, "rows": rows}, indent=1, default=str)
-    )
-    lines = ["| graph | k | engine | patterns | total | call ms | G2Miner ms (app) | ratio | "
-             "counts equal |", "|---|---:|---|---:|---:|---:|---:|---:|---|"]  # fmt: skip
+    (out / "graphlets_peers.json").write_text(json.dumps(
+        {"machine": machine, "graphs": graphs, "rows": rows, "orbits": list(orbit_rows),
+         "orca": {f"{g}:{k}": v for (g, k), v in read_orca(out).items()}},
+        indent=1, default=str))  # fmt: skip
+    lines = ["| graph | k | engine | patterns | total | kernel ms | call ms | G2Miner ms (app) | "
+             "kernel ratio | call ratio | counts equal | ORCA s | ORCA / our call |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]  # fmt: skip
     for r in rows:
         peer = f"{r['g2miner_ms']:.3f} ({r['g2miner_app']})" if "g2miner_ms" in r else ""
         ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
+        ratio_call = f"{r['ratio_call']:.2f}" if "ratio_call" in r else ""
+        orca = r.get("orca_s")
+        orca_txt = f"{orca:.3f}" if orca else r.get("orca_status", "")
+        orca_ratio = f"{orca * 1e3 / r['call_ms']:.1f}" if orca else ""
         lines.append(
             f"| {r['graph']} | {r['k']} | {r['engine']} | {len(r['counts'])} | "
-            f"{sum(r['counts'].values()):,} | {r['call_ms']:.3f} | {peer} | {ratio} | "
-            f"{r.get('counts_equal', '')} |"
+            f"{sum(r['counts'].values()):,} | {r.get('kernel_ms', 0.0):.3f} | "
+            f"{r['call_ms']:.3f} | {peer} | {ratio} | {ratio_call} | "
+            f"{r.get('counts_equal', '')} | {orca_txt} | {orca_ratio} |"
         )
+    if orbit_rows:
+        lines += ["", "| graph | per-node orbits k=4 | our CPU s | ORCA s | ORCA / ours | "
+                  "equal to ORCA | totals equal to census |",
+                  "|---|---|---:|---:|---:|---|---|"]  # fmt: skip
+        for r in orbit_rows:
+            orca = r.get("orca_s")
+            orca_txt = f"{orca:.3f}" if orca else r.get("orca_status", "")
+            orca_ratio = f"{orca / r['seconds']:.1f}" if orca else ""
+            lines.append(
+                f"| {r['graph']} | 15 orbits | {r['seconds']:.3f} | {orca_txt} | {orca_ratio} | "
+                f"{r.get('orca_equal', '')} | {r.get('census_equal', '')} |"
+            )
     text = "\n".join(lines) + "\n"
     (out / "graphlets_peers.md").write_text(text)
     return text

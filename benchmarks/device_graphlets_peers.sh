@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# One device call: G2Miner's motif apps (k = 3, 4; the peer kit carried as .peers) and our
-# subgraph census on the same graphs, side by side.
+# One device call: G2Miner's motif apps (k = 3, 4; the peer kit carried as .peers), ORCA (orbit
+# counts k = 4 and 5 on the host's CPU, one thread each, in the background: .peers/orca/orca.cpp,
+# thocevar/orca) and our subgraph census and per-node orbits on the same graphs, side by side.
 # usage (repo root, GPU machine): bash benchmarks/device_graphlets_peers.sh
 # Knobs: GRAPHS ("facebook pl1m pl10m"), KS ("3 4"), RUN_TIMEOUT (60 s per G2Miner run),
-# BENCH_ARGS (extra bench_graphlets.py arguments). Writes $OUT/g2miner_motif.tsv,
-# $OUT/graphlets_peers.{json,md}, $OUT/g2miner_motif_logs.tgz.
+# ORCA_RUNS ("facebook:4 pl1m:4 pl10m:4 facebook:5"), ORCA_TIMEOUT (400 s per ORCA run),
+# BENCH_ARGS (extra bench_graphlets.py arguments). Writes $OUT/g2miner_motif.tsv, $OUT/orca.tsv,
+# $OUT/orca/*.out (ORCA's rows), $OUT/graphlets_peers.{json,md}, $OUT/g2miner_motif_logs.tgz.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -29,6 +31,31 @@ for g in ${GRAPHS:-facebook pl1m pl10m}; do
   python3 "$KIT/el2g2miner.py" "$txt" "$W/graphs/$g" --n $nv >/dev/null
 done
 echo "graphs at $((SECONDS - T0)) s"
+# ORCA in the background (CPU, one thread per run) while the GPU work goes on
+mkdir -p "$OUT/orca"
+printf 'graph\tk\tseconds\tstatus\n' >"$OUT/orca.tsv"
+if [ -f .peers/orca/orca.cpp ] && g++ -O2 -std=c++11 -o "$W/orca" .peers/orca/orca.cpp; then
+  for run in ${ORCA_RUNS:-facebook:4 pl1m:4 pl10m:4 facebook:5}; do
+    g=${run%%:*}; k=${run##*:}
+    (
+      case $g in facebook) txt=$KIT/data/facebook_combined.txt; nv=0 ;;
+                 pl1m) txt=$W/graphs/pl1m.txt; nv=200000 ;; pl10m) txt=$W/graphs/pl10m.txt; nv=2000000 ;; esac
+      [ -f "$W/graphs/$g.orca.in" ] || python3 benchmarks/peers/to_orca.py "$txt" "$W/graphs/$g.orca.in" --n $nv
+      t0=$(date +%s.%N)
+      timeout "${ORCA_TIMEOUT:-400}" "$W/orca" node "$k" "$W/graphs/$g.orca.in" "$OUT/orca/$g.$k.out" \
+        >"$W/runs/orca_${g}_$k.log" 2>&1
+      rc=$?; t1=$(date +%s.%N)
+      st=ok; [ $rc -eq 124 ] && st=timeout; [ $rc -ne 0 ] && [ $rc -ne 124 ] && st=rc$rc
+      secs=$(grep -E '^total: ' "$W/runs/orca_${g}_$k.log" | awk '{print $2}')
+      [ "$st" = ok ] || { secs=NA; rm -f "$OUT/orca/$g.$k.out"; }
+      [ "$k" = 5 ] && gzip -f "$OUT/orca/$g.$k.out" 2>/dev/null
+      printf '%s\t%s\t%s\t%s\n' "$g" "$k" "${secs:-NA}" "$st" >>"$OUT/orca.tsv"
+      echo "orca $g k=$k: $st ${secs:-NA} s (wall $(python3 -c "print(round($t1 - $t0, 1))") s)"
+    ) &
+  done
+else
+  echo "ORCA not built (.peers/orca/orca.cpp missing or g++ failed)"
+fi
 printf 'graph\tapp\tk\tcounts\tms\tstatus\n' >"$OUT/g2miner_motif.tsv"
 for g in ${GRAPHS:-facebook pl1m pl10m}; do
   for k in ${KS:-3 4}; do
@@ -53,3 +80,5 @@ CUPY_CACHE_DIR=$(mktemp -d) timeout "$left" python3 benchmarks/bench_graphlets.p
   --graphs "$(echo ${GRAPHS:-facebook pl1m pl10m} | tr ' ' ,)" --deadline $((left - 15)) \
   ${BENCH_ARGS:-} >"$OUT/bench_graphlets.txt" 2>&1
 tail -n 40 "$OUT/bench_graphlets.txt"
+cat "$OUT/orca.tsv"
+jobs -p | xargs -r kill 2>/dev/null  # ORCA runs still going at the deadline: cut
