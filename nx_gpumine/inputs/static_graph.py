@@ -137,8 +137,8 @@ class StaticGraph(GraphBase):
 
     @property
     def max_degree(self) -> int:
-        """Largest neighbour-list length."""
-        return int(self.degree.max()) if self.n else 0
+        """Largest neighbour-list length (computed once, kept with the graph)."""
+        return self.derived(("max_degree",), lambda: int(self.degree.max()) if self.n else 0)
 
     def is_directed(self) -> bool:
         """NetworkX-style directedness query."""

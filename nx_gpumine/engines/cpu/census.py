@@ -3,9 +3,10 @@ CENSUS_BLOCKS`): the degree sums exactly on the host (:mod:`nx_gpumine.engines.d
 the triangle blocks from each edge's triangles (:func:`.orbit_counts.edge_triangle_counts`,
 numba): ``triangles = sum t_e / 6`` over the CSR entries (each edge twice, each triangle on
 three edges), ``books2 = sum C(t_e, 2) / 2``, ``tailed = sum t_v (d_v - 2)`` with ``t_v`` half
-the sum of ``t_e`` over ``v``'s entries. ``cycles4`` and ``cliques4`` (with the 4-node blocks
-wanted) from the per-node non-induced orbit counts (:func:`.orbit_counts.
-noninduced_orbit_counts`): a quarter of the sums of orbits 8 and 14.
+the sum of ``t_e`` over ``v``'s entries. With ``cycles4`` or ``cliques4`` wanted, every
+triangle block from one pass of the per-node non-induced orbit counts instead
+(:func:`.orbit_counts.noninduced_orbit_counts`): each subgraph is counted at the nodes of one
+of its orbits (the 4-cycles and 4-cliques a quarter of orbits 8 and 14).
 """
 
 from __future__ import annotations
@@ -47,7 +48,15 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             out[f"stars{s}"] = star_sum(deg, s)
     if "paths3" in names:
         out["paths3"] = path_sum(graph.indptr, graph.indices)
-    if {"triangles", "books2", "tailed"} & set(names):
+    if {"cycles4", "cliques4"} & set(names):  # one pass for every 4-node block
+        per_node = noninduced_orbit_counts(graph.indptr, graph.indices, 4)
+        # each non-induced subgraph at the nodes of one orbit of it
+        out["triangles"] = int(per_node[:, 3].sum()) // 3
+        out["tailed"] = int(per_node[:, 11].sum())  # the tailed triangle's centre
+        out["cycles4"] = int(per_node[:, 8].sum()) // 4
+        out["books2"] = int(per_node[:, 13].sum()) // 2  # the diamond's chord ends
+        out["cliques4"] = int(per_node[:, 14].sum()) // 4
+    elif {"triangles", "books2", "tailed"} & set(names):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
         out["triangles"] = int(t.sum()) // 6
         out["books2"] = exact_dot(t, t - 1) // 4  # C(t, 2) per entry, each edge twice
@@ -55,8 +64,4 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         np.cumsum(t, out=run[1:])
         tv2 = run[graph.indptr[1:]] - run[graph.indptr[:-1]]  # 2 t_v: t_e over v's entries
         out["tailed"] = exact_dot(tv2 // 2, deg - 2)
-    if {"cycles4", "cliques4"} & set(names):
-        per_node = noninduced_orbit_counts(graph.indptr, graph.indices, 4)
-        out["cycles4"] = int(per_node[:, 8].sum()) // 4  # each 4-cycle at its 4 nodes
-        out["cliques4"] = int(per_node[:, 14].sum()) // 4
     return {k: v for k, v in out.items() if k in names}
