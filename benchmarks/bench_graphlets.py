@@ -162,8 +162,8 @@ def main() -> None:
             for k in map(int, args.ks.split(",")):
                 if engine == "cpu" and gname not in args.cpu_graphs.split(","):
                     continue
-                if k == 5 and (gname not in args.k5_graphs.split(",") or
-                               engine == "cpu" and gname not in args.cpu_k5.split(",")):  # fmt: skip
+                k5 = args.cpu_k5 if engine == "cpu" else args.k5_graphs
+                if k == 5 and gname not in k5.split(","):
                     continue
                 if time.perf_counter() - t_start > args.deadline:
                     print(f"{gname} k={k} {engine}: skipped (deadline)", flush=True)
