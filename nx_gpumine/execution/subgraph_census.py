@@ -28,8 +28,9 @@ from .static import run_static
 __all__ = ["graphlet_counts", "last_census"]
 
 #: Statistics of this process's last census: ``engine``, ``kernel_ms`` (device time of all its
-#: kernels, CUDA engine), ``blocks`` (the building blocks computed) and ``by_pattern``
-#: (``"formula"`` or ``"query"`` per graphlet name).
+#: kernels, CUDA engine), ``blocks`` (the building blocks computed), ``by_pattern``
+#: (``"formula"`` or ``"query"`` per graphlet name) and ``query_kernel_ms`` (the device time of
+#: each queried graphlet's count).
 last_census: dict[str, Any] = {}
 
 _DEGREE_BLOCKS = frozenset({"stars2", "stars3", "stars4", "paths3"})
@@ -78,6 +79,7 @@ def graphlet_counts(
         bar = progress_bar(len(gs), f"subgraph census k={k}") if progress else None
         run = dict(engine=engine, client=client, devices=devices)
         by_pattern: dict[str, str] = {}
+        query_ms: dict[str, float] = {}
 
         def count(g: Graphlet) -> int:
             # the plan of each graphlet, built once per graph (kept with its derived values)
@@ -87,7 +89,9 @@ def graphlet_counts(
             )
             c = int(run_static(graph, plan, "count", **run))
             if name == "cuda" and local:
-                stats["kernel_ms"] += float(_cuda_last_run().get("kernel_ms", 0.0))
+                ms = float(_cuda_last_run().get("kernel_ms", 0.0))
+                stats["kernel_ms"] += ms
+                query_ms[g.name] = ms
             return c
 
         if "triangles" in wanted and "triangles" not in blocks:
@@ -102,7 +106,7 @@ def graphlet_counts(
         finally:
             if bar is not None:
                 bar.close()
-        stats.update(blocks=blocks, by_pattern=by_pattern)
+        stats.update(blocks=blocks, by_pattern=by_pattern, query_kernel_ms=query_ms)
     last_census.clear()
     last_census.update(stats)
     if induced:
