@@ -92,6 +92,7 @@ VARIANTS = [
         )
     ],
     *[(f"temporal_dfs.cu-{n}", "temporal_dfs.cu", d) for n, d in _temporal_dfs_variants()],
+    ("census.cu", "census.cu", {}),
     *[
         (f"temporal_census.cu-{i}", "temporal_census.cu", d)
         for i, d in enumerate(

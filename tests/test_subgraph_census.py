@@ -269,3 +269,16 @@ def test_progress_bar_over_the_patterns(capsys):
     assert ng.subgraph_census(G, 4, progress=True, engine="cpu") == _brute(G, 4)
     err = capsys.readouterr().err
     assert "subgraph census k=4" in err and "6/6 tasks" in err
+
+
+def test_star_blocks_past_64_bits(engine):
+    """C(200000, 4) > 2**64: the engine's 64-bit sum gives way to exact Python integers."""
+    import math
+
+    from nx_gpumine.engines.contract import engine_module
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    g = as_static_graph(nx.star_graph(200_000))
+    blocks = engine_module("census", engine).census_blocks(g, {"stars2", "stars4"}, {})
+    assert math.comb(200_000, 4) > 2**64
+    assert blocks == {"stars2": math.comb(200_000, 2), "stars4": math.comb(200_000, 4)}

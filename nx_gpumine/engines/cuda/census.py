@@ -4,16 +4,16 @@ CENSUS_BLOCKS`), from the rank graph of :mod:`.shapes`.
 One triangle pass that also adds each triangle to its three edges' support (``t_e``; the book
 kernels' pass) gives ``triangles``, ``books2 = sum C(t_e, 2)`` and, with ``t_v`` gathered from
 the supports (``sum over edges at v of t_e = 2 t_v``), ``tailed = sum t_v (d_v - 2)``; without
-the support blocks the plain triangle kernel counts ``triangles``. The degree sums ``stars<s>``
-and ``paths3`` are one fused reduction each over the rank graph. Sums run in int64 on the
-device where a bound shows they stay below 2**62, else exactly on the host
-(:mod:`nx_gpumine.engines.degree_sums`). Each launch is timed with device events into
-``stats["kernel_ms"]`` (as the static engine's ``last_run`` times its kernels).
+the support blocks the plain triangle kernel counts ``triangles``. The sums are grid-stride
+kernels (``kernels/census.cu``: per-warp sums added to one word; ``sum C(t_e, 2)`` and the
+``t_v`` gathered in one pass over the supports) in 64 bits with checked adds and products;
+where one wraps, the host sums exactly instead (:mod:`nx_gpumine.engines.degree_sums`, Python
+integers). Each launch is timed with device events into ``stats["kernel_ms"]`` (as the static
+engine's ``last_run`` times its kernels).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection
 from typing import Any
 
@@ -21,69 +21,31 @@ import numpy as np
 
 from ...inputs.static_graph import StaticGraph
 from ..degree_sums import path_sum, star_sum
-from ._runtime import import_cupy
+from ._runtime import import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
+from .static_build import C_COUNT, C_FLAGS
 
 __all__ = ["census_blocks"]
 
-_INT_LIMIT = 2.0**62
-
-# C(d, s) of a degree d = hi - lo, exact in int64 for the degrees the bound admits
-_CHOOSE = {
-    2: "d * (d - 1) / 2",
-    3: "d * (d - 1) / 2 * (d - 2) / 3",
-    4: "d * (d - 1) / 2 * (d - 2) / 3 * (d - 3) / 4",
-}
+#: census.cu's overflow flag bit.
+F_OVERFLOW_CENSUS = 2
 
 
-@functools.cache
-def _kernels() -> dict:
-    """The fused reductions (compiled by CuPy on first use, cached)."""
+def _launch_sum(stats: dict, name: str, size: int, *args: Any) -> int | None:
+    """Run the sum kernel ``name`` of ``kernels/census.cu`` over ``size`` items between device
+    events (its time into ``stats``); its value, or None where it passed 64 bits."""
     cp = import_cupy()
-    out = {
-        f"stars{s}": cp.ReductionKernel(
-            "int64 hi, int64 lo",
-            "int64 y",
-            f"nxg_choose{s}(hi - lo)",
-            "a + b",
-            "y = a",
-            "0",
-            f"nxg_census_stars{s}",
-            preamble=f"__device__ long long nxg_choose{s}(long long d) "
-            f"{{ return d >= {s} ? {expr} : 0LL; }}",
-        )
-        for s, expr in _CHOOSE.items()
-    }
-    out["paths3"] = cp.ReductionKernel(
-        "int32 o, int32 q, raw int64 rptr",
-        "int64 y",
-        "(rptr[o + 1] - rptr[o] - 1) * (rptr[q + 1] - rptr[q] - 1)",
-        "a + b",
-        "y = a",
-        "0",
-        "nxg_census_paths3",
-    )
-    out["books2"] = cp.ReductionKernel(
-        "int32 t", "int64 y", "(long long)t * (t - 1) / 2", "a + b", "y = a", "0",
-        "nxg_census_books2",
-    )  # fmt: skip
-    out["tailed"] = cp.ReductionKernel(
-        "int64 t2, int64 hi, int64 lo", "int64 y", "t2 / 2 * (hi - lo - 2)", "a + b", "y = a",
-        "0", "nxg_census_tailed",
-    )  # fmt: skip
-    return out
-
-
-def _timed_sum(stats: dict, kernel: Any, *args: Any) -> int:
-    """Run a reduction between device events; its value as an int, its time into stats."""
-    cp = import_cupy()
+    mod = load_module("census.cu")
+    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
+    ctl = cp.zeros(16, dtype=cp.uint64)
+    grid = max(1, min(-(-size // 256), 8 * sm_count()))
     start, end = cp.cuda.Event(), cp.cuda.Event()
     start.record()
-    value = kernel(*args)
+    mod.kernel(name)((grid,), (256,), (*args, ctl))
     end.record()
-    out = int(value)  # waits for the reduction
+    words = ctl.get()  # waits for the kernel
     stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + float(cp.cuda.get_elapsed_time(start, end))
-    return out
+    return None if int(words[C_FLAGS]) & F_OVERFLOW_CENSUS else int(words[C_COUNT])
 
 
 def _rank_owner(rg: dict) -> Any:
@@ -121,45 +83,37 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         return {}
     cp = import_cupy()
     rg = device_rank_graph(graph)
-    kern = _kernels()
-    hi, lo = rg["rptr"][1:], rg["rptr"][:-1]
-    dmax = float(graph.max_degree)
-    n = float(graph.n)
-    out: dict[str, int] = {}
+    rptr, nv, nnz = rg["rptr"], np.int64(rg["n"]), np.int64(rg["nnz"])
+    out: dict[str, int | None] = {}
     for s in (2, 3, 4):
         if f"stars{s}" in names:
-            if n * dmax**s < _INT_LIMIT:
-                out[f"stars{s}"] = _timed_sum(stats, kern[f"stars{s}"], hi, lo)
-            else:  # past int64: Python integers on the host
-                out[f"stars{s}"] = star_sum(graph.degree, s)
+            value = _launch_sum(stats, "census_stars", rg["n"], rptr, nv, np.int32(s))
+            # past 64 bits: Python integers on the host
+            out[f"stars{s}"] = star_sum(graph.degree, s) if value is None else value
     if "paths3" in names:
-        if len(graph.indices) * dmax**2 < _INT_LIMIT:  # every edge in both ends' lists
-            twice = _timed_sum(stats, kern["paths3"], _rank_owner(rg), rg["radj"], rg["rptr"])
-            out["paths3"] = twice // 2
-        else:
-            out["paths3"] = path_sum(graph.indptr, graph.indices)
+        twice = _launch_sum(
+            stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz
+        )  # fmt: skip  (every edge in both ends' lists)
+        out["paths3"] = path_sum(graph.indptr, graph.indices) if twice is None else twice // 2
     support = {"books2", "tailed"} & names
     if ({"triangles"} | support) & names and clique_supported(graph, 3) is None:
         sub: dict = {}
         if support:
             out["triangles"], sup = triangle_support(graph, sub)
-            sup = sup[: rg["nnz"]]
-            out["books2"] = _timed_sum(stats, kern["books2"], sup)  # < nnz dmax**2 / 2
-            if "tailed" in names:
-                start, end = cp.cuda.Event(), cp.cuda.Event()
-                start.record()
-                tv2 = cp.zeros(rg["n"], dtype=cp.int64)  # 2 t_v: the supports at v
-                sup64 = sup.astype(cp.int64)
-                cp.add.at(tv2, _rank_owner(rg), sup64)
-                cp.add.at(tv2, rg["radj"], sup64)
-                end.record()
-                end.synchronize()
-                stats["kernel_ms"] += float(cp.cuda.get_elapsed_time(start, end))
-                if 3.0 * out["triangles"] * dmax < _INT_LIMIT:
-                    out["tailed"] = _timed_sum(stats, kern["tailed"], tv2, hi, lo)
-                else:  # past int64: Python integers on the host
-                    t_v, d = (tv2 // 2).get(), (hi - lo).get()  # both in rank order
-                    out["tailed"] = int(np.dot(t_v.astype(object), (d - 2).astype(object)))
+            tv2 = cp.zeros(rg["n"], dtype=cp.uint64) if "tailed" in names else None
+            # sum C(t_e, 2), and 2 t_v gathered in the same pass
+            books = _launch_sum(stats, "census_support", rg["nnz"], sup, _rank_owner(rg),
+                                rg["radj"], nnz, np.uint64(0) if tv2 is None else tv2)  # fmt: skip
+            if books is None:  # past 64 bits: Python integers on the host
+                t = sup[: rg["nnz"]].get().astype(object)
+                books = int((t * (t - 1) // 2).sum())
+            out["books2"] = books
+            if tv2 is not None:
+                tailed = _launch_sum(stats, "census_tailed", rg["n"], tv2, rptr, nv)
+                if tailed is None:  # past 64 bits: Python integers, both in rank order
+                    t_v = (tv2 // 2).get().astype(object)
+                    tailed = int(np.dot(t_v, cp.diff(rptr).get().astype(object) - 2))
+                out["tailed"] = tailed
         else:
             out["triangles"] = count_clique(graph, 3, sub)
         stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + sub.get("kernel_ms", 0.0)
