@@ -31,6 +31,7 @@ _EXPORTS: dict[str, str] = {
     "find_subgraphs": "nx_gpumine.interfaces.functions",
     "has_subgraph": "nx_gpumine.interfaces.functions",
     "iter_subgraph_mappings": "nx_gpumine.interfaces.functions",
+    "estimate": "nx_gpumine.interfaces.functions",
     "subgraph_census": "nx_gpumine.interfaces.census_functions",
     "census_patterns": "nx_gpumine.interfaces.census_functions",
     "graphlet_orbits": "nx_gpumine.interfaces.census_functions",

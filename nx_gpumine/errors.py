@@ -28,3 +28,17 @@ class EngineUnavailableError(GpumineError, RuntimeError):
 
 class CapacityError(GpumineError, RuntimeError):
     """A result does not fit where it must go and cannot grow (e.g. 64-bit count overflow)."""
+
+
+class WorkLimitError(CapacityError):
+    """A search would exceed the work the caller allowed (``max_work=``): refused before it runs.
+
+    Attributes
+    ----------
+    estimate : object
+        The :class:`~nx_gpumine.execution.estimate.Estimate` the decision was made on.
+    """
+
+    def __init__(self, message: str, estimate: object = None) -> None:
+        super().__init__(message)
+        self.estimate = estimate
