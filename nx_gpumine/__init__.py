@@ -20,6 +20,7 @@ _EXPORTS: dict[str, str] = {
     "UnsupportedGraphError": "nx_gpumine.errors",
     "EngineUnavailableError": "nx_gpumine.errors",
     "CapacityError": "nx_gpumine.errors",
+    "WorkLimitError": "nx_gpumine.errors",
     # static inputs
     "StaticGraph": "nx_gpumine.inputs.static_graph",
     "from_networkx": "nx_gpumine.inputs.static_graph",

@@ -226,3 +226,66 @@ def test_readable_and_checked():
         ng.estimate(nx.karate_club_graph(), "hexagon")
     with pytest.raises(QueryError, match="disconnected"):
         ng.estimate(nx.karate_club_graph(), nx.empty_graph(2))
+
+
+# ---------------------------------------------------------------- max_seconds, progress ETA
+@pytest.fixture(scope="module")
+def k80():
+    return as_static_graph(nx.complete_graph(80))
+
+
+def test_max_seconds_refuses_on_the_cpu_prediction():
+    g = as_static_graph(nx.complete_graph(300))
+    k8 = nx.complete_graph(8)
+    ng.count_subgraphs(g, "triangle", engine="cpu")  # warm: kernels loaded
+    t = time.perf_counter()
+    with pytest.raises(WorkLimitError) as info:
+        ng.count_subgraphs(g, k8, max_seconds=60, engine="cpu")
+    assert time.perf_counter() - t < 2.0
+    err = info.value
+    assert err.estimate.seconds > 60 and err.estimate.count > 2**63
+    msg = str(err)
+    assert msg.startswith("estimated ~") and "on the CPU engine (" in msg
+    assert "> max_seconds=60 (the CPU engine's predicted time, whatever the engine)" in msg
+    assert ng.WorkLimitError is WorkLimitError  # exported at the package root
+
+
+def test_max_seconds_admits_what_fits(k80):
+    want = math.comb(80, 5) * 120
+    assert ng.count_subgraphs(k80, "5-clique", max_seconds=600, engine="cpu") == want
+    assert ng.count_subgraphs(k80, "5-clique", max_seconds=math.inf, engine="cpu") == want
+    with pytest.raises(WorkLimitError, match=r"> max_seconds=0 ") as info:
+        ng.count_subgraphs(k80, "5-clique", max_seconds=0, engine="cpu", max_work=10**9)
+    assert info.value.estimate.seconds > 0 and info.value.estimate.work < 10**9
+
+
+def test_max_seconds_is_checked():
+    for bad in (-1, -0.5, math.nan, "10", True, [1]):
+        with pytest.raises(QueryError, match="max_seconds"):
+            ng.count_subgraphs(nx.path_graph(4), "wedge", max_seconds=bad)
+    assert ng.count_subgraphs(nx.path_graph(4), "wedge", max_seconds=None) == 4
+    assert ng.count_subgraphs(nx.path_graph(4), "wedge", max_seconds=5) == 4
+
+
+def test_progress_prints_the_predicted_time(k80, capsys):
+    pytest.importorskip("tqdm")
+    from nx_gpumine.execution.estimate import ETA_MIN_BOUND, eta_wanted
+
+    plan = _distinct_plan(k80, "5-clique")
+    assert eta_wanted(k80, plan) and work_bound(k80, plan) > ETA_MIN_BOUND
+    capsys.readouterr()
+    got = ng.count_subgraphs(k80, "5-clique", count="subgraphs", progress=True, engine="cpu")
+    assert got == math.comb(80, 5)
+    err = capsys.readouterr().err
+    eta = [line for line in err.splitlines() if line.startswith("nx_gpumine: estimated ~")]
+    assert len(eta) == 1 and eta[0].endswith(" partial matches)"), err
+    assert "on the CPU engine (" in eta[0]
+    assert err.index("nx_gpumine: estimated") < err.index("(count)")  # before the bar
+    # small counts: no estimate, the bar alone
+    small = as_static_graph(nx.complete_graph(10))
+    assert not eta_wanted(small, _distinct_plan(small, "triangle"))
+    ng.count_subgraphs(small, "triangle", progress=True, engine="cpu")
+    assert "estimated" not in capsys.readouterr().err
+    # without progress, nothing
+    ng.count_subgraphs(k80, "5-clique", engine="cpu")
+    assert "estimated" not in capsys.readouterr().err

@@ -22,17 +22,24 @@ the same root (the engine's fixed cost per call); these net times, per node expa
 scaled up stratum by stratum like the count and divided by numba's threads (as if the threads
 scaled perfectly). Below about 0.1 s the noise of single calls dominates; on a GPU the CUDA
 engine usually runs far faster than the figure.
+
+Before a count, ``count_subgraphs`` uses :func:`eta_wanted` (``progress=True``: an estimate is
+worth its fraction of a second only above :data:`ETA_MIN_BOUND`), :meth:`Estimate.eta` (the
+line it prints) and :meth:`Estimate.time_refusal` (``max_seconds=``, checked by
+:func:`as_seconds`).
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..engines import select_engine
+from ..errors import QueryError
 from ..inputs.static_graph import StaticGraph
 from ..plan.estimate import (
     level_bounds,
@@ -41,11 +48,23 @@ from ..plan.estimate import (
     root_log_weights,
     symmetry_factors,
     walk_levels,
+    work_bound,
 )
 from ..plan.static_plan import StaticPlan
 from .static import run_static
 
-__all__ = ["Estimate", "estimate_plan", "work_check", "DEFAULT_SAMPLES", "SAMPLE_SECONDS"]
+__all__ = [
+    "Estimate",
+    "estimate_plan",
+    "work_check",
+    "eta_wanted",
+    "as_seconds",
+    "format_count",
+    "format_seconds",
+    "DEFAULT_SAMPLES",
+    "SAMPLE_SECONDS",
+    "ETA_MIN_BOUND",
+]
 
 #: Root entries sampled by default (at the shallowest level; deeper levels may use fewer).
 DEFAULT_SAMPLES = 400
@@ -57,6 +76,10 @@ STRATA = 12
 MIN_ROOTS = 8
 #: Standard errors on each side of the estimate in ``count_low`` / ``count_high``.
 Z = 3.0
+#: Work bound (partial matches, :func:`nx_gpumine.plan.estimate.work_bound`) above which a
+#: count with ``progress=True`` first estimates its run time: under it the count itself
+#: usually takes about a second or less, not worth an estimate of up to :data:`SAMPLE_SECONDS`.
+ETA_MIN_BOUND = 10**7
 
 
 @dataclass(frozen=True)
@@ -121,6 +144,31 @@ class Estimate:
             f"estimated {_sci(self.work)} partial matches (bound {_sci(self.work_bound)}) > "
             f"max_work={max_work:,}; nx_gpumine.estimate(G, P) tells more ({self})"
         )
+
+    def eta(self) -> str:
+        """The predicted run time as one line: ``estimated ~3.4 s on the CPU engine (3.4e+07
+        partial matches)``."""
+        return (
+            f"estimated ~{_duration(self.seconds)} on the CPU engine "
+            f"({_sci(self.work)} partial matches)"
+        )
+
+    def time_refusal(self, max_seconds: float) -> str:
+        """The message of a count refused by ``max_seconds`` on this estimate."""
+        return (
+            f"{self.eta()} > max_seconds={max_seconds:g} (the CPU engine's predicted time, "
+            f"whatever the engine); nx_gpumine.estimate(G, P) tells more ({self})"
+        )
+
+
+def format_count(x: int) -> str:
+    """``x`` with thousands separators below 10^7, else in three significant digits."""
+    return _sci(x)
+
+
+def format_seconds(s: float) -> str:
+    """A duration for people: ``293 ms``, ``3.4 s``, ``12 min``, ``2.5 h``, ``46.1 days``."""
+    return _duration(s)
 
 
 def _sci(x: int) -> str:
@@ -496,3 +544,53 @@ def work_check(
         max_work=max_work,
     )  # fmt: skip
     return est if est.work > max_work else None
+
+
+def eta_wanted(graph: StaticGraph, plan: StaticPlan) -> bool:
+    """Whether a count of ``plan`` is worth an estimate of its run time first: its work bound
+    (degrees only, no search) exceeds :data:`ETA_MIN_BOUND` (never for plans of 1 or 2
+    levels: their counts are a mask of the root edges, at once).
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph.
+    plan : StaticPlan
+        The plan the count would walk.
+
+    Returns
+    -------
+    bool
+    """
+    if plan.k <= 2 or plan.impossible:
+        return False
+    return work_bound(graph, plan) > ETA_MIN_BOUND
+
+
+def as_seconds(value: object, name: str = "max_seconds") -> float | None:
+    """``value`` as a number of seconds >= 0 (``float``), or None.
+
+    Parameters
+    ----------
+    value : int, float or None
+        A time limit; ``math.inf`` is no limit, as None is.
+    name : str
+        Parameter name used in the error message.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    QueryError
+        For a boolean, a non-number, NaN or a negative number.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise QueryError(f"{name} must be a number of seconds >= 0 or None, got {value!r}")
+    seconds = float(value)
+    if math.isnan(seconds) or seconds < 0:
+        raise QueryError(f"{name} must be a number of seconds >= 0, got {value!r}")
+    return seconds

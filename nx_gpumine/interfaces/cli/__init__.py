@@ -2,7 +2,8 @@
 
 Subcommands::
 
-    nx-gpumine count GRAPH PATTERN [PATTERN ...]   static pattern counts (table of count and time)
+    nx-gpumine count GRAPH PATTERN [PATTERN ...]   static pattern counts (table of count and time;
+                                                  --estimate: the estimates, nothing counted)
     nx-gpumine temporal GRAPH --motif M4 --delta 3600   one temporal motif (or --query FILE)
     nx-gpumine census GRAPH [--delta 3600]        the 36 three-edge temporal motifs, 6x6 table
     nx-gpumine graphlets GRAPH -k 4               every connected k-node pattern (static census)
@@ -46,9 +47,11 @@ from .common import (
     EXIT_USER,
     CliError,
     MismatchError,
+    count_arg,
     engine_available,
     progress_default,
     resolve_engine,
+    seconds_arg,
 )
 from .demo import cmd_demo
 from .output import Report, check_writable, open_output, print_table, write_report
@@ -162,6 +165,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pattern node labels: 'node label' lines")  # fmt: skip
     c.add_argument("--compare-networkx", action="store_true",
                    help="also count with NetworkX's GraphMatcher and report its time")  # fmt: skip
+    c.add_argument("--estimate", action="store_true",
+                   help="print each pattern's estimate (count, interval, work, bound, predicted "
+                   "CPU time) instead of counting")  # fmt: skip
+    c.add_argument("--max-work", type=count_arg, metavar="N",
+                   help="refuse, before counting, a pattern whose estimated work exceeds N "
+                   "partial matches (exit status 2)")  # fmt: skip
+    c.add_argument("--max-seconds", type=seconds_arg, metavar="S",
+                   help="refuse, before counting, a pattern whose predicted time on the CPU "
+                   "engine exceeds S seconds (exit status 2)")  # fmt: skip
     columns(c, time=False)
     common(c)
     c.set_defaults(func=cmd_count)

@@ -3,6 +3,8 @@ the engine choice, progress notes and timing."""
 
 from __future__ import annotations
 
+import argparse
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +23,8 @@ __all__ = [
     "CliError",
     "MismatchError",
     "Status",
+    "count_arg",
+    "seconds_arg",
     "engine_available",
     "progress_default",
     "resolve_engine",
@@ -104,6 +108,35 @@ class Status:
     def bars(self) -> bool:
         """Whether the library should draw its tqdm bars."""
         return self.enabled and self.tqdm
+
+
+def count_arg(text: str) -> int:
+    """An argparse ``type``: a whole number >= 0, written ``1000000``, ``1_000_000`` or
+    ``1e6``."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            x = float(text)
+        except ValueError:
+            x = math.nan
+        if not (math.isfinite(x) and x == int(x)):
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        value = int(x)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def seconds_arg(text: str) -> float:
+    """An argparse ``type``: a number of seconds >= 0 (``90``, ``2.5``, ``1e3``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
+    return value
 
 
 def progress_default() -> bool:

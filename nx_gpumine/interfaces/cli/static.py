@@ -10,7 +10,7 @@ from .common import CliError, MismatchError, Status, resolve_engine, timed
 from .output import Report, save_plot
 from .reading import Columns, load_pattern, load_static_graph
 
-__all__ = ["count_command", "networkx_count", "cmd_graphlets"]
+__all__ = ["count_command", "estimate_command", "networkx_count", "cmd_graphlets"]
 
 
 def networkx_count(G: Any, P: Any, *, induced: bool, distinct: bool, labels: dict) -> int:
@@ -55,7 +55,11 @@ def static_labels(graph: Any, pattern: Any) -> dict:
 def count_command(
     args: argparse.Namespace, reference: Callable[..., int] = networkx_count
 ) -> Report:
-    """``count``: one row per pattern.
+    """``count``: one row per pattern (with ``--estimate``: its estimate, nothing counted).
+
+    With progress on, a pattern whose work bound is large is estimated first and its
+    predicted time printed on stderr (``count_subgraphs(progress=True)``); ``--max-work`` /
+    ``--max-seconds`` refuse a pattern past the limit before counting it.
 
     Parameters
     ----------
@@ -73,20 +77,29 @@ def count_command(
     ------
     MismatchError
         ``--compare-networkx`` and ``reference`` counted otherwise.
+    CliError
+        A pattern refused by ``--max-work`` / ``--max-seconds`` (the message names its
+        estimate), or ``--estimate`` with an option that only applies to a count.
     """
+    from ...errors import WorkLimitError
     from ..functions import count_subgraphs
 
+    if args.estimate:
+        given = [
+            opt
+            for opt, on in (
+                ("--compare-networkx", args.compare_networkx),
+                ("--max-work", args.max_work is not None),
+                ("--max-seconds", args.max_seconds is not None),
+            )
+            if on
+        ]
+        if given:
+            raise CliError(f"--estimate counts nothing: {', '.join(given)} does not apply")
+        return estimate_command(args)
     engine = resolve_engine(args.engine, "static")
     status = Status(args.progress)
-    status.note(f"reading {args.graph}")
-    graph, read_s = timed(
-        lambda: load_static_graph(
-            args.graph,
-            directed=args.directed,
-            node_labels=args.node_labels,
-            columns=Columns.from_args(args),
-        )
-    )
+    graph, read_s = _read_graph(args, status)
     nxg = graph.to_networkx() if args.compare_networkx else None
     kind = "subgraphs" if args.distinct else "mappings"
     match = "induced" if args.induced else "non-induced"
@@ -95,17 +108,23 @@ def count_command(
         pattern = load_pattern(spec, directed=args.directed, node_labels=args.pattern_node_labels)
         labels = static_labels(graph, pattern)
         status.note(f"counting {spec} ({kind}, {match})")
-        count, secs = timed(
-            lambda pattern=pattern, labels=labels: count_subgraphs(
-                graph,
-                pattern,
-                induced=args.induced,
-                count=kind,
-                engine=engine,
-                progress=status.bars,
-                **labels,
+        try:
+            count, secs = timed(
+                lambda pattern=pattern, labels=labels: count_subgraphs(
+                    graph,
+                    pattern,
+                    induced=args.induced,
+                    count=kind,
+                    engine=engine,
+                    # on also without tqdm: a long count's predicted time goes to stderr
+                    progress=status.enabled,
+                    max_work=args.max_work,
+                    max_seconds=args.max_seconds,
+                    **labels,
+                )
             )
-        )
+        except WorkLimitError as exc:
+            raise CliError(_refusal(spec, exc.estimate, args)) from None
         nx_count = nx_secs = None
         if nxg is not None:
             status.note(f"counting {spec} with NetworkX (may be slow)")
@@ -132,17 +151,123 @@ def count_command(
         )
     header = ["pattern", "match", "kind", "count", "engine", "time_s"]
     header += ["networkx", "networkx_s", "speedup"]
-    data = {
+    data = _graph_data(args, graph, read_s)
+    data["results"] = records
+    notes = [f"graph {args.graph}: {graph} (read in {read_s:.3f} s)"]
+    return Report(header, rows, data, notes=notes)
+
+
+def estimate_command(args: argparse.Namespace) -> Report:
+    """``count --estimate``: one row per pattern, its :func:`nx_gpumine.estimate` (a sampled
+    count with its interval, the work and its bound, the CPU engine's predicted time);
+    nothing is counted.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``count`` arguments.
+
+    Returns
+    -------
+    Report
+        One row per pattern.
+    """
+    from ...execution.estimate import format_seconds
+    from ..functions import estimate
+
+    status = Status(args.progress)
+    graph, read_s = _read_graph(args, status)
+    kind = "subgraphs" if args.distinct else "mappings"
+    match = "induced" if args.induced else "non-induced"
+    rows, records = [], []
+    for spec in args.patterns:
+        pattern = load_pattern(spec, directed=args.directed, node_labels=args.pattern_node_labels)
+        labels = static_labels(graph, pattern)
+        status.note(f"estimating {spec} ({kind}, {match})")
+        est, secs = timed(
+            lambda pattern=pattern, labels=labels: estimate(
+                graph, pattern, induced=args.induced, count=kind, **labels
+            )
+        )
+        rows.append(
+            [
+                spec, match, kind, est.count, est.count_low, est.count_high, est.work,
+                est.work_bound, est.seconds, format_seconds(est.seconds),
+                f"{est.samples:,}/{est.roots:,}", est.exact,
+            ]
+        )  # fmt: skip
+        records.append(
+            {
+                "pattern": spec,
+                "induced": bool(args.induced),
+                "kind": kind,
+                "count": est.count,
+                "count_low": est.count_low,
+                "count_high": est.count_high,
+                "work": est.work,
+                "work_bound": est.work_bound,
+                "seconds": est.seconds,
+                "samples": est.samples,
+                "roots": est.roots,
+                "exact": est.exact,
+                "extrapolated": est.extrapolated,
+                "estimate_s": secs,
+            }
+        )
+    header = ["pattern", "match", "kind", "estimate", "low", "high", "work", "work_bound"]
+    header += ["cpu_s", "cpu_time", "sampled", "exact"]
+    data = _graph_data(args, graph, read_s)
+    data["command"] = "count --estimate"
+    data["estimates"] = records
+    notes = [f"graph {args.graph}: {graph} (read in {read_s:.3f} s)"]
+    footer = [
+        "estimates, nothing counted: root edges sampled and counted exactly on the CPU engine; "
+        "low..high: three standard errors; work: partial matches the count walks, work_bound: "
+        "its upper bound from the degrees; cpu_s: the CPU engine's predicted time (a GPU is "
+        "usually much faster)"
+    ]
+    return Report(header, rows, data, notes=notes, footer=footer)
+
+
+def _read_graph(args: argparse.Namespace, status: Status) -> tuple[Any, float]:
+    """The ``count`` command's graph (a StaticGraph) and the seconds it took to read."""
+    status.note(f"reading {args.graph}")
+    return timed(
+        lambda: load_static_graph(
+            args.graph,
+            directed=args.directed,
+            node_labels=args.node_labels,
+            columns=Columns.from_args(args),
+        )
+    )
+
+
+def _graph_data(args: argparse.Namespace, graph: Any, read_s: float) -> dict:
+    """The JSON fields of the ``count`` command's graph."""
+    return {
         "command": "count",
         "graph": args.graph,
         "nodes": graph.n,
         "edges": graph.num_edges,
         "directed": graph.directed,
         "read_s": read_s,
-        "results": records,
     }
-    notes = [f"graph {args.graph}: {graph} (read in {read_s:.3f} s)"]
-    return Report(header, rows, data, notes=notes)
+
+
+def _refusal(spec: str, est: Any, args: argparse.Namespace) -> str:
+    """The one-line error of a pattern refused by ``--max-work`` or ``--max-seconds``."""
+    from ...execution.estimate import format_count
+
+    if args.max_work is not None and est.work > args.max_work:
+        why = (
+            f"estimated {format_count(est.work)} partial matches (bound "
+            f"{format_count(est.work_bound)}) > --max-work {args.max_work:,}"
+        )
+    else:
+        why = f"{est.eta()} > --max-seconds {args.max_seconds:g}"
+    if est.samples == 0:  # refused by the root vertices and edges alone: nothing sampled
+        return f"{spec}: refused before counting: {why} (the root edges alone pass the limit)"
+    return f"{spec}: refused before counting: {why} (estimate: {est})"
 
 
 def cmd_graphlets(args: argparse.Namespace) -> Report:
