@@ -162,12 +162,9 @@ def graphlet_orbits(
 
     Raises
     ------
-    QueryError
-        A directed graph, or ``k`` outside 2-4.
-    EngineUnavailableError
-        ``engine="cuda"`` (the orbit counts run on the CPU engine).
-    CapacityError
-        A count past 64 bits.
+    QueryError, EngineUnavailableError, CapacityError
+        A directed graph or ``k`` outside 2-4; ``engine="cuda"`` (the orbit counts run on the
+        CPU engine); a count past 64 bits.
 
     Examples
     --------

@@ -32,10 +32,6 @@ def census_frame(graphlets: Sequence[Graphlet], counts: Sequence[int], kind: str
     -------
     DataFrame or pyarrow.Table
     """
-    if kind not in FRAME_KINDS:
-        raise InputError(f"as_frame must be one of {FRAME_KINDS} or None, got {kind!r}")
-    import narwhals as nw
-
     cols = {
         "pattern": [g.name for g in graphlets],
         "nodes": np.array([g.k for g in graphlets], dtype=np.int64),
@@ -43,7 +39,7 @@ def census_frame(graphlets: Sequence[Graphlet], counts: Sequence[int], kind: str
         "edge_list": [g.edge_text() for g in graphlets],
         "count": np.array([int(c) for c in counts], dtype=np.int64),
     }
-    return nw.from_dict(cols, backend=kind).to_native()
+    return _frame(cols, kind)
 
 
 def orbit_frame(keys: Sequence[Any], counts: np.ndarray, names: Sequence[str], kind: str) -> Any:
@@ -65,11 +61,16 @@ def orbit_frame(keys: Sequence[Any], counts: np.ndarray, names: Sequence[str], k
     -------
     DataFrame or pyarrow.Table
     """
+    cols: dict[str, Any] = {"node": list(keys)}
+    for j, name in enumerate(names):
+        cols[name] = np.ascontiguousarray(counts[:, j])
+    return _frame(cols, kind)
+
+
+def _frame(cols: dict[str, Any], kind: str) -> Any:
+    """``cols`` as a ``kind`` frame (through narwhals: one path for every frame library)."""
     if kind not in FRAME_KINDS:
         raise InputError(f"as_frame must be one of {FRAME_KINDS} or None, got {kind!r}")
     import narwhals as nw
 
-    cols: dict[str, Any] = {"node": list(keys)}
-    for j, name in enumerate(names):
-        cols[name] = np.ascontiguousarray(counts[:, j])
     return nw.from_dict(cols, backend=kind).to_native()

@@ -23,22 +23,9 @@ __all__ = ["census_blocks"]
 
 
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
-    """The census blocks ``names`` of an undirected graph (exact ints).
-
-    Parameters
-    ----------
-    graph : StaticGraph
-        Undirected data graph (directed graphs get no blocks).
-    names : collection of str
-        Blocks wanted (:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`).
-    stats : dict
-        Unused (the CUDA engine's device times go there).
-
-    Returns
-    -------
-    dict
-        ``{block: int}`` for each wanted block.
-    """
+    """Every census block in ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`)
+    of an undirected ``graph``, as exact ints (none for a directed graph; ``stats`` is not
+    used: it takes the CUDA engine's device times)."""
     if graph.directed or graph.n == 0:
         return {}
     deg = np.asarray(graph.degree, dtype=np.int64)

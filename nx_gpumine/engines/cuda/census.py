@@ -60,23 +60,11 @@ def _rank_owner(rg: dict) -> Any:
 
 
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
-    """The census blocks ``names`` of an undirected graph that this engine computes.
-
-    Parameters
-    ----------
-    graph : StaticGraph
-        Undirected data graph (directed graphs get no blocks).
-    names : collection of str
-        Blocks wanted (:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`).
-    stats : dict
-        Gets ``kernel_ms`` (device time) and ``compile_seconds`` added.
-
-    Returns
-    -------
-    dict
-        ``{block: exact int}`` for each wanted block it computes (``cycles4`` and ``cliques4``
-        are left to the shape kernels; the triangle blocks are left out where the triangle
-        kernel cannot run: a degree-ordered out-degree past its bitmap rows).
+    """The census blocks ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`) the GPU
+    computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
+    shape kernels), and without the triangle blocks where the triangle kernel cannot run (a
+    degree-ordered out-degree past its bitmap rows). Directed graphs get none. Device time and
+    compile time are added to ``stats`` (``kernel_ms``, ``compile_seconds``).
     """
     names = set(names)
     if graph.directed or graph.n == 0:

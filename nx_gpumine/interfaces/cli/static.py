@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .common import CliError, MismatchError, Status, resolve_engine, timed
@@ -101,13 +101,9 @@ def count_command(
     status = Status(args.progress)
     graph, read_s = _read_graph(args, status)
     nxg = graph.to_networkx() if args.compare_networkx else None
-    kind = "subgraphs" if args.distinct else "mappings"
-    match = "induced" if args.induced else "non-induced"
+    kind, match = _query_kind(args)
     rows, records = [], []
-    for spec in args.patterns:
-        pattern = load_pattern(spec, directed=args.directed, node_labels=args.pattern_node_labels)
-        labels = static_labels(graph, pattern)
-        status.note(f"counting {spec} ({kind}, {match})")
+    for spec, pattern, labels in _each_pattern(args, graph, status, "counting"):
         try:
             count, secs = timed(
                 lambda pattern=pattern, labels=labels: count_subgraphs(
@@ -177,13 +173,9 @@ def estimate_command(args: argparse.Namespace) -> Report:
 
     status = Status(args.progress)
     graph, read_s = _read_graph(args, status)
-    kind = "subgraphs" if args.distinct else "mappings"
-    match = "induced" if args.induced else "non-induced"
+    kind, match = _query_kind(args)
     rows, records = [], []
-    for spec in args.patterns:
-        pattern = load_pattern(spec, directed=args.directed, node_labels=args.pattern_node_labels)
-        labels = static_labels(graph, pattern)
-        status.note(f"estimating {spec} ({kind}, {match})")
+    for spec, pattern, labels in _each_pattern(args, graph, status, "estimating"):
         est, secs = timed(
             lambda pattern=pattern, labels=labels: estimate(
                 graph, pattern, induced=args.induced, count=kind, **labels
@@ -227,6 +219,27 @@ def estimate_command(args: argparse.Namespace) -> Report:
         "usually much faster)"
     ]
     return Report(header, rows, data, notes=notes, footer=footer)
+
+
+def _query_kind(args: argparse.Namespace) -> tuple[str, str]:
+    """``(kind, match)``: what is counted (``"subgraphs"`` / ``"mappings"``) and how
+    (``"induced"`` / ``"non-induced"``)."""
+    return "subgraphs" if args.distinct else "mappings", (
+        "induced" if args.induced else "non-induced"
+    )
+
+
+def _each_pattern(
+    args: argparse.Namespace, graph: Any, status: Status, verb: str
+) -> Iterator[tuple[str, Any, dict]]:
+    """``(spec, pattern, labels)`` for each pattern argument, announced as ``verb`` (its
+    label arguments checked against ``graph`` first)."""
+    kind, match = _query_kind(args)
+    for spec in args.patterns:
+        pattern = load_pattern(spec, directed=args.directed, node_labels=args.pattern_node_labels)
+        labels = static_labels(graph, pattern)
+        status.note(f"{verb} {spec} ({kind}, {match})")
+        yield spec, pattern, labels
 
 
 def _read_graph(args: argparse.Namespace, status: Status) -> tuple[Any, float]:
