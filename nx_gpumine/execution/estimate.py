@@ -553,10 +553,8 @@ def eta_wanted(graph: StaticGraph, plan: StaticPlan) -> bool:
 
     Parameters
     ----------
-    graph : StaticGraph
-        The data graph.
-    plan : StaticPlan
-        The plan the count would walk.
+    graph, plan
+        As in :func:`work_check`.
 
     Returns
     -------

@@ -33,7 +33,14 @@ from dataclasses import replace
 import numpy as np
 
 from ..inputs.static_graph import StaticGraph
-from .static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, node_mask, root_mask
+from .static_plan import (
+    TAIL_CHOOSE,
+    TAIL_FALLING,
+    StaticPlan,
+    node_mask,
+    root_mask,
+    symmetry_above,
+)
 
 __all__ = [
     "walk_levels",
@@ -62,7 +69,7 @@ def walk_levels(plan: StaticPlan) -> int:
     Parameters
     ----------
     plan : StaticPlan
-        A plan.
+        A plan (its ``k`` and tail).
 
     Returns
     -------
@@ -143,10 +150,8 @@ def root_bounds(graph: StaticGraph, plan: StaticPlan, entries: np.ndarray) -> np
 
     Parameters
     ----------
-    graph : StaticGraph
-        The data graph.
-    plan : StaticPlan
-        A plan built for it.
+    graph, plan
+        As in :func:`level_bounds`.
     entries : numpy.ndarray
         Root entries (union-CSR positions, e.g. :func:`root_entries`).
 
@@ -181,8 +186,9 @@ def level_bounds(graph: StaticGraph, plan: StaticPlan) -> tuple[int, ...]:
     >>> from nx_gpumine.inputs.static_graph import as_static_graph
     >>> from nx_gpumine.plan.static_plan import static_plan
     >>> g = as_static_graph(nx.complete_graph(5))
-    >>> level_bounds(g, static_plan(as_pattern("triangle"), g, induced=False, distinct=False))
-    (5, 20, 60)
+    >>> plan = static_plan(as_pattern("triangle"), g, induced=False, distinct=False)
+    >>> level_bounds(g, plan), work_bound(g, plan)
+    ((5, 20, 60), 25)
     """
     k = plan.k
     if k == 1:
@@ -221,12 +227,8 @@ def root_log_weights(graph: StaticGraph, plan: StaticPlan, entries: np.ndarray) 
 
     Parameters
     ----------
-    graph : StaticGraph
-        The data graph.
-    plan : StaticPlan
-        A plan built for it.
-    entries : numpy.ndarray
-        Root entries.
+    graph, plan, entries
+        As in :func:`root_bounds`.
 
     Returns
     -------
@@ -243,28 +245,17 @@ def root_log_weights(graph: StaticGraph, plan: StaticPlan, entries: np.ndarray) 
 
 def work_bound(graph: StaticGraph, plan: StaticPlan) -> int:
     """Upper bound of the partial matches a count walk of ``plan`` visits: the sum of
-    :func:`level_bounds` over the first :func:`walk_levels` levels (a Python int).
+    :func:`level_bounds` over the first :func:`walk_levels` levels (a Python int; the
+    example of :func:`level_bounds` shows both).
 
     Parameters
     ----------
-    graph : StaticGraph
-        The data graph.
-    plan : StaticPlan
-        A plan built for it.
+    graph, plan
+        As in :func:`level_bounds`.
 
     Returns
     -------
     int
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from nx_gpumine.inputs.patterns import as_pattern
-    >>> from nx_gpumine.inputs.static_graph import as_static_graph
-    >>> from nx_gpumine.plan.static_plan import static_plan
-    >>> g = as_static_graph(nx.complete_graph(5))
-    >>> work_bound(g, static_plan(as_pattern("triangle"), g, induced=False, distinct=False))
-    25
     """
     return sum(level_bounds(graph, plan)[: walk_levels(plan)])
 
@@ -272,29 +263,23 @@ def work_bound(graph: StaticGraph, plan: StaticPlan) -> int:
 def symmetry_factors(plan: StaticPlan) -> tuple[float, ...]:
     """Per level, the share of its candidates the symmetry conditions are expected to keep.
 
-    Level j's conditions, closed transitively, demand ``f(j) > f(a)`` for each of its
-    ancestors ``a``; for candidates in random order the share above all of them is
-    ``1 / (1 + len(ancestors))`` (1 without conditions). Execution extrapolates branching
-    factors with it (a clique's levels keep 1/2, 1/3, ...).
+    Level j's conditions, closed transitively (:func:`~.static_plan.symmetry_above`), demand
+    ``f(j) > f(a)`` for each of its ancestors ``a``; for candidates in random order the share
+    above all of them is ``1 / (1 + len(ancestors))`` (1 without conditions). Execution
+    extrapolates branching factors with it (a clique's levels keep 1/2, 1/3, ...).
 
     Parameters
     ----------
     plan : StaticPlan
-        A plan.
+        A plan (its symmetry conditions).
 
     Returns
     -------
     tuple of float
         ``k`` factors in (0, 1].
     """
-    k = plan.k
-    anc: list[set[int]] = []
-    for j in range(k):
-        mine: set[int] = set()
-        for s in plan.sym_level[plan.sym_ptr[j] : plan.sym_ptr[j + 1]].tolist():
-            mine |= {s} | anc[s]
-        anc.append(mine)
-    return tuple(1.0 / (1 + len(a)) for a in anc)
+    ancestors = symmetry_above(plan).sum(axis=0).tolist()
+    return tuple(1.0 / (1 + a) for a in ancestors)
 
 
 def prefix_plan(plan: StaticPlan, m: int) -> StaticPlan:

@@ -87,10 +87,7 @@ class Orbit:
 
     def graph(self) -> nx.Graph:
         """The graphlet as a NetworkX graph on nodes ``0..k-1``."""
-        g = nx.Graph()
-        g.add_nodes_from(range(self.k))
-        g.add_edges_from(self.edges)
-        return g
+        return _graph(self.k, self.edges)
 
 
 _P4 = ((0, 1), (1, 2), (2, 3))
@@ -121,6 +118,7 @@ _TABLE = (
 
 
 def _graph(k: int, edges: tuple[tuple[int, int], ...]) -> nx.Graph:
+    """The graph on nodes ``0..k-1`` with ``edges``."""
     g = nx.Graph()
     g.add_nodes_from(range(k))
     g.add_edges_from(edges)
@@ -148,22 +146,8 @@ def _catalogue() -> tuple[Orbit, ...]:
 
 
 def n_orbits(k: int) -> int:
-    """Orbits of the graphlets on at most ``k`` nodes: 1, 4 or 15 (``k`` = 2, 3, 4).
-
-    Parameters
-    ----------
-    k : int
-        Largest graphlet size, 2..4.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    QueryError
-        Another ``k``.
-    """
+    """Orbits of the graphlets on at most ``k`` nodes: 1, 4 or 15 (``k`` = 2, 3, 4; another
+    ``k`` raises :class:`~nx_gpumine.errors.QueryError`, as in :func:`orbits`)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) not in ORBIT_SIZES:
         raise QueryError(f"graphlet orbit counts take k in {ORBIT_SIZES}, got {k!r}")
     return {2: 1, 3: 4, 4: 15}[int(k)]
@@ -181,22 +165,18 @@ def orbits(k: int = 4) -> tuple[Orbit, ...]:
     -------
     tuple of Orbit
         ``n_orbits(k)`` orbits; ``orbits(k)[i].index == i``.
+
+    Raises
+    ------
+    QueryError
+        Another ``k``.
     """
     return _catalogue()[: n_orbits(k)]
 
 
 def orbit_names(k: int = 4) -> list[str]:
-    """The names of :func:`orbits` (``"wedge:centre"``, ``"4-clique:node"``, ...).
-
-    Parameters
-    ----------
-    k : int
-        Largest graphlet size, 2..4.
-
-    Returns
-    -------
-    list of str
-    """
+    """The names of :func:`orbits` ``(k)``, a list of str: ``"wedge:centre"``,
+    ``"4-clique:node"``, ..."""
     return [o.name for o in orbits(k)]
 
 
@@ -223,7 +203,7 @@ def orbit_copies_matrix(k: int) -> tuple[tuple[int, ...], ...]:
     Parameters
     ----------
     k : int
-        Largest graphlet size, 2..4.
+        As in :func:`orbits`.
 
     Returns
     -------
@@ -256,7 +236,7 @@ def induced_orbit_counts(noninduced: np.ndarray, k: int) -> np.ndarray:
     noninduced : numpy.ndarray
         ``[n, n_orbits(k)]`` integers (int64, or object holding Python ints): ``N[v, o]``.
     k : int
-        Largest graphlet size, 2..4.
+        As in :func:`orbits`.
 
     Returns
     -------

@@ -33,6 +33,7 @@ __all__ = [
     "distinct_sibling",
     "symmetry_conditions",
     "size_needs",
+    "symmetry_above",
     "twin_classes",
     "pattern_shape",
     "root_mask",
@@ -727,17 +728,24 @@ def size_needs(plan: StaticPlan) -> np.ndarray:
 _SIZE_NEEDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _size_needs(plan: StaticPlan) -> np.ndarray:
+def symmetry_above(plan: StaticPlan) -> np.ndarray:
+    """``above[i, j]``: the symmetry conditions demand ``f(j) > f(i)``, directly or through
+    levels in between (bool ``[k, k]``; conditions point back, so one pass closes them)."""
     k = plan.k
-    need = np.zeros(k, dtype=np.int64)
-    if len(plan.sym_level) == 0:
-        return need
-    # above[i, j]: the conditions demand f(j) > f(i) (transitively; conditions point back)
     above = np.zeros((k, k), dtype=bool)
     for j in range(k):
         for s in plan.sym_level[plan.sym_ptr[j] : plan.sym_ptr[j + 1]].tolist():
             above[s, j] = True
             above[:, j] |= above[:, s]
+    return above
+
+
+def _size_needs(plan: StaticPlan) -> np.ndarray:
+    k = plan.k
+    need = np.zeros(k, dtype=np.int64)
+    if len(plan.sym_level) == 0:
+        return need
+    above = symmetry_above(plan)
     bns = [set(plan.bn_level[plan.bn_ptr[i] : plan.bn_ptr[i + 1]].tolist()) for i in range(k)]
     checks = [{c[0]: c[1:] for c in plan.checks(i)} for i in range(k)]
     for i in range(2, k):

@@ -101,6 +101,38 @@ def directed_triangle_counts(
     return _neighbour_sums(indptr, indices, weight)
 
 
+@njit(cache=True, inline="always")
+def _two_paths(
+    indptr: np.ndarray, indices: np.ndarray, v: int, cnt: np.ndarray, touched: np.ndarray
+) -> int:
+    """Count the 2-paths ``v - u - x`` (``x != v``) by their far end: ``cnt[x] += 1`` each,
+    every ``x`` first reached listed in ``touched``; returns how many are listed (``cnt`` all
+    0 before)."""
+    nt = 0
+    for e in range(indptr[v], indptr[v + 1]):
+        u = indices[e]
+        for f in range(indptr[u], indptr[u + 1]):
+            x = indices[f]
+            if x != v:
+                if cnt[x] == 0:
+                    touched[nt] = x
+                    nt += 1
+                cnt[x] += 1
+    return nt
+
+
+@njit(cache=True, inline="always")
+def _pairs_and_reset(cnt: np.ndarray, touched: np.ndarray, nt: int) -> int:
+    """``sum C(cnt[x], 2)`` over the ``nt`` nodes ``x`` of :func:`_two_paths` (the 4-cycles
+    through ``v``), setting their ``cnt`` back to 0."""
+    sq = np.int64(0)
+    for j in range(nt):
+        x = touched[j]
+        sq += cnt[x] * (cnt[x] - 1) // 2
+        cnt[x] = 0
+    return sq
+
+
 @njit(cache=True, parallel=True)
 def square_counts(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Squares through each node and the denominator of NetworkX's square clustering.
@@ -130,27 +162,15 @@ def square_counts(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, 
             d = indptr[v + 1] - indptr[v]
             if d - 1 <= 0:
                 continue
-            nt = 0
+            nt = _two_paths(indptr, indices, v, cnt, touched)
             uw = 0
-            for e in range(indptr[v], indptr[v + 1]):
-                u = indices[e]
-                uw += (indptr[u + 1] - indptr[u]) * (d - 1)
-                for f in range(indptr[u], indptr[u + 1]):
-                    x = indices[f]
-                    if x != v:
-                        if cnt[x] == 0:
-                            touched[nt] = x
-                            nt += 1
-                        cnt[x] += 1
             tri = 0
             for e in range(indptr[v], indptr[v + 1]):
-                tri += cnt[indices[e]]
-            sq = 0
-            for j in range(nt):
-                x = touched[j]
-                sq += cnt[x] * (cnt[x] - 1)
-                cnt[x] = 0
-            sq //= 2
+                u = indices[e]
+                uw += indptr[u + 1] - indptr[u]
+                tri += cnt[u]
+            uw *= d - 1
+            sq = _pairs_and_reset(cnt, touched, nt)
             squares[v] = sq
             potential[v] = uw - d * (d - 1) - tri - sq
     return squares, potential

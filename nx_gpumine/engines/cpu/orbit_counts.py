@@ -41,6 +41,7 @@ from numba import njit, prange
 
 from ...plan.orbits import induced_orbit_counts, n_orbits
 from ..checks import overflow_error
+from .local_counts import _pairs_and_reset, _two_paths
 
 __all__ = ["edge_triangle_counts", "node_orbit_counts", "noninduced_orbit_counts"]
 
@@ -239,6 +240,12 @@ def _node_sums(indptr: np.ndarray, indices: np.ndarray, t: np.ndarray) -> tuple:
     return deg, s, tri, q
 
 
+@njit(cache=True, inline="always")
+def _later(deg: np.ndarray, u: int, v: int) -> bool:
+    """Whether ``u`` comes after ``v`` in (degree, id) order."""
+    return deg[u] > deg[v] or (deg[u] == deg[v] and u > v)
+
+
 @njit(cache=True, parallel=True)
 def _oriented(indptr: np.ndarray, indices: np.ndarray, deg: np.ndarray) -> tuple:
     """Out-CSR of the orientation from lower to higher (degree, id): ``optr``, the targets
@@ -248,9 +255,7 @@ def _oriented(indptr: np.ndarray, indices: np.ndarray, deg: np.ndarray) -> tuple
     for v in prange(n):
         c = 0
         for e in range(indptr[v], indptr[v + 1]):
-            u = indices[e]
-            if deg[u] > deg[v] or (deg[u] == deg[v] and u > v):
-                c += 1
+            c += _later(deg, indices[e], v)
         cnt[v] = c
     optr = np.zeros(n + 1, dtype=np.int64)
     for v in range(n):
@@ -261,7 +266,7 @@ def _oriented(indptr: np.ndarray, indices: np.ndarray, deg: np.ndarray) -> tuple
         k = optr[v]
         for e in range(indptr[v], indptr[v + 1]):
             u = indices[e]
-            if deg[u] > deg[v] or (deg[u] == deg[v] and u > v):
+            if _later(deg, u, v):
                 oidx[k] = u
                 opos[k] = e
                 k += 1
@@ -333,22 +338,8 @@ def _noninduced(
             out[v, 11] = tv * (d - 2)
             out[v, 13] = n13
             # 4-cycles: 2-paths v - a - x grouped by x
-            nt = 0
-            for e in range(indptr[v], indptr[v + 1]):
-                a = indices[e]
-                for f in range(indptr[a], indptr[a + 1]):
-                    x = indices[f]
-                    if x != v:
-                        if cnt[x] == 0:
-                            touched[nt] = x
-                            nt += 1
-                        cnt[x] += 1
-            sq = np.int64(0)
-            for j in range(nt):
-                x = touched[j]
-                sq += cnt[x] * (cnt[x] - 1) // 2
-                cnt[x] = 0
-            out[v, 8] = sq
+            nt = _two_paths(indptr, indices, v, cnt, touched)
+            out[v, 8] = _pairs_and_reset(cnt, touched, nt)
             # the edges a -> b among N(v) (oriented): the triangles {v, a, b}
             n12 = np.int64(0)
             if tv > 0:
@@ -443,11 +434,8 @@ def noninduced_orbit_counts(indptr: np.ndarray, indices: np.ndarray, k: int = 4)
 
     Parameters
     ----------
-    indptr, indices : numpy.ndarray
-        Symmetric CSR of an undirected graph (both directions, sorted rows; self-loop entries
-        are ignored).
-    k : int
-        Largest graphlet size: 2, 3 or 4.
+    indptr, indices, k
+        As in :func:`node_orbit_counts`.
 
     Returns
     -------
@@ -456,12 +444,8 @@ def noninduced_orbit_counts(indptr: np.ndarray, indices: np.ndarray, k: int = 4)
 
     Raises
     ------
-    ValueError
-        The CSR is not that of an undirected graph.
-    QueryError
-        Another ``k``.
-    CapacityError
-        A count could pass 64 bits.
+    ValueError, QueryError, CapacityError
+        As in :func:`node_orbit_counts`.
     """
     width = n_orbits(k)
     indptr, indices, loops = _checked_csr(indptr, indices)
