@@ -36,6 +36,7 @@ __all__ = [
     "symmetry_above",
     "twin_classes",
     "pattern_shape",
+    "star_leaves",
     "root_mask",
     "node_mask",
     "TAIL_FALLING",
@@ -433,6 +434,28 @@ def pattern_shape(pattern: Pattern, induced: bool) -> tuple[str | None, int]:
                 ):
                     return "pair_edge", k - 2
     return None, 0
+
+
+def star_leaves(plan: StaticPlan) -> int:
+    """The leaves ``s`` of a plan that counts an undirected star ``K(1, s)`` (``s >= 2``)
+    without labels, self-loops or induced matching, whose count is a degree sum (``sum_v
+    C(d_v, s)`` distinct subgraphs, ``s!`` times that in mappings); 0 for any other plan."""
+    pattern = plan.pattern
+    if (
+        plan.induced
+        or plan.directed
+        or pattern.directed
+        or pattern.node_labels is not None
+        or pattern.edge_labels is not None
+        or pattern.loops.any()
+        or pattern.k < 3
+    ):
+        return 0
+    deg = (pattern.code != 0).sum(axis=1)
+    leaves = pattern.k - 1
+    if int(deg.max()) == leaves and int(deg.sum()) == 2 * leaves:  # a centre and its leaves
+        return leaves
+    return 0
 
 
 def symmetry_conditions(pattern: Pattern, order: list[int]) -> list[tuple[int, int]]:

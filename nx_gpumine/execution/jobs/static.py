@@ -10,6 +10,7 @@ What execution answers without an engine lives here too: 1- and 2-node plans
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any, ClassVar
@@ -19,19 +20,35 @@ import numpy as np
 from ...engines import select_engine
 from ...engines.checks import checked_range
 from ...engines.contract import STATIC_MIN_K, optional_hook
+from ...engines.degree_sums import star_sum
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from ...plan.root_split import static_range_costs
-from ...plan.static_plan import StaticPlan, node_mask, root_mask
+from ...plan.static_plan import StaticPlan, node_mask, root_mask, star_leaves
 from ...results.static import matches_to_frame
 from ..merge import check_query, no_matches
 from ..tasks import split_root_range
 from .base import Job, call_engine
 
-__all__ = ["StaticJob", "small_plan_result", "LAZY_BYTES"]
+__all__ = ["StaticJob", "small_plan_result", "closed_form_count", "LAZY_BYTES"]
 
 #: Largest result (bytes, see ``limits.result_bytes``) of one task an iterator lists at once.
 LAZY_BYTES = 64 << 20
+
+
+def closed_form_count(graph: StaticGraph, plan: StaticPlan) -> int | None:
+    """The count of a whole-graph plan whose answer is a formula of the degrees, without any
+    engine (None for other plans): an unlabelled, non-induced undirected star with ``s``
+    leaves (:func:`~nx_gpumine.plan.static_plan.star_leaves`) has ``sum_v C(d_v, s)`` distinct
+    occurrences (a centre and a choice of leaves among its neighbours; ``d_v`` counts
+    neighbours, self-loops aside) and ``s!`` times as many mappings. Exact (Python integers),
+    in milliseconds whatever the hub degrees; the caller applies the 64-bit rule.
+    """
+    s = star_leaves(plan)
+    if s == 0 or graph.directed:
+        return None
+    distinct = star_sum(graph.degree, s)
+    return distinct if plan.distinct else distinct * math.factorial(s)
 
 
 def small_plan_result(
