@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engines import resolve_engine_name
 from ..engines.checks import checked_total
 from ..inputs.static_graph import StaticGraph
 from ..plan.static_plan import StaticPlan, distinct_sibling
@@ -86,8 +87,9 @@ def run_static(
         If a count overflows 64 bits.
     """
     check_query(mode, limit)
-    if mode == "count":  # a degree formula (stars) needs no engine
-        known = closed_form_count(graph, plan)
+    if mode == "count" and client is None and engine != "dask":
+        resolve_engine_name(engine)  # a bad or unavailable engine is refused all the same
+        known = closed_form_count(graph, plan)  # a degree formula (stars) needs no engine
         if known is not None:
             return checked_total(known, "star count")
     sibling = distinct_sibling(plan, graph) if mode == "count" else None

@@ -10,7 +10,6 @@ What execution answers without an engine lives here too: 1- and 2-node plans
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any, ClassVar
@@ -37,18 +36,17 @@ LAZY_BYTES = 64 << 20
 
 
 def closed_form_count(graph: StaticGraph, plan: StaticPlan) -> int | None:
-    """The count of a whole-graph plan whose answer is a formula of the degrees, without any
-    engine (None for other plans): an unlabelled, non-induced undirected star with ``s``
-    leaves (:func:`~nx_gpumine.plan.static_plan.star_leaves`) has ``sum_v C(d_v, s)`` distinct
-    occurrences (a centre and a choice of leaves among its neighbours; ``d_v`` counts
-    neighbours, self-loops aside) and ``s!`` times as many mappings. Exact (Python integers),
-    in milliseconds whatever the hub degrees; the caller applies the 64-bit rule.
+    """The count of a whole-graph distinct plan whose answer is a formula of the degrees,
+    without any engine (None for other plans): an unlabelled, non-induced undirected star with
+    ``s`` leaves (:func:`~nx_gpumine.plan.static_plan.star_leaves`) has ``sum_v C(d_v, s)``
+    distinct occurrences (a centre and a choice of leaves among its neighbours; ``d_v`` counts
+    neighbours, self-loops aside). Exact (Python integers), in milliseconds whatever the hub
+    degrees; mappings are execution's product with ``|Aut(P)| = s!`` as for any plan.
     """
     s = star_leaves(plan)
-    if s == 0 or graph.directed:
+    if s == 0 or graph.directed or not plan.distinct:
         return None
-    distinct = star_sum(graph.degree, s)
-    return distinct if plan.distinct else distinct * math.factorial(s)
+    return star_sum(graph.degree, s)
 
 
 def small_plan_result(
