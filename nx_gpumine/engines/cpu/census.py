@@ -37,12 +37,17 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["paths3"] = path_sum(graph.indptr, graph.indices)
     if {"cycles4", "cliques4"} & set(names):  # one pass for every 4-node block
         per_node = noninduced_orbit_counts(graph.indptr, graph.indices, 4)
-        # each non-induced subgraph at the nodes of one orbit of it
-        out["triangles"] = int(per_node[:, 3].sum()) // 3
-        out["tailed"] = int(per_node[:, 11].sum())  # the tailed triangle's centre
-        out["cycles4"] = int(per_node[:, 8].sum()) // 4
-        out["books2"] = int(per_node[:, 13].sum()) // 2  # the diamond's chord ends
-        out["cliques4"] = int(per_node[:, 14].sum()) // 4
+        ones = np.ones(graph.n, dtype=np.int64)
+
+        def total(orbit: int, nodes: int) -> int:
+            # each non-induced subgraph at its ``nodes`` nodes of ``orbit`` (exact sums)
+            return exact_dot(np.ascontiguousarray(per_node[:, orbit]), ones) // nodes
+
+        out["triangles"] = total(3, 3)
+        out["tailed"] = total(11, 1)  # the tailed triangle's centre
+        out["cycles4"] = total(8, 4)
+        out["books2"] = total(13, 2)  # the diamond's chord ends
+        out["cliques4"] = total(14, 4)
     elif {"triangles", "books2", "tailed"} & set(names):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
         out["triangles"] = int(t.sum()) // 6

@@ -72,7 +72,7 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     cp = import_cupy()
     rg = device_rank_graph(graph)
     rptr, nv, nnz = rg["rptr"], np.int64(rg["n"]), np.int64(rg["nnz"])
-    out: dict[str, int | None] = {}
+    out: dict[str, int] = {}
     for s in (2, 3, 4):
         if f"stars{s}" in names:
             value = _launch_sum(stats, "census_stars", rg["n"], rptr, nv, np.int32(s))
