@@ -551,3 +551,22 @@ def test_shipped_graphs_carry_no_process_local_caches():
     assert not shipped.has_derived(("cpu_walk_index",)) and shipped._key_to_id is None
     assert g.has_derived(("cpu_walk_index",))  # the client's own graph keeps them
     assert cpu_temporal.count(shipped, plan) == want
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_subgraph_census_on_the_cluster(client, k):
+    """The static census with a client: degree blocks on the host, every other pattern (the
+    triangle too) counted on the workers; equal to the CPU engine's census."""
+    from nx_gpumine.execution.subgraph_census import last_census
+
+    G = nx.gnm_random_graph(60, 240, seed=k)
+    want = ng.subgraph_census(G, k, engine="cpu")
+    assert ng.subgraph_census(G, k, client=client) == want
+    assert last_census["engine"] == "auto"
+    # the host's degree sums and the triangles counted on the workers
+    assert set(last_census["blocks"]) == ({"stars3", "paths3", "triangles"} if k == 4
+                                          else {"stars2", "triangles"})  # fmt: skip
+    by = last_census["by_pattern"]
+    assert by["4-path" if k == 4 else "triangle"] == "formula"
+    if k == 4:
+        assert by["4-cycle"] == by["diamond"] == "query"  # no support blocks on this route

@@ -7,8 +7,9 @@ blocks the engine computes in one pass (``census_blocks`` of the ``census`` engi
 sums, and each edge's triangles); the others (the 4-cycle, cliques, 5-node graphlets but the
 star) by the static query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels
 and count tails where the plan has them, any engine, several GPUs or a Dask cluster). With a
-Dask client or several devices only the degree blocks are computed here (on the host); the
-triangle goes the query path's way. The induced counts follow by the exact linear relation of
+Dask client or several devices only the degree blocks are computed here (on the host) and the
+triangles counted on that route; the patterns of the other blocks take the query path too.
+The induced counts follow by the exact linear relation of
 :func:`~nx_gpumine.plan.graphlets.induced_counts`.
 """
 
@@ -73,9 +74,10 @@ def graphlet_counts(
     stats: dict[str, Any] = {"engine": name if local else engine, "kernel_ms": 0.0}
     if graph.n >= k:
         wanted = {b for g in gs for _, b in block_formula(g) or ()}
-        if not local:
-            wanted &= _DEGREE_BLOCKS  # the host's share; the triangle takes the query path
-        blocks = engine_module("census", name).census_blocks(graph, wanted, stats)
+        # elsewhere than here, the host computes the degree sums; the triangles are a count on
+        # the query path (below), the other blocks not needed
+        asked = wanted if local else wanted & _DEGREE_BLOCKS
+        blocks = engine_module("census", name).census_blocks(graph, asked, stats)
         bar = progress_bar(len(gs), f"subgraph census k={k}") if progress else None
         run = dict(engine=engine, client=client, devices=devices)
         by_pattern: dict[str, str] = {}
