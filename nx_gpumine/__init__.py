@@ -36,6 +36,7 @@ _EXPORTS: dict[str, str] = {
     "subgraph_census": "nx_gpumine.interfaces.census_functions",
     "census_patterns": "nx_gpumine.interfaces.census_functions",
     "graphlet_orbits": "nx_gpumine.interfaces.census_functions",
+    "frequent_subgraphs": "nx_gpumine.interfaces.fsm_functions",
     # temporal inputs and functions
     "TemporalGraph": "nx_gpumine.inputs.temporal_graph",
     "TemporalMotif": "nx_gpumine.inputs.motifs",

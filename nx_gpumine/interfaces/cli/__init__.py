@@ -7,6 +7,7 @@ Subcommands::
     nx-gpumine temporal GRAPH --motif M4 --delta 3600   one temporal motif (or --query FILE)
     nx-gpumine census GRAPH [--delta 3600]        the 36 three-edge temporal motifs, 6x6 table
     nx-gpumine graphlets GRAPH -k 4               every connected k-node pattern (static census)
+    nx-gpumine fsm GRAPH --min-support S          frequent subgraph mining (MNI support)
     nx-gpumine demo                               bundled graphs, with NetworkX for comparison
     nx-gpumine warmup                             compile the engines once after installing
     nx-gpumine info                               versions, engines, GPU
@@ -24,10 +25,11 @@ found another count than NetworkX: a bug, please report it); 130 interrupted (SI
 kills at once on SIGINT / SIGTERM, so the program exits within a fraction of a second even while
 an engine call (which holds the interpreter) is running.
 
-The subcommands live in this package's modules: :mod:`.static` (``count``), :mod:`.temporal`
-(``temporal``, ``census``), :mod:`.demo`, :mod:`.warmup` (``warmup``, ``info``); the inputs are
-read by :mod:`.reading`, the results written by :mod:`.output`, and :mod:`.process` runs a
-command in a child process that a signal stops at once.
+The subcommands live in this package's modules: :mod:`.static` (``count``, ``graphlets``),
+:mod:`.temporal` (``temporal``, ``census``), :mod:`.fsm` (``fsm``), :mod:`.demo`, :mod:`.warmup`
+(``warmup``, ``info``); the inputs are read by :mod:`.reading`, the results written by
+:mod:`.output`, and :mod:`.process` runs a command in a child process that a signal stops at
+once.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from .common import (
     seconds_arg,
 )
 from .demo import cmd_demo
+from .fsm import add_fsm_arguments, cmd_fsm
 from .output import Report, check_writable, open_output, print_table, write_report
 from .process import run_supervised
 from .reading import Columns, load_pattern, load_static_graph, load_temporal_graph
@@ -219,6 +222,12 @@ def build_parser() -> argparse.ArgumentParser:
     common(gl)
     gl.set_defaults(func=cmd_graphlets)
 
+    f = sub.add_parser("fsm", help="frequent subgraph mining: patterns with MNI support >= S")
+    add_fsm_arguments(f)
+    columns(f, time=False)
+    common(f)
+    f.set_defaults(func=cmd_fsm)
+
     d = sub.add_parser("demo", help="run on the bundled graphs, with NetworkX for comparison")
     common(d, formats=("table", "json"), graph=False)
     d.set_defaults(func=cmd_demo)
@@ -287,7 +296,7 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
         args.patterns = list(args.patterns) + list(args.pattern_opts or [])
         if not args.graph or not args.patterns:
             parser.error("count needs a GRAPH and at least one PATTERN")
-    if args.command in ("census", "graphlets") and not args.graph:
+    if args.command in ("census", "graphlets", "fsm") and not args.graph:
         parser.error(f"{args.command} needs a GRAPH")
     if getattr(args, "progress", None) is None:
         args.progress = progress_default()

@@ -1,0 +1,333 @@
+"""Frequent subgraph mining, level by level: GAMMA's extension, aggregation and filtering.
+
+Level 1 is counted directly from the graph's entries (:func:`edge_supports`). Each further
+level grows every frequent pattern by one edge (extension,
+:func:`~nx_gpumine.plan.fsm.one_edge_larger`, only with frequent labelled edges), dedupes the
+candidates by their canonical form (aggregation), drops those with an infrequent
+one-edge-smaller connected sub-pattern (anti-monotone pruning) and keeps those whose support
+reaches ``min_support`` (filtering, :func:`pattern_support`).
+
+The support is the minimum image-based support (MNI): over the pattern's nodes, the least
+number of distinct data nodes the node is mapped to by the embeddings (subgraph
+monomorphisms). Nodes of one automorphism orbit have the same images, so the embeddings are
+listed once per occurrence (a symmetry-broken plan) and each orbit's image is the union of its
+columns, kept as a bitmap over the data nodes (memory: a bitmap per orbit and one block of
+matches at a time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from ..inputs.labels import Unmatchable
+from ..inputs.static_graph import StaticGraph
+from ..plan.fsm import (
+    LabelledPattern,
+    edge_pattern,
+    neighbour_types,
+    one_edge_larger,
+    one_edge_smaller,
+    orbits,
+    query_pattern,
+    star_centre,
+)
+from ..plan.static_plan import build_static_plan
+from .merge import progress_bar
+from .static import iter_static_blocks
+
+__all__ = ["GraphCodes", "edge_supports", "pattern_support", "mine_frequent", "CUDA_TASKS"]
+
+#: Root-edge tasks of a listing on another engine than the CPU's (at most; fewer on small
+#: graphs, :func:`~nx_gpumine.execution.static.iter_static_blocks`).
+CUDA_TASKS = 256
+
+
+def _values(vocab: dict) -> tuple[list, np.ndarray]:
+    """A vocabulary's values by code, and which codes match something (not NaN and alike)."""
+    values: list = [None] * len(vocab)
+    ok = np.ones(max(1, len(vocab)), dtype=bool)
+    for value, code in vocab.items():
+        values[code] = value
+        ok[code] = type(value) is not Unmatchable
+    return values, ok
+
+
+@dataclass
+class GraphCodes:
+    """A graph's entries with the label codes mining reads, computed once per call.
+
+    Attributes
+    ----------
+    graph : StaticGraph
+        The (undirected) data graph.
+    label : numpy.ndarray
+        int64 node label code per vertex (0 everywhere without node labels).
+    src, dst, elabel : numpy.ndarray
+        int64 per union-CSR entry (both orientations of each edge): its vertex, its neighbour
+        and the edge's label code (0 without edge labels).
+    usable : numpy.ndarray
+        bool per entry: both node labels and the edge label match something.
+    node_values, edge_values : list or None
+        Label value per code (None: the graph has no such labels).
+    """
+
+    graph: StaticGraph
+    label: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
+    elabel: np.ndarray
+    usable: np.ndarray
+    node_values: list | None
+    edge_values: list | None
+    _type_order: np.ndarray | None = field(default=None, repr=False)
+    _sorted_types: np.ndarray | None = field(default=None, repr=False)
+    _counts: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, graph: StaticGraph) -> GraphCodes:
+        """The codes of ``graph``."""
+        n = graph.n
+        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+        dst = graph.indices.astype(np.int64)
+        usable = np.ones(len(src), dtype=bool)
+        node_values = edge_values = None
+        if graph.node_label is None:
+            label = np.zeros(n, dtype=np.int64)
+        else:
+            label = graph.node_label.astype(np.int64)
+            node_values, ok = _values(graph.node_vocab)
+            usable &= ok[label[src]] & ok[label[dst]]
+        if graph.out_label is None:
+            elabel = np.zeros(len(src), dtype=np.int64)
+        else:
+            elabel = graph.out_label.astype(np.int64)
+            edge_values, ok = _values(graph.edge_vocab)
+            usable &= ok[elabel]
+        return cls(graph, label, src, dst, elabel, usable, node_values, edge_values)
+
+    @cached_property
+    def num_edge_labels(self) -> int:
+        """One more than the largest edge label code."""
+        return int(self.elabel.max()) + 1 if len(self.elabel) else 1
+
+    def entry_types(self) -> np.ndarray:
+        """Per entry, the code of ``(neighbour's label, edge label)``."""
+        return self.label[self.dst] * self.num_edge_labels + self.elabel
+
+    def type_entries(self, lab: int, el: int) -> np.ndarray:
+        """The usable entries whose neighbour has label ``lab`` and edge label ``el``."""
+        if self._type_order is None:
+            types = self.entry_types()
+            order = np.flatnonzero(self.usable)
+            self._type_order = order[np.argsort(types[order], kind="stable")]
+            self._sorted_types = types[self._type_order]
+        t = lab * self.num_edge_labels + el
+        lo, hi = np.searchsorted(self._sorted_types, [t, t + 1])
+        return self._type_order[lo:hi]
+
+    def neighbour_count(self, lab: int, el: int) -> np.ndarray:
+        """Per vertex, how many neighbours with label ``lab`` it has through edges labelled
+        ``el`` (kept for the call)."""
+        key = (lab, el)
+        if key not in self._counts:
+            entries = self.type_entries(lab, el)
+            self._counts[key] = np.bincount(self.src[entries], minlength=self.graph.n)
+        return self._counts[key]
+
+    def eligible(self, p: LabelledPattern) -> list[np.ndarray]:
+        """Per pattern node, the vertices it may map to by label and neighbourhood: the node's
+        label, and at least as many neighbours of each (label, edge label) as the node has (a
+        superset of its images)."""
+        out = []
+        for v, needs in enumerate(neighbour_types(p)):
+            mask = self.label == p.labels[v]
+            for (lab, el), m in needs.items():
+                mask &= self.neighbour_count(lab, el) >= m
+            out.append(mask)
+        return out
+
+
+def edge_supports(codes: GraphCodes) -> dict[LabelledPattern, int]:
+    """The MNI support of every labelled one-edge pattern the graph holds.
+
+    For the pattern joining labels ``x`` and ``y`` by an edge labelled ``c``, the ``x`` node's
+    images are the distinct vertices ``u`` of the entries ``u -> v`` with labels ``(x, y)`` and
+    edge label ``c``, and the ``y`` node's those of the entries with labels ``(y, x)``; with
+    ``x == y`` both nodes map to either end, and both sets are that of the entries ``(x, x)``.
+
+    Returns
+    -------
+    dict
+        ``{one-edge pattern: support}``.
+    """
+    use = codes.usable
+    src, dst, el = codes.src[use], codes.dst[use], codes.elabel[use]
+    if not len(src):
+        return {}
+    rows = np.unique(np.stack([codes.label[src], codes.label[dst], el, src], axis=1), axis=0)
+    kinds, distinct = np.unique(rows[:, :3], axis=0, return_counts=True)
+    images = {tuple(int(x) for x in row): int(c) for row, c in zip(kinds, distinct, strict=True)}
+    out: dict[LabelledPattern, int] = {}
+    for (x, y, c), count in images.items():
+        if x <= y:
+            out[edge_pattern(x, y, c)] = min(count, images[(y, x, c)])
+    return out
+
+
+def _star_support(codes: GraphCodes, p: LabelledPattern, centre: int) -> int:
+    """MNI of a star: the centre's images are the vertices with enough neighbours of each
+    leaf kind (exactly :meth:`GraphCodes.eligible`), a leaf's those neighbours of such a
+    vertex with the leaf's kind (the leaves of one kind form one orbit)."""
+    centres = codes.eligible(p)[centre]
+    support = int(np.count_nonzero(centres))
+    for lab, el in neighbour_types(p)[centre]:
+        entries = codes.type_entries(lab, el)
+        leaves = np.unique(codes.dst[entries[centres[codes.src[entries]]]])
+        support = min(support, len(leaves))
+    return support
+
+
+def pattern_support(
+    codes: GraphCodes,
+    p: LabelledPattern,
+    min_support: int,
+    engine: str = "cpu",
+    exact: bool = True,
+) -> int:
+    """The MNI support of ``p`` when it is at least ``min_support``; otherwise some value
+    below ``min_support``.
+
+    A node's images lie among its :meth:`GraphCodes.eligible` vertices, so a pattern with a
+    node having fewer than ``min_support`` of them is infrequent without a search. Stars have
+    a closed form (:func:`_star_support`). Other patterns: the occurrences are listed block by
+    block (:func:`~nx_gpumine.execution.static.iter_static_blocks`, on ``engine``), each
+    automorphism orbit's images marked in a bitmap; the listing stops early once every orbit
+    has all its eligible vertices (its images cannot grow), or, when not ``exact``, once every
+    orbit has ``min_support`` images.
+
+    Parameters
+    ----------
+    codes : GraphCodes
+        The data graph's codes.
+    p : LabelledPattern
+        The pattern.
+    min_support : int
+        The threshold.
+    engine : {"cpu", "cuda"}
+        Engine of the listing (a resolved name).
+    exact : bool
+        Whether a frequent pattern's support must be exact; False: a lower bound, at least
+        ``min_support`` (the pattern is frequent all the same).
+
+    Returns
+    -------
+    int
+    """
+    graph = codes.graph
+    if p.k > graph.n:
+        return 0
+    centre = star_centre(p)
+    if centre is not None:
+        return _star_support(codes, p, centre)
+    pattern = query_pattern(p, codes.node_values, codes.edge_values)
+    groups = orbits(pattern)
+    eligible = codes.eligible(p)
+    bound = [int(np.count_nonzero(eligible[g[0]])) for g in groups]
+    if min(bound) < min_support:
+        return min(bound)
+    enough = bound if exact else [min_support] * len(groups)
+    plan = build_static_plan(pattern, graph, induced=False, distinct=True)
+    seen = [np.zeros(graph.n, dtype=bool) for _ in groups]
+    found = [0] * len(groups)
+    # the CPU engine lists one task lazily in growing blocks (few calls: short listings are
+    # dominated by per-call costs); a GPU lists root-edge ranges, each in one go
+    ntasks = 1 if engine == "cpu" else CUDA_TASKS
+    blocks = iter_static_blocks(graph, plan, engine=engine, ntasks=ntasks)
+    try:
+        for block in blocks:
+            for j, g in enumerate(groups):
+                seen[j][block[:, g].ravel()] = True
+                found[j] = int(np.count_nonzero(seen[j]))
+            if all(f >= e for f, e in zip(found, enough, strict=True)):
+                break
+    finally:
+        blocks.close()
+    return min(found)
+
+
+def _neighbour_labels(frequent: dict[LabelledPattern, int]) -> dict[int, list[tuple[int, int]]]:
+    """Label -> the (neighbour label, edge label) pairs of the frequent one-edge patterns."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for p in sorted(frequent):
+        (x, y), ((_, _, el),) = p.labels, p.edges
+        out.setdefault(x, []).append((y, el))
+        if x != y:
+            out.setdefault(y, []).append((x, el))
+    return out
+
+
+def mine_frequent(
+    graph: StaticGraph,
+    min_support: int,
+    max_edges: int,
+    *,
+    engine: str = "cpu",
+    progress: bool = False,
+    exact: bool = True,
+) -> tuple[GraphCodes, list[tuple[LabelledPattern, int]]]:
+    """Every connected pattern of 1 to ``max_edges`` edges whose MNI support in ``graph`` is at
+    least ``min_support``.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        Undirected data graph (self-loops are ignored).
+    min_support : int
+        The threshold (>= 1).
+    max_edges : int
+        Largest pattern, in edges (>= 1).
+    engine : {"cpu", "cuda"}
+        Engine listing the embeddings (a resolved name).
+    progress : bool
+        A bar over each level's candidates (needs tqdm).
+    exact : bool
+        Exact supports (True), or lower bounds of at least ``min_support`` where listing the
+        embeddings could stop early (:func:`pattern_support`); the same patterns either way.
+
+    Returns
+    -------
+    tuple
+        ``(codes, found)``: the graph's :class:`GraphCodes` (their label values name the
+        patterns' codes) and ``(pattern, support)`` pairs ordered by edges, support
+        descending, then pattern.
+    """
+    codes = GraphCodes.of(graph)
+    level = {p: s for p, s in edge_supports(codes).items() if s >= min_support}
+    found: list[tuple[LabelledPattern, int]] = list(level.items())
+    neighbours = _neighbour_labels(level)
+    for m in range(2, max_edges + 1):
+        grown: set[LabelledPattern] = set()
+        for p in level:
+            grown |= one_edge_larger(p, neighbours)
+        candidates = sorted(c for c in grown if all(q in level for q in one_edge_smaller(c)))
+        bar = progress_bar(len(candidates), f"frequent subgraphs, {m} edges") if progress else None
+        nxt: dict[LabelledPattern, int] = {}
+        try:
+            for i, c in enumerate(candidates):
+                s = pattern_support(codes, c, min_support, engine, exact)
+                if s >= min_support:
+                    nxt[c] = s
+                if bar is not None:
+                    bar.task_done(i)
+        finally:
+            if bar is not None:
+                bar.close()
+        found.extend(nxt.items())
+        level = nxt
+        if not level:
+            break
+    found.sort(key=lambda ps: (ps[0].num_edges, -ps[1], ps[0]))
+    return codes, found
