@@ -202,7 +202,8 @@ def test_every_offered_graph_option_parses():
     for name, sub in subs.choices.items():
         offered = any("--dataset" in a.option_strings for a in sub._actions)
         try:
-            argv = [name, "--dataset", "collegemsg"] + (["triangle"] if name == "count" else [])
+            required = {"count": ["triangle"], "fsm": ["--min-support", "2"]}
+            argv = [name, "--dataset", "collegemsg", *required.get(name, [])]
             args = cli._parse(parser, argv)
         except SystemExit as exc:
             assert exc.code == 2 and not offered, name
