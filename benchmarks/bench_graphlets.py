@@ -219,6 +219,14 @@ def main() -> None:
     print(write(out, machine, graphs, rows, orbit_rows))
 
 
+def _orca_cells(row: dict, ours_s: float) -> tuple[str, str]:
+    """A row's ORCA time (or status) and ORCA's time over ours, as table text."""
+    orca = row.get("orca_s")
+    if not orca:
+        return row.get("orca_status", ""), ""
+    return f"{orca:.3f}", f"{orca / ours_s:.1f}"
+
+
 def write(out: Path, machine: dict, graphs: dict, rows: list, orbit_rows: list = ()) -> str:
     """Write graphlets_peers.json and .md (after every row: a cut run keeps what it did)."""
     (out / "graphlets_peers.json").write_text(json.dumps(
@@ -232,9 +240,7 @@ def write(out: Path, machine: dict, graphs: dict, rows: list, orbit_rows: list =
         peer = f"{r['g2miner_ms']:.3f} ({r['g2miner_app']})" if "g2miner_ms" in r else ""
         ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
         ratio_call = f"{r['ratio_call']:.2f}" if "ratio_call" in r else ""
-        orca = r.get("orca_s")
-        orca_txt = f"{orca:.3f}" if orca else r.get("orca_status", "")
-        orca_ratio = f"{orca * 1e3 / r['call_ms']:.1f}" if orca else ""
+        orca_txt, orca_ratio = _orca_cells(r, r["call_ms"] / 1e3)
         lines.append(
             f"| {r['graph']} | {r['k']} | {r['engine']} | {len(r['counts'])} | "
             f"{sum(r['counts'].values()):,} | {r.get('kernel_ms', 0.0):.3f} | "
@@ -246,9 +252,7 @@ def write(out: Path, machine: dict, graphs: dict, rows: list, orbit_rows: list =
                   "equal to ORCA | totals equal to census |",
                   "|---|---|---:|---:|---:|---|---|"]  # fmt: skip
         for r in orbit_rows:
-            orca = r.get("orca_s")
-            orca_txt = f"{orca:.3f}" if orca else r.get("orca_status", "")
-            orca_ratio = f"{orca / r['seconds']:.1f}" if orca else ""
+            orca_txt, orca_ratio = _orca_cells(r, r["seconds"])
             lines.append(
                 f"| {r['graph']} | 15 orbits | {r['seconds']:.3f} | {orca_txt} | {orca_ratio} | "
                 f"{r.get('orca_equal', '')} | {r.get('census_equal', '')} |"
