@@ -25,6 +25,7 @@ from ..engines.checks import checked_total
 from ..inputs.static_graph import StaticGraph
 from ..plan.static_plan import StaticPlan, distinct_sibling
 from .executors import dask, local
+from .executors.devices import resolve_devices
 from .jobs.static import StaticJob, closed_form_count, small_plan_result
 from .merge import MODES, check_query
 from .runner import run_job
@@ -84,14 +85,16 @@ def run_static(
     Raises
     ------
     CapacityError
-        If a count overflows 64 bits.
+        If a count exceeds 2**128 - 1.
     """
     check_query(mode, limit)
     if mode == "count" and client is None and engine != "dask":
-        resolve_engine_name(engine)  # a bad or unavailable engine is refused all the same
-        known = closed_form_count(graph, plan)  # a degree formula (stars) needs no engine
+        # a bad or unavailable engine, or devices= it cannot use, is refused all the same
+        resolve_engine_name(engine)
+        resolve_devices(devices, engine)
+        known = closed_form_count(graph, plan)  # a formula (stars, cliques) needs no engine
         if known is not None:
-            return checked_total(known, "star count")
+            return checked_total(known, "closed-form count")
     sibling = distinct_sibling(plan, graph) if mode == "count" else None
     if sibling is not None:  # the mappings of plan = the sibling's count x |Aut(P)|
         return count_mappings(
@@ -116,7 +119,7 @@ def count_mappings(
     ``count_subgraphs`` builds for both kinds). A distinct plan's count, or that of the mapping
     plan's :func:`~nx_gpumine.plan.static_plan.distinct_sibling` where the plan layer gives one,
     is multiplied by ``|Aut(P)|`` (exact: ``Aut(P)`` acts freely on the mappings), under the
-    64-bit rule of :mod:`nx_gpumine.engines.checks`; a mapping plan without a sibling is counted
+    count rule of :mod:`nx_gpumine.engines.checks`; a mapping plan without a sibling is counted
     as it is. The only place execution turns distinct counts into mappings.
 
     Parameters
@@ -133,7 +136,7 @@ def count_mappings(
     Raises
     ------
     CapacityError
-        The mapping count exceeds ``2**63 - 1``.
+        The mapping count exceeds ``2**128 - 1``.
     """
     counted = plan if plan.distinct else distinct_sibling(plan, graph)
     run = dict(engine=engine, progress=progress, client=client, devices=devices)

@@ -29,6 +29,7 @@ from ..execution.estimate import (
     eta_wanted,
     work_check,
 )
+from ..execution.jobs.static import closed_form_count
 from ..execution.static import count_mappings, iter_static_blocks, run_static
 from ..inputs.options import as_flag, as_limit
 from ..inputs.patterns import Pattern, as_pattern
@@ -125,7 +126,8 @@ def count_subgraphs(
         running for hours. The plan's work bound (degrees only, no search) admits most
         counts at once; only above it are the plan's first levels sampled on a few hundred
         roots (a fraction of a second), stopping as soon as the levels measured pass the
-        limit. None (default): no limit.
+        limit. A count in closed form (stars; cliques in a graph of complete components) is
+        never refused, whatever its size. None (default): no limit.
     max_seconds : float, optional
         Refuse, before any search, a count whose predicted run time (:func:`estimate`'s
         ``seconds``: a sample of the count timed on the CPU engine, a fraction of a second)
@@ -149,7 +151,7 @@ def count_subgraphs(
     UnsupportedGraphError
         Multigraph input.
     CapacityError
-        The count overflows 64 bits.
+        The count exceeds 2**128 - 1.
     WorkLimitError
         The estimated work exceeds ``max_work``, or the predicted CPU time ``max_seconds``
         (a :class:`CapacityError`).
@@ -160,8 +162,12 @@ def count_subgraphs(
     >>> count_subgraphs(nx.complete_graph(4), "triangle", count="subgraphs")
     4
     >>> from nx_gpumine.errors import WorkLimitError
+    >>> G = nx.complete_graph(30)
+    >>> count_subgraphs(G, nx.complete_graph(8), count="subgraphs")  # closed form: C(30, 8)
+    5852925
+    >>> G.remove_edge(0, 1)  # no closed form left: the count would walk the graph
     >>> try:
-    ...     count_subgraphs(nx.complete_graph(30), nx.complete_graph(8), max_work=10**5)
+    ...     count_subgraphs(G, nx.complete_graph(8), max_work=10**5)
     ... except WorkLimitError as err:
     ...     print(err.estimate.work > 10**5)
     True
@@ -175,11 +181,14 @@ def count_subgraphs(
     # mappings are execution's count_mappings (distinct x |Aut(P)|), so no mapping plan is built.
     labels = (node_label, edge_label, node_label_default, edge_label_default)
     graph, _, plan = _prepare(G, pattern, induced, True, labels)
-    if max_work is not None:
+    # a count in closed form (stars, cliques in complete components) costs milliseconds
+    # whatever its size: nothing to estimate or refuse (run_static answers it the same way)
+    formula = closed_form_count(graph, plan) is not None
+    if max_work is not None and not formula:
         refused = work_check(graph, plan, max_work, kind=count)
         if refused is not None:
             raise WorkLimitError(refused.refusal(max_work), refused)
-    if max_seconds is not None or (progress and eta_wanted(graph, plan)):
+    if not formula and (max_seconds is not None or (progress and eta_wanted(graph, plan))):
         est = estimate_plan(graph, plan, kind=count)
         if max_seconds is not None and est.seconds > max_seconds:
             raise WorkLimitError(est.time_refusal(max_seconds), est)

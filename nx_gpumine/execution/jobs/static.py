@@ -10,6 +10,7 @@ What execution answers without an engine lives here too: 1- and 2-node plans
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any, ClassVar
@@ -17,10 +18,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...engines import select_engine
-from ...engines.checks import checked_range
+from ...engines.checks import checked_range, checked_total
 from ...engines.contract import STATIC_MIN_K, optional_hook
 from ...engines.degree_sums import star_sum
-from ...inputs.static_graph import StaticGraph
+from ...inputs.static_graph import ABSENT_LABEL, StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from ...plan.root_split import static_range_costs
 from ...plan.static_plan import StaticPlan, node_mask, root_mask, star_leaves
@@ -29,24 +30,141 @@ from ..merge import check_query, no_matches
 from ..tasks import split_root_range
 from .base import Job, call_engine
 
-__all__ = ["StaticJob", "small_plan_result", "closed_form_count", "LAZY_BYTES"]
+__all__ = [
+    "StaticJob",
+    "small_plan_result",
+    "closed_form_count",
+    "clique_closed_form",
+    "CLIQUE_BLOCK",
+    "LAZY_BYTES",
+]
 
 #: Largest result (bytes, see ``limits.result_bytes``) of one task an iterator lists at once.
 LAZY_BYTES = 64 << 20
 
 
 def closed_form_count(graph: StaticGraph, plan: StaticPlan) -> int | None:
-    """The count of a whole-graph distinct plan whose answer is a formula of the degrees,
-    without any engine (None for other plans): an unlabelled, non-induced undirected star with
-    ``s`` leaves (:func:`~nx_gpumine.plan.static_plan.star_leaves`) has ``sum_v C(d_v, s)``
-    distinct occurrences (a centre and a choice of leaves among its neighbours; ``d_v`` counts
-    neighbours, self-loops aside). Exact (Python integers), in milliseconds whatever the hub
-    degrees; mappings are execution's product with ``|Aut(P)| = s!`` as for any plan.
+    """The count of a whole-graph distinct plan whose answer is a formula of the graph,
+    without any engine (None for other plans):
+
+    * an unlabelled, non-induced undirected star with ``s`` leaves
+      (:func:`~nx_gpumine.plan.static_plan.star_leaves`) has ``sum_v C(d_v, s)`` distinct
+      occurrences (a centre and a choice of leaves among its neighbours; ``d_v`` counts
+      neighbours, self-loops aside);
+    * an unlabelled undirected clique ``K_k`` (induced or not) in a graph whose every
+      component of ``k`` or more nodes is complete has ``sum_C C(n_C, k)``
+      (:func:`clique_closed_form`).
+
+    Exact (Python integers), in milliseconds whatever the hub degrees or clique sizes;
+    mappings are execution's product with ``|Aut(P)|`` (``s!``, ``k!``) as for any plan.
+    Only counts: ``find`` and enumeration walk the plan (and keep their memory limits).
+
+    Raises
+    ------
+    CapacityError
+        A clique count past the count limit of :mod:`nx_gpumine.engines.checks`.
     """
-    s = star_leaves(plan)
-    if s == 0 or graph.directed or not plan.distinct:
+    if graph.directed or plan.directed or not plan.distinct:
         return None
-    return star_sum(graph.degree, s)
+    s = star_leaves(plan)
+    if s:
+        return star_sum(graph.degree, s)
+    cliques = clique_closed_form(graph, plan)
+    return None if cliques is None else checked_total(cliques, "clique count")
+
+
+#: Union-CSR entries :func:`clique_closed_form` reads at once (its temporaries: a few bytes each).
+CLIQUE_BLOCK = 1 << 22
+
+
+def clique_closed_form(graph: StaticGraph, plan: StaticPlan) -> int | None:
+    """Distinct ``K_k`` occurrences of a clique plan when every component of the graph with
+    ``k`` or more nodes is complete (a component of ``n`` nodes holds ``C(n, k)`` of them);
+    None for any other plan or graph.
+
+    Only an unlabelled undirected clique (``plan.shape == "clique"``: no labels, no
+    self-loops, ``k >= 3``) on an undirected graph, with no label filter in the plan. Induced
+    or not, the occurrences are the same node sets. Self-loops are no edges, as in the engines
+    (neither in the neighbour lists nor in the degrees); an induced plan forbids a self-loop
+    on every image (``loop_req`` 0), so there a complete component counts its loop-free nodes
+    only, ``C(n - loops, k)`` (any ``k`` nodes of a clique induce ``K_k``).
+
+    The test, O(n + m) with NumPy: the nodes of degree ``k - 1`` or more are *kept* (no
+    ``K_k`` uses another) and labelled ``r = min(v, least neighbour)``; when every kept node's
+    label class has ``degree + 1`` members and all its neighbours are kept with its label,
+    each component of the kept nodes is one label class and complete (its nodes' neighbours
+    lie in it: ``|C| >= d + 1 = |class| >= |C|``), and no other component has a node of
+    degree ``k - 1`` (so no ``K_k``). Exactly the graphs whose every component with a node
+    of degree ``k - 1`` or more is complete pass it (among them every graph whose components
+    of ``k`` or more nodes are complete); any other graph is counted whole by the engine (the
+    complete components are not split off: a clean split would need a subgraph and its plan).
+    The answer is kept with the graph (``graph.derived``), so a repeated count pays a look-up.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph.
+    plan : StaticPlan
+        A plan built for it (distinct or not: the count is of distinct occurrences).
+
+    Returns
+    -------
+    int or None
+    """
+    k = int(plan.k)
+    if (
+        plan.shape != "clique"
+        or int(plan.shape_arg) != k
+        or graph.directed
+        or plan.directed
+        or plan.impossible
+        or (np.asarray(plan.loop_req) > 0).any()
+        or any(
+            (np.asarray(a) != ABSENT_LABEL).any()
+            for a in (plan.node_label, plan.loop_label, plan.chk_out_label, plan.chk_in_label)
+        )
+    ):
+        return None
+    loop_free = bool((np.asarray(plan.loop_req) == 0).any())  # induced: images loop-free
+    return graph.derived(
+        ("clique_closed_form", k, loop_free), lambda: _clique_sum(graph, k, loop_free)
+    )
+
+
+def _clique_sum(graph: StaticGraph, k: int, loop_free: bool) -> int | None:
+    """:func:`clique_closed_form`'s test and sum (``loop_free``: only nodes without a
+    self-loop count)."""
+    n = graph.n
+    deg = np.asarray(graph.degree)
+    kept = deg >= k - 1
+    nodes = np.flatnonzero(kept)
+    if len(nodes) == 0:
+        return 0
+    ptr = np.asarray(graph.indptr, dtype=np.int64)
+    idx = np.asarray(graph.indices)
+    label = np.arange(n, dtype=np.int64)
+    label[nodes] = np.minimum(nodes, idx[ptr[nodes]])  # rows are sorted: the least first
+    members = np.bincount(label[nodes], minlength=n)
+    if (members[label[nodes]] != deg[nodes] + 1).any():  # O(n): most graphs stop here
+        return None
+    start = 0
+    while start < n:  # O(m), in blocks of rows: neighbours kept, with the node's label
+        stop = int(np.searchsorted(ptr, ptr[start] + CLIQUE_BLOCK, side="right")) - 1
+        stop = min(max(stop, start + 1), n)
+        nbr = idx[ptr[start] : ptr[stop]]
+        rows = deg[start:stop]
+        mine = np.repeat(label[start:stop], rows)
+        wrong = np.repeat(kept[start:stop], rows) & ~(kept[nbr] & (label[nbr] == mine))
+        if wrong.any():
+            return None
+        start = stop
+    if loop_free:
+        nodes = nodes[np.asarray(graph.loop)[nodes] == 0]
+    sizes = np.bincount(label[nodes], minlength=n)
+    big, times = np.unique(sizes[sizes >= k], return_counts=True)
+    return sum(
+        int(c) * math.comb(int(s), k) for s, c in zip(big.tolist(), times.tolist(), strict=True)
+    )
 
 
 def small_plan_result(
