@@ -27,7 +27,7 @@ class EngineUnavailableError(GpumineError, RuntimeError):
 
 
 class CapacityError(GpumineError, RuntimeError):
-    """A result does not fit where it must go and cannot grow (e.g. 64-bit count overflow)."""
+    """A result does not fit where it must go and cannot grow (e.g. a count past 2**128 - 1)."""
 
 
 class WorkLimitError(CapacityError):

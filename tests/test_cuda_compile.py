@@ -186,11 +186,14 @@ def test_temporal_dfs_registers_allow_six_blocks_per_sm(tmp_path):
 
 
 def test_static_kernels_share_the_checked_arithmetic():
-    """One checked binomial / falling factorial and one checked warp sum (device_common.cuh):
-    the static sources hold no copy of their own, and no unchecked or hand-rolled warp sum."""
+    """One checked binomial / falling factorial, one exact 128-bit form of them and one 128-bit
+    warp count (device_common.cuh): the static sources hold no copy of their own, and no
+    unchecked or hand-rolled warp sum."""
     common = (KERNEL_DIR / "device_common.cuh").read_text()
     for name in ("binom_checked", "falling_checked", "warp_sum_checked"):
         assert f"u64 {name}(" in common, name
+    for name in ("formula_wide", "warp_sum_wide", "warp_add_count", "add_count_formula"):
+        assert f" {name}(" in common, name
     assert re.search(r"\bwarp_sum\(", common) is None  # no unchecked warp sum is left
     for source in ("static_count.cu", "static_dfs.cu", "static_common.cuh", "temporal_dfs.cu"):
         text = (KERNEL_DIR / source).read_text()
@@ -198,7 +201,11 @@ def test_static_kernels_share_the_checked_arithmetic():
         assert re.search(r"\bwarp_sum\(", text) is None, source
         assert "__shfl_down_sync" not in text and "__shfl_xor_sync" not in text, source
     count = (KERNEL_DIR / "static_count.cu").read_text()
-    assert count.count("warp_sum_checked(") == 5  # clique, book, c4 light / heavy, pair-edge
+    # every count is 128 bits: clique, book, c4 light / heavy, pair-edge end in the warp's
+    # 128-bit sum, the formulas past 64 bits (book, pair-edge) go to the exact slow path
+    assert count.count("warp_add_count(") == 5 and "warp_sum_checked(" not in count
+    assert count.count("add_count_formula(") == 2
+    assert "add_count_formula(" in (KERNEL_DIR / "static_dfs.cu").read_text()
 
 
 def test_sources_found_and_includes_inlined():

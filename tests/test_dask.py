@@ -409,9 +409,9 @@ def test_sums_are_checked():
         n = 2
 
         def results(self):
-            yield from ((0, 2**62), (1, 2**62))
+            yield from ((0, 2**127), (1, 2**127))
 
-    with pytest.raises(CapacityError, match="overflows"):
+    with pytest.raises(CapacityError, match="overflows a 128-bit"):
         dist._collect(Done(), Merge("count", 2, 3))
 
     def census(parts):

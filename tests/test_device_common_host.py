@@ -3,11 +3,13 @@
 The header itself is compiled as host C++ (g++) with small stand-ins for the CUDA intrinsics it
 uses: ``__umul64hi`` by a 128-bit product, the warp shuffles by 32 threads meeting at a barrier
 (one std::thread a lane), the atomics by GCC builtins. Checked: ``binom_checked`` and
-``falling_checked`` are exact below 2**64 and flag every value above; ``warp_sum_checked``
-gives the warp's sum and flags exactly the sums above 2**64 - 1 (also where a shuffle-down sum
-would flag a lane's own doubled value); the static shape kernels' epilogue (checked warp sum,
-``set_flag`` from every lane, ``add_count`` from lane 0) leaves a control block that the host
-(``engines/cuda/shapes.py``) turns into a ``CapacityError``.
+``falling_checked`` are exact below 2**64 and flag every value above, and ``formula_wide``
+(their slow path) is exact below 2**128; ``warp_sum_checked`` gives the warp's sum and flags
+exactly the sums above 2**64 - 1 (also where a shuffle-down sum would flag a lane's own doubled
+value); the shape kernels' epilogue (``warp_add_count``: a 128-bit warp sum of every lane's
+hi:lo, added by lane 0) leaves the exact 128-bit count in the control block, with
+``F_OVERFLOW`` exactly past 2**128 - 1, which the host (``engines/cuda/shapes.py``) returns as
+an int or turns into a ``CapacityError``; ``add_count`` carries every wrap of the low word.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 import pytest
 
 from nx_gpumine.engines.cuda import shapes, static_build
-from nx_gpumine.engines.cuda._runtime import KERNEL_DIR
+from nx_gpumine.engines.cuda._runtime import C_COUNT_HI, KERNEL_DIR
 from nx_gpumine.errors import CapacityError
 
 CXX = shutil.which("g++") or shutil.which("c++")
@@ -37,6 +39,7 @@ HARNESS = r"""
 
 #define __device__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
 struct Dim3 { unsigned x; };
 static thread_local Dim3 threadIdx;
 static std::barrier<>* lanes_meet;
@@ -82,6 +85,37 @@ int main() {
       bool ovf = false;
       const u64 v = op[0] == 'b' ? binom_checked(n, t, &ovf) : falling_checked(n, t, &ovf);
       std::printf("%llu %d\n", v, (int)ovf);
+    } else if (op[0] == 'W' || op[0] == 'F') {  // formula_wide binom / falling: n t -> lo hi ok
+      unsigned long long n, lo, hi;
+      int t;
+      std::scanf("%llu %d", &n, &t);
+      const bool ok = formula_wide(n, t, op[0] == 'W', &lo, &hi);
+      std::printf("%llu %llu %d\n", lo, hi, (int)ok);
+    } else if (op[0] == 'a') {  // add: m values added to one control block -> lo hi flags
+      int m;
+      std::scanf("%d", &m);
+      u64 ctl[C_WORDS] = {0};
+      for (int i = 0; i < m; ++i) {
+        unsigned long long v;
+        std::scanf("%llu", &v);
+        add_count(ctl, v);
+      }
+      std::printf("%llu %llu %llu\n", ctl[C_COUNT], ctl[C_COUNT_HI], ctl[C_FLAGS]);
+    } else if (op[0] == 'h') {  // wide warp: 32 lo then 32 hi -> ctl lo hi flags
+      unsigned long long lo[32], hi[32];
+      for (int l = 0; l < 32; ++l) std::scanf("%llu", &lo[l]);
+      for (int l = 0; l < 32; ++l) std::scanf("%llu", &hi[l]);
+      u64 ctl[C_WORDS] = {0};
+      std::barrier<> meet(32);
+      lanes_meet = &meet;
+      std::vector<std::thread> warp;
+      for (int l = 0; l < 32; ++l)
+        warp.emplace_back([&, l] {
+          threadIdx.x = l;
+          warp_add_count(ctl, lo[l], hi[l]);  // the shape kernels' epilogue
+        });
+      for (auto& w : warp) w.join();
+      std::printf("%llu %llu %llu\n", ctl[C_COUNT], ctl[C_COUNT_HI], ctl[C_FLAGS]);
     } else {  // warp: 32 lane values -> lane 0's sum, lanes agreeing, lanes flagged, ctl words
       unsigned long long v[32], sum[32];
       bool flag[32];
@@ -93,7 +127,7 @@ int main() {
       for (int l = 0; l < 32; ++l)
         warp.emplace_back([&, l] {
           threadIdx.x = l;
-          bool ovf = false;  // the shape kernels' epilogue
+          bool ovf = false;  // census.cu's epilogue
           const u64 s = warp_sum_checked(v[l], &ovf);
           if (ovf) set_flag(ctl, F_OVERFLOW);
           if (l == 0) add_count(ctl, s);
@@ -205,12 +239,84 @@ def test_warp_sum_checked_flags_exactly_the_wrapping_sums(harness):
         assert (flagged > 0) == (total >= U64), vals
         assert count == total % U64  # lane 0 added it to the control block's count
         assert flags == (shapes.F_OVERFLOW if total >= U64 else 0)
+
+
+def _wide_cases(f) -> list[tuple[int, int]]:
+    """(n, t) for formula_wide: n < 2**32, both sides of the 128-bit boundary."""
+    cases = [
+        (n, t) for n in (0, 5, 40, 68, 1000, 2**20, 2**31 - 1, 2**32 - 1) for t in range(0, 34)
+    ]
+    for t in range(2, 34):  # both sides of the 128-bit boundary
+        lo, hi = t, 2**32 - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if f(mid, t) >= 2**128 else (mid + 1, hi)
+        cases += [(lo - 1, t), (lo, t)]
+    return cases
+
+
+@pytest.mark.parametrize("kind", ["W", "F"])
+def test_wide_formulas_exact_below_2_128(harness, kind):
+    f = math.comb if kind == "W" else math.perm
+    cases = _wide_cases(f)
+    got = harness([f"{kind} {n} {t}" for n, t in cases])
+    wide = 0
+    for (n, t), (lo, hi, ok) in zip(cases, got, strict=True):
+        want = f(n, t) if t <= n else 0
+        if want >= 2**128:
+            assert ok == 0, (n, t)
+        else:
+            assert ok == 1 and lo + (hi << 64) == want, (n, t)
+            wide += want >= U64
+    assert wide > 50
+
+
+def test_add_count_carries_every_wrap(harness):
+    rng = np.random.default_rng(3)
+    cases = [
+        [2**64 - 1, 1],
+        [2**63] * 4,
+        [2**64 - 1] * 7,
+        rng.integers(0, 2**64, 50, dtype=np.uint64),
+    ]
+    got = harness([f"add {len(v)} " + " ".join(str(int(x)) for x in v) for v in cases])
+    for vals, (lo, hi, flags) in zip(cases, got, strict=True):
+        assert lo + (hi << 64) == sum(int(x) for x in vals) and flags == 0
+
+
+def _wide_warp_cases() -> list[tuple[list[int], list[int]]]:
+    """32 lanes' (lo, hi) words for warp_add_count."""
+    rng = np.random.default_rng(5)
+    big = 2**64 - 1
+    cases = [
+        ([0] * 32, [0] * 32),
+        ([big] * 32, [0] * 32),  # every low word wraps into the high one
+        ([big] * 32, [2**58] * 32),  # 2**63 + ... in the high words: fits
+        ([big] * 32, [2**59 - 1] * 31 + [0]),
+        ([0] * 31 + [1], [2**59] * 32),  # high words sum to 2**64: past 2**128 - 1
+        ([1] * 32, [big] + [0] * 31),
+        ([big] * 32, [big] + [0] * 31),  # the carries push it past 2**128 - 1
+    ]
+    cases += [
+        (rng.integers(0, 2**64, 32, dtype=np.uint64).tolist(), rng.integers(0, 2**50, 32).tolist())
+        for _ in range(4)
+    ]
+    return cases
+
+
+def test_warp_add_count_is_exact_to_2_128(harness):
+    cases = _wide_warp_cases()
+    got = harness(["h " + " ".join(str(int(x)) for x in lo + hi) for lo, hi in cases])
+    for (lo, hi), (clo, chi, flags) in zip(cases, got, strict=True):
+        total = sum(int(a) + (int(b) << 64) for a, b in zip(lo, hi, strict=True))
         ctl = np.zeros(16, dtype=np.uint64)
-        ctl[shapes.C_COUNT], ctl[shapes.C_FLAGS] = count, flags
-        if total >= U64:  # what the host makes of the kernel's report
-            with pytest.raises(CapacityError, match="64-bit"):
+        ctl[static_build.C_COUNT], ctl[shapes.C_FLAGS], ctl[C_COUNT_HI] = clo, flags, chi
+        if total >= 2**128:  # what the host makes of the kernel's report
+            assert flags == shapes.F_OVERFLOW, (lo, hi)
+            with pytest.raises(CapacityError, match="128-bit"):
                 shapes._check(ctl)
         else:
+            assert flags == 0 and clo + (chi << 64) == total, (lo, hi)
             assert shapes._check(ctl) == total
 
 
@@ -224,7 +330,8 @@ def test_host_mirrors_the_static_flag_bits():
     for name in names:
         assert getattr(static_build, name) == defs[name], name
     assert shapes.F_OVERFLOW == defs["F_OVERFLOW"]
-    assert shapes.C_FLAGS == defs["C_FLAGS"] and shapes.C_COUNT == defs["C_COUNT"]
+    assert shapes.C_FLAGS == defs["C_FLAGS"] and static_build.C_COUNT == defs["C_COUNT"]
+    assert C_COUNT_HI == defs["C_COUNT_HI"]
 
 
 GPU_KERNELS = r"""
@@ -235,6 +342,17 @@ extern "C" __global__ void warp_cases(const u64* v, u64* ctl) {
   u64* c = ctl + blockIdx.x * C_WORDS;
   if (ovf) set_flag(c, F_OVERFLOW);
   if (lane == 0) add_count(c, s);
+}
+
+extern "C" __global__ void wide_cases(const u64* lo, const u64* hi, u64* ctl) {
+  const int i = blockIdx.x * 32 + (threadIdx.x & 31);  // one warp per case (block)
+  warp_add_count(ctl + blockIdx.x * C_WORDS, lo[i], hi[i]);
+}
+
+extern "C" __global__ void formulas_wide(const u64* n, const int* t, int binomial, u64* lo,
+                                         u64* hi, int* ok, int m) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) ok[i] = formula_wide(n[i], t[i], binomial != 0, lo + i, hi + i);
 }
 
 extern "C" __global__ void formulas(const u64* n, const int* t, int falling, u64* val, int* ovf,
@@ -263,7 +381,7 @@ def test_checked_arithmetic_on_the_gpu():
     got = ctl.get().reshape(len(cases), 16)
     for vals, row in zip(cases, got, strict=True):
         total = sum(vals)
-        assert int(row[shapes.C_COUNT]) == total % U64, vals
+        assert int(row[static_build.C_COUNT]) == total % U64, vals
         assert int(row[shapes.C_FLAGS]) == (shapes.F_OVERFLOW if total >= U64 else 0), vals
     pairs = _cases()
     n = cp.asarray(np.array([p[0] for p in pairs], dtype=np.uint64))
@@ -276,3 +394,30 @@ def test_checked_arithmetic_on_the_gpu():
         for (nn, tt), a, o in zip(pairs, val.get().tolist(), ovf.get().tolist(), strict=True):
             want = f(nn, tt) if tt <= nn else 0
             assert (a, o) == ((0, 1) if want >= U64 else (want, 0)), (falling, nn, tt)
+    # the 128-bit epilogue and the exact formulas
+    wide = _wide_warp_cases()
+    lo = cp.asarray(np.array([c[0] for c in wide], dtype=np.uint64).ravel())
+    hi = cp.asarray(np.array([c[1] for c in wide], dtype=np.uint64).ravel())
+    ctl = cp.zeros(len(wide) * 16, dtype=cp.uint64)
+    mod.get_function("wide_cases")((len(wide),), (32,), (lo, hi, ctl))
+    for (a, b), row in zip(wide, ctl.get().reshape(len(wide), 16), strict=True):
+        total = sum(int(x) + (int(y) << 64) for x, y in zip(a, b, strict=True))
+        flags = int(row[shapes.C_FLAGS])
+        got = int(row[static_build.C_COUNT]) + (int(row[C_COUNT_HI]) << 64)
+        if total >= 2**128:
+            assert flags == shapes.F_OVERFLOW, (a, b)
+        else:
+            assert flags == 0 and got == total, (a, b)
+    for binomial, f in ((1, math.comb), (0, math.perm)):
+        wp = _wide_cases(f)
+        n = cp.asarray(np.array([p[0] for p in wp], dtype=np.uint64))
+        t = cp.asarray(np.array([p[1] for p in wp], dtype=np.int32))
+        lo, hi = cp.zeros(len(wp), dtype=cp.uint64), cp.zeros(len(wp), dtype=cp.uint64)
+        ok = cp.zeros(len(wp), dtype=cp.int32)
+        args = (n, t, np.int32(binomial), lo, hi, ok, np.int32(len(wp)))
+        mod.get_function("formulas_wide")((-(-len(wp) // 128),), (128,), args)
+        for (nn, tt), a, b, o in zip(
+            wp, lo.get().tolist(), hi.get().tolist(), ok.get().tolist(), strict=True
+        ):
+            want = f(nn, tt) if tt <= nn else 0
+            assert o == (want < 2**128) and (not o or a + (b << 64) == want), (binomial, nn, tt)

@@ -283,8 +283,8 @@ def test_worker_error_stops_all_and_is_raised():
 
 def test_merge_overflow_is_capacity_error():
     merge = Merge("count", 4, 3, None, None).add
-    with pytest.raises(CapacityError, match="64-bit"):
-        mg.run_tasks([0, 0], 4, lambda i: 2**62, merge, context=_Recorder())
+    with pytest.raises(CapacityError, match="128-bit"):
+        mg.run_tasks([0, 0], 4, lambda i: 2**127, merge, context=_Recorder())
 
 
 def test_ctrl_c_stops_every_worker():

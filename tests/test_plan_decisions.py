@@ -163,14 +163,14 @@ def test_execution_counts_mappings_through_the_sibling_on_the_cpu_engine(recorde
     assert not h.has_derived(key)
 
 
-def test_mapping_count_overflow_follows_the_64_bit_rule():
+def test_mapping_count_overflow_follows_the_count_rule():
     g = from_networkx(nx.star_graph(45))
     pat = Pattern.from_networkx(nx.star_graph(40))
     plan = static_plan(pat, g, induced=False, distinct=False)
     assert distinct_sibling(plan, g) is not None
     with pytest.raises(CapacityError, match=r"mapping count \(1221759 subgraphs x"):
-        run_static(g, plan, "count", engine="cpu")  # C(45, 40) x 40! > 2**63 - 1
-    with pytest.raises(CapacityError, match="64-bit"):
+        run_static(g, plan, "count", engine="cpu")  # C(45, 40) x 40! > 2**128 - 1
+    with pytest.raises(CapacityError, match="128-bit"):
         count_mappings(g, static_plan(pat, g, induced=False, distinct=True), engine="cpu")
 
 

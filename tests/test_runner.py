@@ -19,12 +19,13 @@ class _Bar:
         self.n += k
 
 
-def test_count_sums_and_refuses_past_64_bits():
+def test_count_sums_and_refuses_past_128_bits():
     bar = _Bar()
     assert run_in_order([3, 4, 5], lambda t, left: t, "count", width=2, bar=bar) == 12
     assert bar.n == 3
-    with pytest.raises(CapacityError):
-        run_in_order([2**62, 2**62, 2**62], lambda t, left: t, "count", width=2)
+    assert run_in_order([2**63] * 3, lambda t, left: t, "count", width=2) == 3 * 2**63
+    with pytest.raises(CapacityError, match="128-bit"):
+        run_in_order([2**127, 2**127, 2**62], lambda t, left: t, "count", width=2)
 
 
 def test_exists_stops_at_the_first_hit():

@@ -235,17 +235,21 @@ def test_engine_ranges_add_up():
 
 
 def test_count_overflow_is_detected():
-    from nx_gpumine.engines.checks import checked_sum, checked_total
+    from nx_gpumine.engines.checks import INT64_MAX, checked_sum, checked_total
 
-    with pytest.raises(CapacityError, match="64-bit"):
-        checked_sum(np.array([2**62, 2**62], dtype=np.int64))
-    with pytest.raises(CapacityError, match="64-bit"):  # -1: a chunk that overflowed
+    # counts returned as Python ints: exact to 2**128 - 1
+    assert checked_sum(np.array([2**62, 2**62], dtype=np.int64)) == 2**63
+    assert checked_sum([2**127, 2**127 - 1]) == 2**128 - 1
+    with pytest.raises(CapacityError, match="128-bit"):
+        checked_sum([2**127, 2**127])
+    with pytest.raises(CapacityError, match="128-bit"):  # -1: a chunk that overflowed
         checked_sum(np.array([5, -1], dtype=np.int64))
-    assert checked_sum(np.array([2**62, 2**62 - 1], dtype=np.int64)) == 2**63 - 1
     assert checked_sum([1, 2, 3]) == 6
-    assert checked_total(2**63 - 1) == 2**63 - 1
-    with pytest.raises(CapacityError, match="census count 9223372036854775808 overflows"):
-        checked_total(2**63, "census count")
+    assert checked_total(2**128 - 1) == 2**128 - 1
+    # counts stored in int64 tables (censuses, per-node counts): 64 bits
+    assert checked_total(2**63 - 1, "census count", INT64_MAX) == 2**63 - 1
+    with pytest.raises(CapacityError, match="census count 9223372036854775808 overflows a 64"):
+        checked_total(2**63, "census count", INT64_MAX)
 
 
 def test_root_range_rule():

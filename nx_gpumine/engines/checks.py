@@ -1,9 +1,12 @@
-"""Checks shared by every engine and the execution layer: root ranges and the 64-bit rule.
+"""Checks shared by every engine and the execution layer: root ranges and the count limits.
 
-Counts are exact Python ints summed from 64-bit partial counts. Every engine and every merge
-(tasks, partitions, devices, Dask workers) applies the same rule: a total above
-:data:`INT64_MAX` (2**63 - 1, the largest count NumPy, pandas and the C API can hold) raises
-:class:`~nx_gpumine.errors.CapacityError`, on every engine alike.
+Counts are exact Python ints summed from partial counts that the engines keep in 64-bit words
+and spill, before a word would wrap, into 128-bit ones (two words on the GPU, 32-bit limbs on
+the CPU). Every engine and every merge (tasks, partitions, devices, Dask workers) applies the
+same rule: a total above :data:`COUNT_MAX` (2**128 - 1) raises
+:class:`~nx_gpumine.errors.CapacityError`, on every engine alike. Counts that go into NumPy
+arrays (per node, per motif, per pattern of a census) keep the 64-bit limit :data:`INT64_MAX`
+(pass ``limit=INT64_MAX``).
 
 Every engine entry point and task splitter takes a half-open range ``[lo, hi)`` of root
 positions (union-CSR entries of a static graph, edge ids of a temporal one) and checks it with
@@ -17,6 +20,7 @@ from collections.abc import Iterable
 from ..errors import CapacityError
 
 __all__ = [
+    "COUNT_MAX",
     "INT64_MAX",
     "checked_limit",
     "checked_range",
@@ -25,12 +29,16 @@ __all__ = [
     "overflow_error",
 ]
 
-#: Largest count any engine returns; one more raises CapacityError.
+#: Largest count an engine returns (a Python int); one more raises CapacityError.
+COUNT_MAX = 2**128 - 1
+#: Largest count a NumPy int64 array holds (per-node, per-motif and census tables).
 INT64_MAX = 2**63 - 1
 
 
-def overflow_error(total: int | None = None, what: str = "match count") -> CapacityError:
-    """The error of a count above :data:`INT64_MAX`.
+def overflow_error(
+    total: int | None = None, what: str = "match count", limit: int = COUNT_MAX
+) -> CapacityError:
+    """The error of a count above ``limit``.
 
     Parameters
     ----------
@@ -38,19 +46,23 @@ def overflow_error(total: int | None = None, what: str = "match count") -> Capac
         The count, when known (it is named in the message).
     what : str
         What was counted, for the message (``"match count"``, ``"census count"``).
+    limit : int
+        The limit passed: :data:`COUNT_MAX` (a 128-bit integer) or :data:`INT64_MAX` (a
+        64-bit one).
 
     Returns
     -------
     CapacityError
         The error to raise.
     """
+    bits, top = (64, "2**63 - 1") if limit == INT64_MAX else (128, "2**128 - 1")
     if total is None:
-        return CapacityError(f"the {what} overflows a 64-bit integer (more than 2**63 - 1)")
-    return CapacityError(f"{what} {total} overflows a 64-bit integer")
+        return CapacityError(f"the {what} overflows a {bits}-bit integer (more than {top})")
+    return CapacityError(f"{what} {total} overflows a {bits}-bit integer")
 
 
-def checked_total(total: int, what: str = "match count") -> int:
-    """``total`` itself, once it is known to fit :data:`INT64_MAX`.
+def checked_total(total: int, what: str = "match count", limit: int = COUNT_MAX) -> int:
+    """``total`` itself, once it is known to fit ``limit``.
 
     Parameters
     ----------
@@ -58,6 +70,9 @@ def checked_total(total: int, what: str = "match count") -> int:
         An exact (Python int) count.
     what : str
         What was counted, for the message of :func:`overflow_error`.
+    limit : int
+        :data:`COUNT_MAX` (default: a count returned as a Python int) or :data:`INT64_MAX`
+        (a count stored in an int64 array).
 
     Returns
     -------
@@ -67,10 +82,10 @@ def checked_total(total: int, what: str = "match count") -> int:
     Raises
     ------
     CapacityError
-        ``total`` exceeds :data:`INT64_MAX`.
+        ``total`` exceeds ``limit``.
     """
-    if total > INT64_MAX:
-        raise overflow_error(total, what)
+    if total > limit:
+        raise overflow_error(total, what, limit)
     return total
 
 
@@ -80,7 +95,7 @@ def checked_sum(counts: Iterable[int]) -> int:
     Raises
     ------
     CapacityError
-        A partial count overflowed, or the total exceeds :data:`INT64_MAX`.
+        A partial count overflowed, or the total exceeds :data:`COUNT_MAX`.
     """
     parts = [int(c) for c in (counts.ravel().tolist() if hasattr(counts, "ravel") else counts)]
     if any(c < 0 for c in parts):

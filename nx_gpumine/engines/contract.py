@@ -68,7 +68,8 @@ class StaticEngine(Protocol):
     passes plans of :data:`STATIC_MIN_K` or more nodes)."""
 
     def count(self, graph: Any, plan: Any, lo: int = 0, hi: int | None = None) -> int:
-        """Number of mappings rooted in ``[lo, hi)`` (64-bit; ``CapacityError`` beyond)."""
+        """Number of mappings rooted in ``[lo, hi)`` (exact to 2**128 - 1; ``CapacityError``
+        beyond)."""
         ...
 
     def exists(self, graph: Any, plan: Any, lo: int = 0, hi: int | None = None) -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engines.checks import checked_limit, checked_total
+from ..engines.checks import INT64_MAX, checked_limit, checked_total
 from ..limits import check_result_rows
 
 __all__ = [
@@ -219,7 +219,7 @@ class Merge:
         Raises
         ------
         CapacityError
-            A count past 64 bits, or matches past the memory budget.
+            A count past 128 bits (a census count: 64 bits), or matches past the memory budget.
         """
         if self.bar is not None:
             done = getattr(self.bar, "task_done", None)
@@ -237,7 +237,7 @@ class Merge:
             totals = self.totals
             for j, c in enumerate(np.asarray(value).tolist()):
                 totals[j] += int(c)
-            checked_total(max(totals), "census count")
+            checked_total(max(totals), "census count", INT64_MAX)  # an int64 table
             return False
         block = np.asarray(value, dtype=np.int64).reshape(-1, self.width)
         self.blocks[i] = block

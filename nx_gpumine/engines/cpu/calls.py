@@ -6,6 +6,18 @@ compile in, the :class:`RootRun` tuple that tells a walk which roots to take and
 go, and the host loops over root ranges (:func:`reduce_roots`, :func:`enumerate_rows`), which
 drive an engine's :class:`WalkKernels`.
 
+**Counts past 64 bits.** A walk counts in an int64 word (the hot path: plain adds, each
+compared with ``2**63 - 1`` first). Before an add would wrap, the walk spills the word into
+its run's wide accumulator (:attr:`RootRun.wide`: :data:`WIDE_LIMBS` limbs of 32 bits,
+little-endian) and goes on from zero (:func:`wide_add`); a count-tail formula too large for
+int64 is computed exactly in limbs and added there (:func:`wide_tail`). These limb helpers are
+pure arithmetic kept here, out of the walk module (which stays under the package's module
+length limit): numba's cache of the walk does not notice a change of them (touch the walk
+module, as for the constants below). A walk reports ``OVERFLOW`` only once its wide value passes
+:data:`~nx_gpumine.engines.checks.COUNT_MAX` (``2**128 - 1``). The host turns a word and its
+limbs into the exact Python int (:func:`wide_count`) and sums the chunks with
+:func:`~nx_gpumine.engines.checks.checked_sum` (the same ``2**128 - 1`` limit for the total).
+
 **Why each engine keeps its own chunk drivers.** Each engine's walk module
 (:mod:`.static_walk`, :mod:`.temporal_walk`) has its own ``run_chunks`` / ``run_serial``: the
 same few lines of ``prange`` loop, but calling that module's walk. numba's on-disk cache
@@ -82,6 +94,12 @@ __all__ = [
     "EXISTS",
     "RootRun",
     "WalkKernels",
+    "WIDE_LIMBS",
+    "new_wide",
+    "wide_count",
+    "wide_add",
+    "wide_formula",
+    "wide_tail",
     "reduce_roots",
     "DONE",
     "FULL",
@@ -127,13 +145,16 @@ FULL = 1
 LIMIT = 2
 #: Another chunk found a match (exists), or the caller asked to stop.
 STOPPED = 3
-#: The count does not fit in 64 bits (the count returned is -1; static engine).
+#: The count passes ``2**128 - 1`` (the count returned is -1; static engine).
 OVERFLOW = 4
 #: Pausable enumeration: the buffer is full, go on from the root returned and the resume state
 #: (static engine).
 PAUSED = 5
 #: DFS steps between two looks at the stop flag (a power of two, minus one).
 POLL_MASK = 255
+#: 32-bit limbs of a run's wide accumulator (:attr:`RootRun.wide`): 160 bits, so a value past
+#: ``2**128 - 1`` is seen (a limb above index 3 is non-zero) before it could wrap.
+WIDE_LIMBS = 5
 
 
 class RootRun(NamedTuple):
@@ -162,6 +183,11 @@ class RootRun(NamedTuple):
     cap_is_limit: bool
     #: The call's stop flag (:func:`new_stop`).
     stop: np.ndarray
+    #: int64 ``[WIDE_LIMBS]``: the run's wide accumulator (:func:`new_wide`, zeroed), where
+    #: the walk spills its int64 count before it would wrap (see the module docstring); the
+    #: run's count is the count it returns plus this value (:func:`wide_count`). The temporal
+    #: walk never spills (it leaves it zero).
+    wide: np.ndarray
 
 
 class WalkKernels(NamedTuple):
@@ -170,10 +196,12 @@ class WalkKernels(NamedTuple):
 
     #: ``run_chunks(bounds, *args, mode, out, offsets, stop)``: the walk of every chunk
     #: ``[bounds[c], bounds[c + 1])`` in parallel, rows at ``out[offsets[c]:offsets[c + 1]]``;
-    #: returns int64 ``(3, chunks)``: count, rows end and status per chunk.
+    #: returns int64 ``(3 + WIDE_LIMBS, chunks)``: count (the int64 word, -1 on overflow), rows
+    #: end and status per chunk, then the chunk's wide limbs (rows ``3 ..``; each chunk runs
+    #: with its own zeroed :attr:`RootRun.wide`).
     chunks: Callable[..., np.ndarray]
     #: ``run_serial(*args, run)``: one :class:`RootRun` on this thread; returns
-    #: ``(count, rows_end, next_root, status)``.
+    #: ``(count, rows_end, next_root, status)`` (and leaves the spilled part in ``run.wide``).
     serial: Callable[..., tuple]
 
 
@@ -218,6 +246,153 @@ def serialised() -> bool:
 def new_stop() -> np.ndarray:
     """A fresh stop flag (``int64[1]``, 0 = run on) for one engine call."""
     return np.zeros(1, dtype=np.int64)
+
+
+def new_wide() -> np.ndarray:
+    """A fresh wide accumulator (``int64[WIDE_LIMBS]``, zero) for one :class:`RootRun`."""
+    return np.zeros(WIDE_LIMBS, dtype=np.int64)
+
+
+def wide_count(count: int, limbs: np.ndarray) -> int:
+    """The exact count of a run: its int64 word ``count`` plus the value of its wide limbs
+    (``WIDE_LIMBS`` 32-bit limbs, little-endian); -1 (an overflow) stays -1.
+
+    Parameters
+    ----------
+    count : int
+        The count a walk returned (-1: it passed ``2**128 - 1``).
+    limbs : numpy.ndarray
+        The run's :attr:`RootRun.wide` (or a chunk's rows ``3 ..`` of ``run_chunks``).
+
+    Returns
+    -------
+    int
+        A Python int, or -1.
+    """
+    count = int(count)
+    if count < 0:
+        return -1
+    for i, limb in enumerate(np.asarray(limbs).tolist()):
+        count += int(limb) << (32 * i)
+    return count
+
+
+def _chunk_counts(res: np.ndarray) -> list[int] | np.ndarray:
+    """The exact count of each chunk of a ``run_chunks`` result (its int64 words as they are
+    when no chunk spilled, else Python ints; -1 marks an overflowed chunk)."""
+    if not res[3:].any():
+        return res[0]
+    return [wide_count(res[0, c], res[3:, c]) for c in range(res.shape[1])]
+
+
+# The limb arithmetic of the static walk's wide accumulator (called off its hot path only).
+# numba compiles them into the walk's cached code, and its on-disk cache checks only the walk's
+# own source file: touch static_walk.py, or clear its cache, after changing them.
+#: One 32-bit limb of a wide accumulator.
+_LIMB_MASK = np.int64(0xFFFFFFFF)
+#: Factors and divisors of the limb products stay below this, so ``limb * factor + carry``
+#: fits int64 (a tail's candidates are vertices, whose ids are int32).
+_FACTOR_LIMIT = np.int64(1 << 31)
+
+
+@numba.njit(cache=True)
+def _wide_fits(wide):
+    """The wide value is at most ``2**128 - 1`` (its limbs above index 3 are zero)."""
+    for i in range(4, WIDE_LIMBS):
+        if wide[i] != 0:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def wide_add(wide, x):
+    """Add ``x`` (``0 <= x < 2**63``) to the limbs of ``wide``; whether the sum still fits
+    ``2**128 - 1``."""
+    c = np.int64(x)
+    for i in range(WIDE_LIMBS):
+        if c == 0:
+            break
+        s = wide[i] + (c & _LIMB_MASK)
+        wide[i] = s & _LIMB_MASK
+        c = (c >> 32) + (s >> 32)
+    return c == 0 and _wide_fits(wide)
+
+
+@numba.njit(cache=True)
+def _wide_add_limbs(wide, a):
+    """Add the limbs ``a`` to those of ``wide``; whether the sum still fits ``2**128 - 1``."""
+    c = np.int64(0)
+    for i in range(WIDE_LIMBS):
+        s = wide[i] + a[i] + c
+        wide[i] = s & _LIMB_MASK
+        c = s >> 32
+    return c == 0 and _wide_fits(wide)
+
+
+@numba.njit(cache=True)
+def wide_mul(a, m):
+    """Multiply the limbs ``a`` by ``0 <= m < 2**31`` in place; False when the product does not
+    fit the limbs."""
+    if m < 0 or m >= _FACTOR_LIMIT:
+        return False
+    c = np.int64(0)
+    for i in range(WIDE_LIMBS):
+        p = a[i] * m + c  # < 2**63: a[i] < 2**32, m < 2**31, c < 2**31
+        a[i] = p & _LIMB_MASK
+        c = p >> 32
+    return c == 0
+
+
+@numba.njit(cache=True)
+def wide_div(a, d):
+    """Divide the limbs ``a`` by ``0 < d < 2**31`` in place (long division from the top limb);
+    returns the remainder."""
+    r = np.int64(0)
+    for i in range(WIDE_LIMBS - 1, -1, -1):
+        cur = (r << 32) | a[i]  # < 2**63: r < d < 2**31
+        a[i] = cur // d
+        r = cur % d
+    return r
+
+
+@numba.njit(cache=True)
+def wide_formula(n, t, kind, a):
+    """Write into the limbs ``a`` the tail formula ``kind`` (1: the falling factorial
+    ``n (n-1) ... (n-t+1)``, 2: the binomial ``C(n, t)``) for ``0 <= n < 2**31``; False when it
+    passes ``2**128 - 1`` (``a`` is then meaningless)."""
+    for i in range(WIDE_LIMBS):
+        a[i] = 0
+    if t < 0 or n < t:
+        return True  # 0
+    a[0] = 1
+    if kind == 2:
+        if t > n - t:
+            t = n - t
+        # C(n, i+1) = C(n, i) (n-i) / (i+1), exact; C(n, i+1) <= C(n, t) for i+1 <= t <= n/2,
+        # so an intermediate past 2**128 - 1 (or a product past the limbs: C(n, i+1) (i+1)
+        # >= 2**160) means the result is too
+        for i in range(t):
+            if not wide_mul(a, np.int64(n - i)):
+                return False
+            wide_div(a, np.int64(i + 1))
+            if not _wide_fits(a):
+                return False
+        return True
+    # every factor is >= 1: the partial products only grow
+    for i in range(t):
+        if not wide_mul(a, np.int64(n - i)) or not _wide_fits(a):
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def wide_tail(wide, n, t, kind):
+    """Add the tail formula ``kind`` of ``(n, t)`` (:func:`wide_formula`) to ``wide``; whether
+    the sum still fits ``2**128 - 1``."""
+    a = np.zeros(WIDE_LIMBS, np.int64)
+    if not wide_formula(n, t, kind, a):
+        return False
+    return _wide_add_limbs(wide, a)
 
 
 def run_kernel(
@@ -323,8 +498,9 @@ def reduce_roots(
     bounds: Callable[[], np.ndarray] | None,
 ) -> int:
     """Run an engine's walk over roots ``[lo, hi)`` and reduce it: with ``mode``
-    :data:`COUNT` the number of matches (``CapacityError`` past 64 bits), with :data:`EXISTS`
-    1 if it finds one (the first found stops every chunk), else 0.
+    :data:`COUNT` the exact number of matches, a Python int (``CapacityError`` past
+    ``2**128 - 1``, :func:`~nx_gpumine.engines.checks.checked_sum`), with :data:`EXISTS` 1 if
+    it finds one (the first found stops every chunk), else 0.
 
     ``kernels`` are the engine's, ``args`` its kernel arguments before the run (a named tuple
     of its named tuples), ``lo < hi`` a checked root range and ``width`` the columns of a match
@@ -334,15 +510,16 @@ def reduce_roots(
     stop = new_stop()
     no_rows = np.empty((0, width), dtype=np.int64)
     if bounds is None:
-        run = RootRun(lo, hi, mode, no_rows, 0, 0, False, stop)
-        parts = np.array([run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)[0]])
-    else:
-        chunks = bounds()
-        offsets = np.zeros(len(chunks), dtype=np.int64)  # no rows: every chunk writes none
-        res = run_kernel(kernels.chunks, chunks, *args, mode, no_rows, offsets, stop, stop=stop)
-        parts = res[0]
-    # a chunk's -1 is an overflowing count; with EXISTS that means a match too
-    return int(parts.any()) if mode == EXISTS else checked_sum(parts)
+        run = RootRun(lo, hi, mode, no_rows, 0, 0, False, stop, new_wide())
+        word = run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)[0]
+        if mode == EXISTS:
+            return int(word != 0)
+        return checked_sum([wide_count(word, run.wide)])
+    chunks = bounds()
+    offsets = np.zeros(len(chunks), dtype=np.int64)  # no rows: every chunk writes none
+    res = run_kernel(kernels.chunks, chunks, *args, mode, no_rows, offsets, stop, stop=stop)
+    # a chunk's -1 is an overflowing count (checked_sum raises)
+    return int(res[0].any()) if mode == EXISTS else checked_sum(_chunk_counts(res))
 
 
 def enumerate_rows(
@@ -400,7 +577,7 @@ def enumerate_rows(
     Raises
     ------
     CapacityError
-        The count overflows 64 bits, or the rows do not fit the memory budget.
+        The rows do not fit the memory budget (a count past ``2**128 - 1`` too).
     RuntimeError
         The fill pass disagrees with the count pass (an engine bug).
     """
@@ -424,7 +601,7 @@ def enumerate_rows(
         if want <= 0:  # held >= room and there are more rows
             _over_budget(held + 1, width, limit, count_rows, (e - lo) / max(hi - lo, 1), start)
         out = np.empty((want, width), dtype=np.int64)
-        run = RootRun(e, hi, ENUMERATE, out, 0, want, held + want >= bound, stop)
+        run = RootRun(e, hi, ENUMERATE, out, 0, want, held + want >= bound, stop, new_wide())
         _, rows, e, status = run_kernel(kernels.serial, *args, run, stop=stop, parallel=False)
         if rows:
             blocks.append(out if rows == want else out[:rows])
@@ -444,9 +621,9 @@ def _two_pass(
     ``[chunks[c], chunks[c + 1])``: counted, then filled at exact offsets."""
     counts = count_chunks(kernels, args, chunks, width, stop)
     total = checked_sum(counts)
-    check_result_rows(total, width)
+    check_result_rows(total, width)  # past the budget long before a count passes int64
     offsets = np.zeros(len(chunks), dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
+    np.cumsum(np.asarray(counts, dtype=np.int64), out=offsets[1:])
     out = np.empty((total, width), dtype=np.int64)
     res = run_kernel(kernels.chunks, chunks, *args, ENUMERATE, out, offsets, stop, stop=stop)
     if not (np.array_equal(res[1], offsets[1:]) and (res[2] == DONE).all()):
@@ -491,16 +668,16 @@ def count_chunks(
 
     Returns
     -------
-    numpy.ndarray
-        int64 count per chunk (-1 for a chunk whose count overflowed).
+    list of int
+        The exact count per chunk (Python ints, :func:`wide_count`).
 
     Raises
     ------
     CapacityError
-        The rows do not fit the memory budget, or a count overflows 64 bits.
+        The rows do not fit the memory budget, or a count passes ``2**128 - 1``.
     """
     nch = len(chunks) - 1
-    counts = np.zeros(max(nch, 0), dtype=np.int64)
+    counts: list[int] = []
     no_rows = np.empty((0, width), dtype=np.int64)
     room = budget_rows(width)
     start = time.monotonic()
@@ -514,8 +691,8 @@ def count_chunks(
         offsets = np.zeros(end - done, dtype=np.int64)
         part = chunks[done : end + 1]
         res = run_kernel(kernels.chunks, part, *args, COUNT, no_rows, offsets, stop, stop=stop)
-        counts[done:end] = res[0]
-        held = checked_sum(counts[:end])
+        counts.extend(int(c) for c in _chunk_counts(res))
+        held = checked_sum(counts)
         done, step = end, 2 * step
         if held * nch <= end * room // 4:  # far from the budget at this rate: the rest at once
             step = nch

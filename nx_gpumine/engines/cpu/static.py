@@ -3,9 +3,11 @@
 The walk itself (a depth-first backtracking over a :class:`StaticPlan`, with its count tail)
 is :mod:`.static_walk`; this module builds its arguments and splits root ranges. Work is split
 into chunks of root entries balanced by degree and run with ``prange`` (ranges under
-:data:`SERIAL_ENTRIES` entries on one thread). Counts are int64 per chunk and summed in Python
-with an overflow check. Kernels release the GIL and poll a stop flag; :mod:`.calls` runs them
-so Ctrl-C interrupts a call within a second and several threads may call at once.
+:data:`SERIAL_ENTRIES` entries on one thread). Each chunk counts in an int64 word that spills
+into 32-bit limbs before it would wrap (:mod:`.static_walk`); the host sums the chunks as
+Python ints, exact up to ``2**128 - 1`` (``CapacityError`` past it). Kernels release the GIL
+and poll a stop flag; :mod:`.calls` runs them so Ctrl-C interrupts a call within a second and
+several threads may call at once.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .calls import (
     WalkKernels,
     enumerate_rows,
     new_stop,
+    new_wide,
     reduce_roots,
     run_kernel,
     settle,
@@ -143,7 +146,8 @@ def _reduce(graph: StaticGraph, plan: StaticPlan, lo: int, hi: int | None, mode:
 
 def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> int:
     """Number of matches (mappings, or distinct subgraphs for a ``distinct`` plan) whose root edge
-    is a union-CSR entry in ``[lo, hi)``: see :class:`~nx_gpumine.engines.contract.StaticEngine`
+    is a union-CSR entry in ``[lo, hi)``, an exact Python int (``CapacityError`` past
+    ``2**128 - 1``): see :class:`~nx_gpumine.engines.contract.StaticEngine`
     (``KeyboardInterrupt`` on Ctrl-C: :mod:`.calls`)."""
     return _reduce(graph, plan, lo, hi, COUNT)
 
@@ -207,7 +211,7 @@ def iter_matches(
     while e < hi:
         stop = new_stop()
         out = np.empty((cap, k), dtype=np.int64)
-        run = RootRun(e, hi, ENUMERATE, out, 0, cap, False, stop)
+        run = RootRun(e, hi, ENUMERATE, out, 0, cap, False, stop, new_wide())
         _, rows, e, status = run_kernel(run_pausable, *args, run, state, stop=stop, parallel=False)
         if rows:
             yield out[:rows] if rows < cap else out

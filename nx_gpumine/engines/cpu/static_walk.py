@@ -9,8 +9,14 @@ Intersection results are reused across levels as the plan says, and symmetry res
 trim the start of each sorted candidate range.
 
 Counting finishes the plan's count tail (twin leaves) by a falling factorial or binomial once
-the core is mapped (induced tails when their candidates are pairwise non-adjacent), with exact
-int64 overflow detection, so star-like patterns stay polynomial.
+the core is mapped (induced tails when their candidates are pairwise non-adjacent), so
+star-like patterns stay polynomial.
+
+Counts are exact up to ``2**128 - 1``: the walk adds in an int64 word and, before an add would
+wrap, spills the word into the run's wide accumulator (:attr:`~.calls.RootRun.wide`, 32-bit
+limbs); a tail formula past int64 is computed in limbs (:func:`~.calls.wide_tail`).
+``OVERFLOW`` means the run's count passed ``2**128 - 1``. The limb helpers (:mod:`.calls`) are
+off the hot path: they run only when a word is about to wrap or a formula passes int64.
 
 The kernels take named tuples: the graph's and the plan's arrays (:class:`StaticArgs`), a
 :class:`~.calls.RootRun` (roots, mode, output) and, for the pausable walk, a :class:`WalkState`.
@@ -38,7 +44,10 @@ from .calls import (
     PAUSED,
     POLL_MASK,
     STOPPED,
+    WIDE_LIMBS,
     RootRun,
+    wide_add,
+    wide_tail,
 )
 
 __all__ = [
@@ -358,7 +367,9 @@ def _dfs(graph, plan, run, state):
     ``resume[0]`` (``f``, ``pos``, ``end``, ``cnt``, ``cand`` keep the rest of the state) and
     return ``PAUSED`` with ``next_e`` = the current root entry; a call with ``lo = next_e`` and
     the same state goes on from the next match (lazy iteration, one block at a time).
-    Returns (count, rows_end, next_e, status); count -1 with ``OVERFLOW``.
+    Returns (count, rows_end, next_e, status); the run's count is ``count`` plus what was
+    spilled into ``run.wide`` (see the module docstring); count -1 with ``OVERFLOW`` (past
+    ``2**128 - 1``).
     """
     # the fields as locals, under the names the walk has always used
     g = graph
@@ -390,7 +401,7 @@ def _dfs(graph, plan, run, state):
         pa.size_need,
     )
     mark_limit = pa.mark_limit
-    lo, hi, mode, out, stop = run.lo, run.hi, run.mode, run.out, run.stop
+    lo, hi, mode, out, stop, wide = run.lo, run.hi, run.mode, run.out, run.stop, run.wide
     row0, cap, cap_is_limit = run.row0, run.cap, run.cap_is_limit
     pause, resume, f, pos, end = state.pause, state.resume, state.f, state.pos, state.end
     cnt, cand = state.cnt, state.cand
@@ -659,8 +670,10 @@ def _dfs(graph, plan, run, state):
                                     cnum -= 1
                             elif _find(cand[level], a0, a1, f[t]) >= 0:
                                 cnum -= 1
-                    if count > _I64_MAX - cnum:  # the same 64-bit rule as every other addition
-                        return np.int64(-1), rows, e, OVERFLOW
+                    if count > _I64_MAX - cnum:  # the word would wrap: spill it first
+                        if not wide_add(wide, count):
+                            return np.int64(-1), rows, e, OVERFLOW
+                        count = Z
                     count += cnum
                     pos[level] = a1
             # ---- advance at `level`
@@ -694,16 +707,21 @@ def _dfs(graph, plan, run, state):
                             pos[level] = tstart
                             continue
                         val = _choose(nt, ntail) if tail_kind == 2 else _falling(nt, ntail)
-                        nt = Z
-                        if val < 0:
-                            return np.int64(-1), rows, e, OVERFLOW
                         if mode == EXISTS:
-                            if val > 0:
+                            nt = Z
+                            if val != 0:  # (-1: too large for int64, so positive)
                                 stop[0] = 1
                                 return np.int64(1), rows, e, STOPPED
-                        elif count > _I64_MAX - val:
-                            return np.int64(-1), rows, e, OVERFLOW
+                        elif val < 0:  # past int64: exactly, in the wide limbs
+                            if not wide_tail(wide, nt, ntail, tail_kind):
+                                return np.int64(-1), rows, e, OVERFLOW
+                            nt = Z
                         else:
+                            nt = Z
+                            if count > _I64_MAX - val:  # the word would wrap: spill it first
+                                if not wide_add(wide, count):
+                                    return np.int64(-1), rows, e, OVERFLOW
+                                count = Z
                             count += val
                 level -= 1
                 if level < 2:  # levels 0 and 1 are the root entry: it is done
@@ -774,8 +792,10 @@ def _dfs(graph, plan, run, state):
             # ---- a full match
             f[level] = c
             if mode == COUNT:
-                if count == _I64_MAX:
-                    return np.int64(-1), rows, e, OVERFLOW
+                if count == _I64_MAX:  # the word would wrap: spill it first
+                    if not wide_add(wide, count):
+                        return np.int64(-1), rows, e, OVERFLOW
+                    count = Z
                 count += 1
             elif mode == ENUMERATE:
                 # checked before writing: a full buffer ends the run at the limit, or else
@@ -813,17 +833,23 @@ def run_chunks(bounds, graph, plan, mode, out, offsets, stop):
     """The walk of every chunk ``[bounds[c], bounds[c + 1])`` in parallel (``mode`` as in
     :class:`~.calls.RootRun`; rows at ``out[offsets[c]:offsets[c + 1]]``).
 
-    Returns int64 ``(3, chunks)``: count (-1 on overflow, which stops the other chunks), rows
-    end and status per chunk.
+    Returns int64 ``(3 + WIDE_LIMBS, chunks)``: count word (-1 past ``2**128 - 1``, which stops
+    the other chunks), rows end and status per chunk, then the chunk's wide limbs (its own
+    zeroed :attr:`~.calls.RootRun.wide`; :func:`~.calls.wide_count`).
     """
     nch = len(bounds) - 1
-    res = np.zeros((3, nch), np.int64)
+    res = np.zeros((3 + WIDE_LIMBS, nch), np.int64)
     for c in prange(nch):
-        run = RootRun(bounds[c], bounds[c + 1], mode, out, offsets[c], offsets[c + 1], False, stop)
+        wide = np.zeros(WIDE_LIMBS, np.int64)
+        run = RootRun(
+            bounds[c], bounds[c + 1], mode, out, offsets[c], offsets[c + 1], False, stop, wide
+        )
         count, rows, _, status = _run_range(graph, plan, run)
         res[0, c] = count
         res[1, c] = rows
         res[2, c] = status
+        for i in range(WIDE_LIMBS):
+            res[3 + i, c] = wide[i]
         if status == OVERFLOW:
             stop[0] = 1
     return res
@@ -831,7 +857,8 @@ def run_chunks(bounds, graph, plan, mode, out, offsets, stop):
 
 @njit(cache=True, nogil=True)
 def run_serial(graph, plan, run):
-    """One :class:`~.calls.RootRun` on this thread: ``(count, rows_end, next_e, status)``."""
+    """One :class:`~.calls.RootRun` on this thread: ``(count, rows_end, next_e, status)``;
+    the spilled part of the count in ``run.wide``."""
     return _run_range(graph, plan, run)
 
 

@@ -29,7 +29,7 @@ from ...plan.temporal_plan import (
     split_root_edges,
     time_span,
 )
-from ..checks import checked_limit, checked_range, checked_sum
+from ..checks import INT64_MAX, checked_limit, checked_range, checked_sum, checked_total
 from .calls import (
     COUNT,
     EXISTS,
@@ -339,4 +339,7 @@ def _census(
     )  # fmt: skip
     # each motif's count must fit 64 bits (a chunk's -1: its own count overflowed); the 36
     # together need not
-    return np.array([checked_sum(counts[:, j]) for j in range(36)], dtype=np.int64)
+    return np.array(
+        [checked_total(checked_sum(counts[:, j]), "census count", INT64_MAX) for j in range(36)],
+        dtype=np.int64,
+    )

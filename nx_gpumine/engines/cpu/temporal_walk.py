@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .calls import DONE, ENUMERATE, EXISTS, FULL, LIMIT, POLL_MASK, STOPPED, RootRun
+from .calls import DONE, ENUMERATE, EXISTS, FULL, LIMIT, POLL_MASK, STOPPED, WIDE_LIMBS, RootRun
 
 __all__ = [
     "TemporalGraphArrays",
@@ -549,12 +549,17 @@ def run_chunks(bounds, graph, plan, anti, walk, mode, out, offsets, stop):
     """The walk of every chunk ``[bounds[c], bounds[c + 1])`` in parallel (``mode`` as in
     :class:`~.calls.RootRun`; rows at ``out[offsets[c]:offsets[c + 1]]``).
 
-    Returns int64 ``(3, chunks)``: count, rows end and status per chunk.
+    Returns int64 ``(3 + WIDE_LIMBS, chunks)``: count, rows end and status per chunk, then the
+    chunk's wide limbs (the result protocol of :class:`~.calls.WalkKernels`; this walk never
+    spills, so they stay zero).
     """
     nch = len(bounds) - 1
-    res = np.zeros((3, nch), np.int64)
+    res = np.zeros((3 + WIDE_LIMBS, nch), np.int64)
     for c in prange(nch):
-        run = RootRun(bounds[c], bounds[c + 1], mode, out, offsets[c], offsets[c + 1], False, stop)
+        wide = np.zeros(WIDE_LIMBS, np.int64)
+        run = RootRun(
+            bounds[c], bounds[c + 1], mode, out, offsets[c], offsets[c + 1], False, stop, wide
+        )
         count, rows, _, status = _run_range(graph, plan, anti, walk, run)
         res[0, c] = count
         res[1, c] = rows

@@ -52,6 +52,8 @@ __all__ = [
     "STOP_GRACE",
     "current_device",
     "per_device",
+    "C_COUNT_HI",
+    "control_count",
 ]
 
 #: Longest sleep (seconds) between two looks at a running launch: the Ctrl-C latency of a wait.
@@ -362,6 +364,28 @@ def request_stop(ctl: Any, word: int, bits: int) -> None:
         stream = _stop_streams[dev] = cp.cuda.Stream(non_blocking=True)
     ctl[word : word + 1].set(np.array([bits], dtype=np.uint64), stream=stream)
     stream.synchronize()
+
+
+# ====================================================================== control blocks
+#: The control block's count words (kernels/device_common.cuh, both kernel families): the low
+#: and high 64 bits of a 128-bit count.
+C_COUNT_LO, C_COUNT_HI = 0, 15
+
+
+def control_count(ctl: Any) -> int:
+    """The 128-bit count of a control block copied to the host (``uint64`` words).
+
+    Parameters
+    ----------
+    ctl : numpy.ndarray
+        The control block's words (``C_WORDS`` of them).
+
+    Returns
+    -------
+    int
+        ``ctl[C_COUNT_HI] * 2**64 + ctl[C_COUNT]``, exact.
+    """
+    return (int(ctl[C_COUNT_HI]) << 64) | int(ctl[C_COUNT_LO])
 
 
 # ====================================================================== out of memory

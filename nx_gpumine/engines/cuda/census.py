@@ -21,9 +21,9 @@ import numpy as np
 
 from ...inputs.static_graph import StaticGraph
 from ..degree_sums import path_sum, star_sum
-from ._runtime import import_cupy, load_module, sm_count
+from ._runtime import control_count, import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
-from .static_build import C_COUNT, C_FLAGS
+from .static_build import C_FLAGS
 
 __all__ = ["census_blocks"]
 
@@ -45,7 +45,7 @@ def _launch_sum(stats: dict, name: str, size: int, *args: Any) -> int | None:
     end.record()
     words = ctl.get()  # waits for the kernel
     stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + float(cp.cuda.get_elapsed_time(start, end))
-    return None if int(words[C_FLAGS]) & F_OVERFLOW_CENSUS else int(words[C_COUNT])
+    return None if int(words[C_FLAGS]) & F_OVERFLOW_CENSUS else control_count(words)
 
 
 def _rank_owner(rg: dict) -> Any:

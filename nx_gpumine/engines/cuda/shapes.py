@@ -36,8 +36,8 @@ import numpy as np
 from ...inputs.static_graph import StaticGraph
 from ..checks import overflow_error
 from . import static_build
-from ._runtime import current_device, import_cupy, load_module, sm_count, wait_event
-from .static_build import C_COUNT, C_FLAGS, F_OVERFLOW
+from ._runtime import control_count, current_device, import_cupy, load_module, sm_count, wait_event
+from .static_build import C_FLAGS, F_OVERFLOW
 
 __all__ = [
     "rank_graph",
@@ -186,7 +186,7 @@ def _ctl() -> Any:
 def _check(ctl_host: np.ndarray) -> int:
     if int(ctl_host[C_FLAGS]) & F_OVERFLOW:
         raise overflow_error()
-    return int(ctl_host[C_COUNT])
+    return control_count(ctl_host)
 
 
 def _timed(stats: dict, launch: Any) -> None:

@@ -31,7 +31,9 @@ through its distinct sibling). How it walks the plan (kernels in ``kernels/stati
   runs, so nothing serialises on one word.
 * **cuTS trie** (``strategy="trie"``): levels 1..D (D = 2 or 3) built breadth-first as a trie
   in chunks bounded by ``trie_budget``; its leaves are the DFS tasks.
-* Counts are 64-bit per warp, summed with an overflow check (:class:`CapacityError`);
+* Counts are 64-bit per warp, carried into the control block's 128-bit count before they would
+  wrap (a tail formula past 64 bits is evaluated exactly there); past 2**128 - 1
+  :class:`CapacityError`;
   ``exists`` stops every warp at the first match; enumeration writes rows through an atomic
   cursor and, when the buffer fills, warps stop and record where their task stopped (matches
   already written are skipped on resume); the host copies the rows out and relaunches.
@@ -183,7 +185,7 @@ def count(
     Returns
     -------
     int
-        Number of matches (overflow past 2**63 - 1 raises :class:`CapacityError`).
+        Number of matches (past 2**128 - 1 raises :class:`CapacityError`).
 
     Raises
     ------

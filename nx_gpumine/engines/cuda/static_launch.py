@@ -27,10 +27,16 @@ from ...inputs.static_graph import StaticGraph
 from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
 from ..checks import checked_total, overflow_error
 from . import shapes
-from ._runtime import current_device, import_cupy, load_module, request_stop, wait_event
+from ._runtime import (
+    control_count,
+    current_device,
+    import_cupy,
+    load_module,
+    request_stop,
+    wait_event,
+)
 from .kernel_args import KernelStruct
 from .static_build import (
-    C_COUNT,
     C_FLAGS,
     C_NDUMP,
     C_OUTCUR,
@@ -211,7 +217,7 @@ def count_dfs(
         ctl = dfs_launch(
             prep, 0, w, tl_entry=tasks, dump=w.dumps[0] if tau else None, timeout_ns=tau
         )
-        total = int(ctl[C_COUNT])
+        total = control_count(ctl)
         rounds = 1
         nrec, cur = int(ctl[C_NDUMP]), 0
         while nrec:
@@ -220,7 +226,7 @@ def count_dfs(
             ctl = dfs_launch(
                 prep, 0, w, records=(w.dumps[cur], nrec), dump=w.dumps[1 - cur], timeout_ns=tau
             )
-            total += int(ctl[C_COUNT])
+            total += control_count(ctl)
             checked_total(total)
             nrec, cur = int(ctl[C_NDUMP]), 1 - cur
     checked_total(total)
@@ -346,10 +352,7 @@ def count_trie(
                     found = True
                     break
             else:
-                c = int(ctl[C_COUNT])
-                if total + c >= 2**64:
-                    raise overflow_error()
-                total += c
+                total = checked_total(total + control_count(ctl))
         prep.stats["trie_depth"] = max(prep.stats.get("trie_depth", 0), d)
         start = stop
     prep.stats["trie_chunks"] = chunks

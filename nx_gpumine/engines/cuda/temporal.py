@@ -30,7 +30,8 @@ design and figures in ``docs/cuda_temporal.md``):
   limit (from 32-bit gaps built once per graph and list), where the gap quantiles say it keeps
   at most ``root_filter_max_kept`` of them; heavy roots are split off for a second launch only
   where at least ``split_gate_roots`` roots have ``split_min`` candidates or more.
-* Counts are 64-bit per thread and summed with an overflow check; ``exists`` stops every warp
+* Counts are 64-bit per thread, summed into a 128-bit count (past 2**128 - 1
+  :class:`CapacityError`); ``exists`` stops every warp
   at the first match; enumeration counts first and fills an exact device buffer (root ranges
   split when the result exceeds ``max_buffer_rows``; rows copied to the host per piece), or,
   with a ``limit``, fills a ``limit``-row buffer and stops when it is full.

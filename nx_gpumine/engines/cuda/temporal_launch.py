@@ -22,10 +22,17 @@ from ...errors import CapacityError
 from ...inputs.temporal_graph import TemporalGraph
 from ...limits import check_host_room, check_result_rows
 from ...plan.temporal_plan import CENSUS_TABLE, TemporalPlan, split_root_edges
-from ..checks import checked_total, overflow_error
-from ._runtime import import_cupy, load_module, persistent_blocks, request_stop, wait_event
+from ..checks import INT64_MAX, checked_total, overflow_error
+from ._runtime import (
+    C_COUNT_HI,
+    control_count,
+    import_cupy,
+    load_module,
+    persistent_blocks,
+    request_stop,
+    wait_event,
+)
 from .temporal_build import (
-    C_COUNT,
     C_CURSOR,
     C_FLAGS,
     C_NDUMP,
@@ -421,7 +428,7 @@ def launch_range(
         pref = cp.zeros(ndump + 1, dtype=cp.int64)
         cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
         ctl[C_CURSOR] = 0
-        ctl[C_NDUMP:] = 0
+        ctl[C_NDUMP:C_COUNT_HI] = 0  # the count (C_COUNT, C_COUNT_HI) runs on
         tail_ns *= 2
         rounds += 1
         start.record()
@@ -459,7 +466,7 @@ def count_range(graph: TemporalGraph, plan: TemporalPlan, lo: int, hi: int, **sw
     """Matches rooted in ``[lo, hi)``: a valid, non-empty range of a graph held on the device
     (``switches``: :func:`launch_range`'s ``steal``, ``tail_ms``, ``expand``, ``count_last``)."""
     prep = prepare(graph, plan)
-    total = checked_total(int(launch_range(prep, MODES["count"], lo, hi, **switches)[C_COUNT]))
+    total = checked_total(control_count(launch_range(prep, MODES["count"], lo, hi, **switches)))
     finish(prep, mode="count")
     return total
 
@@ -527,7 +534,7 @@ def enumerate_range(
     todo = [(lo, hi)]
     while todo and (limit is None or got < limit):
         a, b = todo.pop()
-        c = int(launch_range(prep, MODES["count"], a, b, steal=steal, tail_ms=tail_ms)[C_COUNT])
+        c = control_count(launch_range(prep, MODES["count"], a, b, steal=steal, tail_ms=tail_ms))
         if (a, b) == (lo, hi):  # the whole range: its count is the result size
             check_result_rows(c if limit is None else min(c, limit), ncol)
         if c == 0:
@@ -588,7 +595,7 @@ def census_range(
         wait_event(end)
         kernel_ms += float(cp.cuda.get_elapsed_time(start, end))
     res = counts.get()
-    checked_total(int(res.max()), "census count")
+    checked_total(int(res.max()), "census count", INT64_MAX)
     finish(None, kernel_ms=kernel_ms, compile_seconds=cm.compile_seconds, mode="census",
            blocks=blocks)  # fmt: skip
     return res.astype(np.int64)

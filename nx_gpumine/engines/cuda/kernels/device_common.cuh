@@ -1,8 +1,13 @@
 // Device helpers of both kernel families, everything that is not specific to one: integer
 // types, the warp mask, the control block's common words (count, flags) and their helpers
-// (flag reads and sets, overflow-checked counts), lane and warp helpers (lane masks, warp sums,
-// one atomic per warp), checked 64-bit falling factorials and binomials, the clock and the
-// binary search. Nothing here knows a graph, a plan or a motif.
+// (flag reads and sets, 128-bit counts), lane and warp helpers (lane masks, warp sums, one
+// atomic per warp), checked 64-bit falling factorials and binomials and their exact 128-bit
+// forms, the clock and the binary search. Nothing here knows a graph, a plan or a motif.
+//
+// Counts: a thread or warp keeps a 64-bit count in its hot loop; the control block's count is
+// 128 bits (C_COUNT low word, C_COUNT_HI high word), so a partial count that would wrap, or a
+// formula past 64 bits, is carried there (add_count, add_count_wide), and F_OVERFLOW is
+// raised only past 2**128 - 1.
 //
 // Included by the two family headers only: static_common.cuh (static_dfs.cu, static_count.cu)
 // and temporal_common.cuh (temporal_dfs.cu, temporal_census.cu), each after defining its flag
@@ -22,8 +27,9 @@ typedef unsigned long long u64;
 // ---- control block (u64 words, shared with the host): the words every family has; each
 // family header lays out the others (cursors, statistics) and defines its own flag bits (the
 // host modules mirror both: engines/cuda/static.py, shapes.py, temporal.py).
-#define C_COUNT 0  // matches counted
-#define C_FLAGS 1  // flag bits (the family's F_*)
+#define C_COUNT 0      // matches counted (low 64 bits)
+#define C_FLAGS 1      // flag bits (the family's F_*)
+#define C_COUNT_HI 15  // matches counted (high 64 bits: the carries out of C_COUNT)
 #define C_WORDS 16
 
 // ---- lanes and warps
@@ -52,6 +58,26 @@ __device__ __forceinline__ u64 warp_sum_checked(u64 v, bool* ovf) {
   }
   if (wrapped) *ovf = true;
   return v;
+}
+
+// 128-bit sum over the warp of (hi:lo), complete in every lane: the butterfly of
+// warp_sum_checked carrying each wrap of the low words into the high ones. *ovf is set (never
+// cleared) where a high word wraps, i.e. where the warp's sum passes 2**128 - 1. Every lane of
+// the warp must call it.
+__device__ __forceinline__ void warp_sum_wide(u64& lo, u64& hi, bool* ovf) {
+  bool wrapped = false;
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    const u64 olo = __shfl_xor_sync(FULLMASK, lo, off);
+    const u64 ohi = __shfl_xor_sync(FULLMASK, hi, off);
+    const u64 s = lo + olo;
+    const u64 h = hi + ohi;
+    const u64 h2 = h + (s < lo ? 1 : 0);
+    wrapped |= h < hi || h2 < h;
+    lo = s;
+    hi = h2;
+  }
+  if (wrapped) *ovf = true;
 }
 
 // Position of the n-th (0-based) set bit of m.
@@ -112,6 +138,53 @@ __device__ __forceinline__ u64 binom_checked(u64 n, int t, bool* ovf) {
   return r;
 }
 
+// ---- exact 128-bit counting formulas: the slow path of the checked ones above, taken when
+// they overflow 64 bits. Five 32-bit limbs (little-endian): a 128-bit value times a factor
+// below 2**32 fits them, and the exact division of a binomial step runs limb by limb.
+struct Wide {
+  unsigned w[5];
+};
+
+__device__ __forceinline__ void wide_mul(Wide& a, unsigned m) {
+  u64 c = 0;
+#pragma unroll
+  for (int i = 0; i < 5; ++i) {
+    const u64 p = (u64)a.w[i] * m + c;
+    a.w[i] = (unsigned)p;
+    c = p >> 32;
+  }
+}
+
+// a /= d, exact for the caller (d < 2**32); long division from the top limb down.
+__device__ __forceinline__ void wide_div(Wide& a, unsigned d) {
+  u64 r = 0;
+#pragma unroll
+  for (int i = 4; i >= 0; --i) {
+    const u64 cur = (r << 32) | a.w[i];
+    a.w[i] = (unsigned)(cur / d);
+    r = cur % d;
+  }
+}
+
+// ff(n, t) (binomial: C(n, t)) as hi:lo for n < 2**32; false when it exceeds 2**128 - 1. Every
+// intermediate value is at most the result (falling factorials grow; C(n, i) grows up to
+// i = n / 2, and t is taken at most n / 2), so one check per step bounds them all.
+__device__ __noinline__ bool formula_wide(u64 n, int t, bool binomial, u64* lo, u64* hi) {
+  *lo = 0;
+  *hi = 0;
+  if ((u64)t > n) return true;
+  if (binomial && (u64)t > n - t) t = (int)(n - t);
+  Wide a = {{1u, 0u, 0u, 0u, 0u}};
+  for (int i = 0; i < t; ++i) {
+    wide_mul(a, (unsigned)(n - i));
+    if (binomial) wide_div(a, (unsigned)(i + 1));
+    if (a.w[4]) return false;
+  }
+  *lo = ((u64)a.w[1] << 32) | a.w[0];
+  *hi = ((u64)a.w[3] << 32) | a.w[2];
+  return true;
+}
+
 // ---- binary search
 // Unsigned type of the same width as a position type (int or long long).
 template <class I>
@@ -162,28 +235,76 @@ __device__ __forceinline__ unsigned read_flags(const u64* ctl) {
 
 __device__ __forceinline__ void set_flag(u64* ctl, unsigned f) { atomicOr(ctl + C_FLAGS, (u64)f); }
 
-// A thread's own 64-bit count: acc += v, raising F_OVERFLOW if it wraps.
+// The control block's 128-bit count: ctl[C_COUNT_HI] += h, raising F_OVERFLOW if it wraps
+// (the count passed 2**128 - 1).
+__device__ __forceinline__ void add_count_high(u64* ctl, u64 h) {
+  if (h) {
+    const u64 old = atomicAdd(ctl + C_COUNT_HI, h);
+    if (old + h < old) set_flag(ctl, F_OVERFLOW);
+  }
+}
+
+// ctl's 128-bit count += v (no atomic for 0): a wrap of the low word carries into the high one.
+__device__ __forceinline__ void add_count(u64* ctl, u64 v) {
+  if (v) {
+    const u64 old = atomicAdd(ctl + C_COUNT, v);
+    if (old + v < old) add_count_high(ctl, 1);
+  }
+}
+
+// ctl's 128-bit count += hi:lo.
+__device__ __forceinline__ void add_count_wide(u64* ctl, u64 lo, u64 hi) {
+  add_count(ctl, lo);
+  add_count_high(ctl, hi);
+}
+
+// ctl's count += ff(n, t) or C(n, t) exactly (the slow path of a formula that passed 64 bits):
+// F_OVERFLOW past 2**128 - 1.
+__device__ __forceinline__ void add_count_formula(u64* ctl, u64 n, int t, bool binomial) {
+  u64 lo, hi;
+  if (formula_wide(n, t, binomial, &lo, &hi))
+    add_count_wide(ctl, lo, hi);
+  else
+    set_flag(ctl, F_OVERFLOW);
+}
+
+// A thread's own 64-bit count: acc += v; a sum that would wrap moves acc into ctl's 128-bit
+// count first.
 __device__ __forceinline__ void add_checked(u64& acc, u64 v, u64* ctl) {
   const u64 s = acc + v;
-  if (s < acc) set_flag(ctl, F_OVERFLOW);
-  acc = s;
+  if (s < acc) {
+    add_count(ctl, acc);
+    acc = v;
+  } else {
+    acc = s;
+  }
 }
 
 // A thread's own 64-bit count in a hot loop: acc += v, noting a wrap in *ovf (never cleared),
 // without a branch; the caller raises F_OVERFLOW once, after its loop (add_checked's flag
-// write inside the loop cost the clique and 4-cycle kernels 5-9% on the H100).
+// write inside the loop cost the clique and 4-cycle kernels 5-9% on the H100). For values
+// that are not counts (census.cu's products have an exact host fallback).
 __device__ __forceinline__ void add_noting(u64& acc, u64 v, bool* ovf) {
   const u64 s = acc + v;
   *ovf |= s < acc;
   acc = s;
 }
 
-// ctl[C_COUNT] += v (no atomic for 0), raising F_OVERFLOW if the 64-bit count wraps.
-__device__ __forceinline__ void add_count(u64* ctl, u64 v) {
-  if (v) {
-    u64 old = atomicAdd(ctl + C_COUNT, v);
-    if (old + v < old) set_flag(ctl, F_OVERFLOW);
-  }
+// A thread's own 128-bit count in a hot loop: lo += v, carrying a wrap into hi without a
+// branch (the same cost as add_noting); warp_sum_wide and add_count_wide finish it.
+__device__ __forceinline__ void add_carrying(u64& lo, u64& hi, u64 v) {
+  const u64 s = lo + v;
+  hi += s < lo ? 1 : 0;
+  lo = s;
+}
+
+// The shape kernels' epilogue: the warp's 128-bit sum of every lane's hi:lo, added to ctl's
+// count by lane 0 (F_OVERFLOW past 2**128 - 1). Every lane of the warp must call it.
+__device__ __forceinline__ void warp_add_count(u64* ctl, u64 lo, u64 hi) {
+  bool ovf = false;
+  warp_sum_wide(lo, hi, &ovf);
+  if (ovf) set_flag(ctl, F_OVERFLOW);
+  if ((threadIdx.x & 31) == 0) add_count_wide(ctl, lo, hi);
 }
 
 // Warp-uniform reads (lane 0 reads, all lanes get its value): decisions that lead to warp

@@ -150,8 +150,7 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
   const int lane = threadIdx.x & 31;
   const int wib = threadIdx.x >> 5;
   int* S = sS[wib];
-  u64 cnt = 0;
-  bool ovf = false;  // a wrap of cnt
+  u64 cnt = 0, cnt_hi = 0;  // 128 bits: the wraps of cnt carry into cnt_hi
   while (true) {
     const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
@@ -289,33 +288,32 @@ extern "C" __global__ void __launch_bounds__(CWPB * 32)
       for (int w = 0; w < W; ++w) c[w] = rows[i * W + w];
       // one row's chains number at most C(ROWS - 1, KC - 2) < 2**57 (ROWS <= 512, shapes.py's
       // MAX_ROWS; KC <= 10): count_chains cannot wrap, the lane's running total can
-      add_noting(cnt, count_chains<KC - 2>(rows, c), &ovf);
+      add_carrying(cnt, cnt_hi, count_chains<KC - 2>(rows, c));
     }
 #endif
     __syncwarp();
   }
-  cnt = warp_sum_checked(cnt, &ovf);
-  if (ovf) set_flag(ctl, F_OVERFLOW);
-  if (lane == 0) add_count(ctl, cnt);
+  warp_add_count(ctl, cnt, cnt_hi);
 }
 
 // ------------------------------------------------------------------ books from edge support
 // Sum over edges of C(support, TBOOK) (support indexed by radj position; zero elsewhere).
 extern "C" __global__ void __launch_bounds__(256)
     book_sum(const int* __restrict__ sup, i64 nnz, u64* ctl) {
-  u64 s = 0;
-  bool ovf = false;
+  u64 s = 0, s_hi = 0;
   for (i64 p = (i64)blockIdx.x * blockDim.x + threadIdx.x; p < nnz;
        p += (i64)gridDim.x * blockDim.x) {
     const int c = __ldg(sup + p);
     if (c >= TBOOK) {
-      const u64 b = binom_checked((u64)c, TBOOK, &ovf);
-      add_noting(s, b, &ovf);
+      bool big = false;
+      const u64 b = binom_checked((u64)c, TBOOK, &big);
+      if (big)  // past 64 bits: exactly, into the 128-bit count
+        add_count_formula(ctl, (u64)c, TBOOK, true);
+      else
+        add_carrying(s, s_hi, b);
     }
   }
-  s = warp_sum_checked(s, &ovf);
-  if (ovf) set_flag(ctl, F_OVERFLOW);
-  if ((threadIdx.x & 31) == 0) add_count(ctl, s);
+  warp_add_count(ctl, s, s_hi);
 }
 
 // ------------------------------------------------------------------ 4-cycles (ranked wedges)
@@ -341,8 +339,7 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
     C_[i] = 0;
   }
   __syncwarp();
-  u64 cnt = 0;
-  bool ovf = false;  // a wrap of cnt
+  u64 cnt = 0, cnt_hi = 0;  // 128 bits: the wraps of cnt carry into cnt_hi
   while (true) {
     const i64 vi = (i64)warp_atomic_add(ctl + C_TRIECUR, 1ull);
     if (vi >= nverts) break;
@@ -396,12 +393,10 @@ extern "C" __global__ void __launch_bounds__(C4WPB * 32)
         C_[i] = 0;
       }
     }
-    add_noting(cnt, at_a, &ovf);
+    add_carrying(cnt, cnt_hi, at_a);
     __syncwarp();
   }
-  cnt = warp_sum_checked(cnt, &ovf);
-  if (ovf) set_flag(ctl, F_OVERFLOW);
-  if (lane == 0) add_count(ctl, cnt);
+  warp_add_count(ctl, cnt, cnt_hi);
 }
 
 // The block's next task from the shared cursor ctl[C_TRIECUR], for every thread of the block
@@ -425,8 +420,7 @@ extern "C" __global__ void __launch_bounds__(1024)
   __shared__ int s_items;
   const int nwords = PACK16 ? chunk / 2 : chunk;
   for (int i = threadIdx.x; i < nwords; i += blockDim.x) cnt_words[i] = 0u;
-  u64 acc = 0;
-  bool ovf = false;  // a wrap of acc
+  u64 acc = 0, acc_hi = 0;  // 128 bits: the wraps of acc carry into acc_hi
   while (true) {
     const i64 vi = block_next_task(s_vi, ctl);
     if (vi >= nverts) break;
@@ -472,11 +466,9 @@ extern "C" __global__ void __launch_bounds__(1024)
       }
       __syncthreads();  // counters zeroed and s_items read before the next chunk
     }
-    add_noting(acc, at_a, &ovf);
+    add_carrying(acc, acc_hi, at_a);
   }
-  acc = warp_sum_checked(acc, &ovf);
-  if (ovf) set_flag(ctl, F_OVERFLOW);
-  if ((threadIdx.x & 31) == 0) add_count(ctl, acc);
+  warp_add_count(ctl, acc, acc_hi);
 }
 
 // ------------------------------------------------------------------ pair-edge shapes
@@ -505,8 +497,7 @@ extern "C" __global__ void __launch_bounds__(256)
   const int wib = threadIdx.x >> 5;
   const int nw = blockDim.x >> 5;
   int* cnt = cnt_all + (i64)blockIdx.x * n;
-  u64 acc = 0;
-  bool ovf = false;
+  u64 acc = 0, acc_hi = 0;
   while (true) {
     const i64 vi = block_next_task(s_vi, ctl);
     if (vi >= nverts) break;
@@ -544,8 +535,12 @@ extern "C" __global__ void __launch_bounds__(256)
           const int b = __ldg(tl + pos);
           if (b < a) {  // pole pairs are counted at their higher-rank pole
             const int c = cnt[b];  // >= 2: x and y
-            const u64 v = falling_checked((u64)(c - 2), TPAIR - 2, &ovf);
-            add_noting(acc, v, &ovf);
+            bool big = false;
+            const u64 v = falling_checked((u64)(c - 2), TPAIR - 2, &big);
+            if (big)  // past 64 bits: exactly, into the 128-bit count
+              add_count_formula(ctl, (u64)(c - 2), TPAIR - 2, false);
+            else
+              add_carrying(acc, acc_hi, v);
           }
         });
       }
@@ -558,7 +553,5 @@ extern "C" __global__ void __launch_bounds__(256)
       for (i64 r = m0 + lane; r < m1; r += 32) cnt[__ldg(radj + r)] = 0;
     }
   }
-  acc = warp_sum_checked(acc, &ovf);
-  if (ovf) set_flag(ctl, F_OVERFLOW);
-  if (lane == 0) add_count(ctl, acc);
+  warp_add_count(ctl, acc, acc_hi);
 }

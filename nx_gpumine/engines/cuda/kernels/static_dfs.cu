@@ -58,7 +58,7 @@ struct Ctx {
   int it[K];
   int sz[K];
   int rsz[K];
-  u64 acc;  // lane 0: matches counted by this warp
+  u64 acc;  // lane 0: matches counted by this warp (moved into ctl's count before it wraps)
   // enumerate
   int* out;
   i64 outcap;
@@ -270,7 +270,6 @@ __device__ __forceinline__ u64 count_level(const Ctx& x, int lev, int pairlev, u
 
 __device__ void count_tail(Ctx& x) {
   u64 v;
-  bool ovf = false;
 #if TAILKIND == TAIL_PAIR
   u64 nab = 0;
   const u64 na = count_level(x, TAILT, TAILT + 1, &nab);
@@ -278,9 +277,13 @@ __device__ void count_tail(Ctx& x) {
   v = na * nb - nab;  // both < 2^31: no overflow
 #else
   const u64 n = count_level(x, TAILT, -1, nullptr);
+  bool ovf = false;
   v = tail_value(n, TAILN, &ovf);
+  if (ovf) {  // past 64 bits: exactly, into the 128-bit count (F_OVERFLOW past 128)
+    if (x.lane == 0) add_count_formula(x.ctl, n, TAILN, TAILKIND == TAIL_CHOOSE);
+    return;
+  }
 #endif
-  if (ovf && x.lane == 0) set_flag(x.ctl, F_OVERFLOW);
   acc_add(x, v);
 }
 

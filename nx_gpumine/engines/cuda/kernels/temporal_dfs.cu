@@ -1063,10 +1063,7 @@ extern "C" __global__ void DFS_BOUNDS temporal_dfs(const TGraph g, const TLaunch
     dump_context(c, v, dump, dumpcap);
     if (lane == 0) atomicAdd(ctl + C_NTAIL, 1ULL);
   }
-  bool ovf = false;
-  const u64 cnt = warp_sum_checked(c.cnt, &ovf);
-  if (ovf) set_flag(ctl, F_OVERFLOW);
-  if (lane == 0) add_count(ctl, cnt);
+  warp_add_count(ctl, c.cnt, 0);  // 128 bits (add_counted moved any wrap into ctl already)
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 
