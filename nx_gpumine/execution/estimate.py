@@ -1,27 +1,35 @@
 """Estimates before a count: the plan's work bound, a sampled count, its work and run time.
 
 :func:`estimate_plan` splits the root entries of a (distinct) static plan into strata by their
-bound (:func:`nx_gpumine.plan.estimate.root_log_weights`), samples each stratum (Neyman's
-allocation) and counts the matches rooted at each sampled entry *exactly* with the CPU engine
-(``count(graph, plan, e, e + 1)``).
+bound (:func:`nx_gpumine.plan.estimate.bounds_and_weights`; strata of equal shares of the
+bounds' square roots, so that the few heavy roots of a graph with hubs get strata of their own),
+samples each stratum and counts the matches rooted at each sampled entry *exactly* with the CPU
+engine (``count(graph, plan, e, e + 1)``).
 
 It goes level by level: the prefix plans (:func:`nx_gpumine.plan.estimate.prefix_plan`) give
 the partial matches of each sampled root at levels 2, 3, ... (the *work* the count walk
-visits), then the plan itself the count. Each level is counted on a subset of the roots of the
-level before (all of them while time allows) and its stratum total is the previous level's
-total times the ratio of the two levels on that subset: a two-phase ratio estimator per
-stratum, so the costly deep levels take few roots without losing the precision of the shallow
-ones (:class:`_Chain`). A level stops at its share of :data:`SAMPLE_SECONDS`; where not even
-one root per stratum of the next level fits, the deeper levels follow the last measured
-branching factor, capped by the plan's bounds (``Estimate.extrapolated``). ``max_work`` stops
-as soon as the levels measured pass it (``count_subgraphs(max_work=...)``, :func:`work_check`).
+visits), then the plan itself the count (:class:`_Chain`). Each level counts every root of the
+level before while time allows; else, per stratum, it draws roots of the level before with
+replacement, with probabilities proportional to their share of the stratum's estimated total
+(Hansen-Hurwitz), and the stratum's total becomes that of the level before times the mean
+growth ``y / x`` of the roots drawn: unbiased given the level before, whatever the spread
+(a heavy root is drawn often and counted once; a root without partial matches has none
+below it and is never drawn). The draws are split between strata by Neyman's allocation with
+costs, on what the level before measured, and topped up while the level's time is not spent
+(:meth:`_Level.fill`). A level stops at its share of :data:`SAMPLE_SECONDS`; the count's level
+may take :data:`EXTRA_SECONDS` more while its relative standard error is above
+:data:`TARGET_RSE`. Where not even one root per stratum of the next level fits, the deeper
+levels follow the last measured branching factor, capped by the plan's bounds
+(``Estimate.extrapolated``). ``max_work`` stops as soon as the levels measured pass it
+(``count_subgraphs(max_work=...)``, :func:`work_check`).
 
 The predicted run time (``Estimate.seconds``) is the CPU engine's: each sampled call of the
-whole plan is timed, less a call of the same plan admitting no root made right after it on
-the same root (the engine's fixed cost per call); these net times, per node expanded, are
-scaled up stratum by stratum like the count and divided by numba's threads (as if the threads
-scaled perfectly). Below about 0.1 s the noise of single calls dominates; on a GPU the CUDA
-engine usually runs far faster than the figure.
+whole plan is timed, less the engine's fixed cost per call (the mean time of calls of the plan
+admitting no root, one after every eighth call: :attr:`_Level.fixed_mean`); these net times are
+scaled up stratum by stratum like the count (at least :data:`MIN_RATE` per partial match of the
+level before) and divided by numba's threads (as if the threads scaled perfectly). Below about
+0.1 s the noise of single calls dominates; on a GPU the CUDA engine usually runs far faster
+than the figure.
 
 Before a count, ``count_subgraphs`` uses :func:`eta_wanted` (``progress=True``: an estimate is
 worth its fraction of a second only above :data:`ETA_MIN_BOUND`), :meth:`Estimate.eta` (the
@@ -31,6 +39,7 @@ line it prints) and :meth:`Estimate.time_refusal` (``max_seconds=``, checked by
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 import time
@@ -42,10 +51,10 @@ from ..engines import select_engine
 from ..errors import QueryError
 from ..inputs.static_graph import StaticGraph
 from ..plan.estimate import (
+    bounds_and_weights,
     level_bounds,
     prefix_plan,
     root_entries,
-    root_log_weights,
     symmetry_factors,
     walk_levels,
     work_bound,
@@ -70,8 +79,25 @@ __all__ = [
 DEFAULT_SAMPLES = 400
 #: Engine time the sampling may take (seconds, all levels together) before it extrapolates.
 SAMPLE_SECONDS = 0.3
+#: More engine time the count's level may take (:func:`_extend`) when its relative standard
+#: error is above :data:`TARGET_RSE` (seconds, beyond :data:`SAMPLE_SECONDS`).
+EXTRA_SECONDS = 0.3
+#: Relative standard error of the count above which the sample takes more time.
+TARGET_RSE = 0.1
 #: Number of strata (at most) the roots are split into by their per-root bound.
-STRATA = 12
+STRATA = 24
+#: The strata hold equal shares of the sum of ``bound ** MASS_POWER`` (:func:`_strata`).
+MASS_POWER = 0.5
+#: The first-phase sample of a stratum is proportional to ``N_h mean(bound) ** ALLOC_POWER``.
+ALLOC_POWER = 0.75
+#: A level whose first root per stratum is predicted to take this many times its share of
+#: the time is not counted: the levels from there are extrapolated.
+HOPELESS = 10.0
+#: Least engine time per node expanded that the predicted run time assumes (seconds).
+MIN_RATE = 5e-9
+#: Least relative spread assumed of a stratum's growth from one level to the next, when it
+#: allocates the roots of the next level (:meth:`_Chain.allocate`).
+SPREAD_FLOOR = 0.25
 #: Fewest roots a level may be counted on (else the levels from there are extrapolated).
 MIN_ROOTS = 8
 #: Standard errors on each side of the estimate in ``count_low`` / ``count_high``.
@@ -198,22 +224,34 @@ class _Strata:
 
 
 def _strata(entries: np.ndarray, logw: np.ndarray, samples: int, seed: int) -> _Strata:
-    """Split the roots by ``logw`` (log2 of their bound) into at most :data:`STRATA` strata of
-    equal width, plus one of the roots whose bound is 0, and sample ``n_h`` roots of each,
-    proportional to ``N_h sqrt(mean bound)`` (Neyman's allocation when the spread and the
-    cost of a root both grow with its bound), at least 2 each."""
+    """Split the roots by ``logw`` (log2 of their bound ``b``) into at most :data:`STRATA`
+    strata, plus one of the roots whose bound is 0, and sample ``n_h`` roots of each, at
+    least 2.
+
+    The strata hold equal shares of ``sum sqrt(b)`` (roots in order of their bound, cut on a
+    fine histogram of ``logw``): on a graph with hubs, where a few thousand roots bound
+    nearly all the matches, the heaviest roots get strata of their own, tens of roots each,
+    instead of sharing one with thousands of lighter ones. ``n_h`` is proportional to
+    ``N_h mean(b)^0.75`` (between Neyman's allocation when spread and cost both grow with
+    the bound, ``N_h sqrt(mean b)``, and one proportional to the bound, which the heavy
+    strata's spread calls for)."""
     rng = np.random.default_rng(seed)
     finite = np.isfinite(logw)
     top = float(logw[finite].max()) if finite.any() else 0.0
     lo = float(logw[finite].min()) if finite.any() else 0.0
     nb = max(1, min(STRATA, len(entries)))
-    width = (top - lo) / nb or 1.0
     bucket = np.full(len(entries), nb, dtype=np.int64)  # nb: bound 0
-    bucket[finite] = np.minimum(((logw[finite] - lo) / width).astype(np.int64), nb - 1)
-    sizes = np.bincount(bucket, minlength=nb + 1)
     rel = np.exp2(np.where(finite, logw.astype(np.float64) - top, -np.inf))
+    if finite.any():
+        bins = 4096  # equal shares of sum(b^MASS_POWER), cut between bins of log2(b)
+        fine = np.minimum(((logw[finite] - lo) / ((top - lo) / bins or 1.0)), bins - 1)
+        fine = fine.astype(np.int64)
+        mass = np.bincount(fine, weights=rel[finite] ** MASS_POWER, minlength=bins)
+        before = (np.cumsum(mass) - mass) / mass.sum()
+        bucket[finite] = np.minimum((before * nb).astype(np.int64), nb - 1)[fine]
+    sizes = np.bincount(bucket, minlength=nb + 1)
     mean_w = np.bincount(bucket, weights=rel, minlength=nb + 1) / np.maximum(sizes, 1)
-    share = sizes * np.sqrt(mean_w)
+    share = sizes * mean_w**ALLOC_POWER
     want = samples * share / share.sum() if share.sum() > 0 else np.ones(nb + 1)
     picks = []
     kept = []
@@ -240,126 +278,324 @@ def _no_roots(plan: StaticPlan) -> StaticPlan:
 
 
 class _Chain:
-    """Per stratum: the sampled roots still counted, their values at the current level, and
-    the stratum's estimated total there (a ratio chain: each level's total is the previous
-    level's total times the ratio of the two levels on the roots counted at both)."""
+    """Per stratum, a weighted sample of roots at the current level: their entries
+    (``picks``, repeated where a root was drawn more than once), their partial matches there
+    (``x``) and their weights (``w``: the stratum's estimated total is ``sum(w x)``).
 
-    def __init__(self, strata: _Strata) -> None:
+    Level 1 holds the first-phase sample, each root weighing ``N_h / n_h``. The next level
+    counts every root when the time allows (the weights stay), else draws roots with
+    replacement with probabilities proportional to their share ``w x`` of the total
+    (Hansen-Hurwitz): the stratum's total becomes ``T / m * sum(y / x)`` over the ``m``
+    draws, unbiased given the level before, whatever the spread — a heavy root is drawn
+    often and counted once, a root without partial matches is never drawn."""
+
+    def __init__(self, strata: _Strata, seed: int) -> None:
+        self.rng = np.random.default_rng([seed, 1])
         self.sizes = strata.sizes.astype(np.float64)
+        self.first = np.array([len(p) for p in strata.picks], dtype=np.float64)
         self.picks = list(strata.picks)
-        self.first = np.array([len(p) for p in self.picks], dtype=np.float64)
         self.x = [np.ones(len(p)) for p in self.picks]
-        self.totals = self.sizes.copy()  # level 1: every root entry is one partial match
-        self.resid = np.zeros(len(self.picks))  # variance added by the subsampling
-        self.serial = np.zeros(len(self.picks))  # estimated engine seconds of the last level
-        self.found = 0  # matches (or partial matches) the last level found on its roots
-
-    def cost(self, frac: float, rate: float, per_call: float) -> float:
-        """Seconds to count the next level on ``frac`` of the roots (``rate`` seconds per node
-        expanded, ``per_call`` per root)."""
-        return sum(
-            rate * float(x[:n].sum()) + per_call * n
-            for x in self.x
-            for n in [_keep(frac, len(x)) if len(x) else 0]
-        )
-
-    def roots(self, frac: float = 1.0) -> int:
-        """Roots the next level counts at ``frac``."""
-        return sum(_keep(frac, len(x)) for x in self.x if len(x))
-
-    def fraction(self, rate: float, per_call: float, left: float) -> float | None:
-        """Largest fraction of the roots whose next level fits ``left`` seconds, or None."""
-        if self.cost(1.0, rate, per_call) <= left:
-            return 1.0
-        lo, hi = 0.0, 1.0
-        for _ in range(20):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if self.cost(mid, rate, per_call) <= left else (lo, mid)
-        return lo if self.cost(lo, rate, per_call) <= left else None
-
-    def schedule(self, frac: float) -> list[tuple[int, int]]:
-        """``(stratum, index)`` of the roots to count next, interleaved so that wherever the
-        walk stops every stratum has had about the same share (the first of each comes first)."""
-        keys = [
-            (i / n, h, i)
-            for h, x in enumerate(self.x)
-            for n in [_keep(frac, len(x)) if len(x) else 0]
-            for i in range(n)
+        self.w = [
+            np.full(len(p), n / max(len(p), 1)) for p, n in zip(self.picks, self.sizes, strict=True)
         ]
+        self.totals = self.sizes.copy()  # level 1: every root entry is one partial match
+        self.resid = np.zeros(len(self.picks))  # variance added by the draws
+        self.serial = np.zeros(len(self.picks))  # estimated engine seconds of the last level
+        self.growth = np.ones(len(self.picks))  # the last ratio of two levels, per stratum
+        self.spread = np.ones(len(self.picks))  # relative spread of that ratio over roots
+        self.complete = bool(np.all(self.first == self.sizes))  # no root left out so far
+        self.found = 0  # matches (or partial matches) the last level found on its roots
+        self.orders: list[np.ndarray] = []
+
+    def draw(self) -> None:
+        """Random draws for the next level: per stratum, up to ``4 n + 16`` roots of the
+        current sample, with probabilities proportional to ``w x``."""
+        self.orders = []
+        for w, x in zip(self.w, self.x, strict=True):
+            share = w * x
+            total = float(share.sum())
+            if total <= 0:
+                self.orders.append(np.empty(0, dtype=np.int64))
+            else:
+                n = 4 * len(x) + 16
+                self.orders.append(self.rng.choice(len(x), size=n, p=share / total))
+
+    def order(self, h: int, every: bool) -> np.ndarray:
+        """The roots of stratum ``h`` to count, in order: all of them, or the draws."""
+        return np.arange(len(self.x[h])) if every else self.orders[h]
+
+    def _cum_cost(self, h: int, every: bool, rate: float, per_call: float) -> np.ndarray:
+        """Seconds to count the next level on the first 1, 2, ... roots of :meth:`order`
+        (``rate`` seconds per node expanded, ``per_call`` per root; a root already counted,
+        or without partial matches at this level, costs nothing)."""
+        idx = self.order(h, every)
+        e = self.picks[h][idx]
+        new = np.zeros(len(idx), dtype=bool)
+        new[np.unique(e, return_index=True)[1]] = True
+        x = self.x[h][idx]
+        return np.cumsum((rate * x + per_call * (x > 0)) * new)
+
+    def allocate(self, rate: float, per_call: float, left: float) -> tuple[bool, list[int]] | None:
+        """What to count at the next level in ``left`` seconds: ``(True, all)`` where every
+        root fits, else ``(False, draws per stratum)`` by Neyman's allocation with costs
+        (``m_h`` ~ ``T_h g_h s_h / sqrt(c_h)``: the stratum's total, its last growth factor
+        and that factor's relative spread over roots, the mean cost of a draw), at least one
+        draw per stratum with matches (even past ``left``: the costs are those of the level
+        before, often far off); None when that takes :data:`HOPELESS` times ``left``."""
+        strata = range(len(self.x))
+        every = [len(x) for x in self.x]
+        if (
+            sum(float(self._cum_cost(h, True, rate, per_call)[-1]) for h in strata if every[h])
+            <= left
+        ):
+            return True, every
+        cum = [self._cum_cost(h, False, rate, per_call) for h in strata]
+
+        def cost(ns: list[int]) -> float:
+            return sum(float(c[n - 1]) for c, n in zip(cum, ns, strict=True) if n)
+
+        low = [min(1, len(c)) for c in cum]
+        if cost(low) > HOPELESS * left:
+            return None
+        weight = []
+        for h in strata:
+            share = self.w[h] * self.x[h]
+            total = float(share.sum())
+            if total <= 0:
+                weight.append(0.0)
+                continue
+            unit = rate * self.x[h] + per_call
+            mean_cost = max(float((share * unit).sum()) / total, 1e-12)
+            weight.append(float(total * self.growth[h] * self.spread[h] / math.sqrt(mean_cost)))
+
+        def alloc(lam: float) -> list[int]:
+            return [
+                max(m, math.ceil(min(lam * w, len(c)))) if w > 0 else m
+                for c, m, w in zip(cum, low, weight, strict=True)
+            ]
+
+        lo, hi = 0.0, 1.0
+        while cost(alloc(hi)) <= left:
+            if hi > 1e300:
+                return False, alloc(hi)
+            lo, hi = hi, hi * 4
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if cost(alloc(mid)) <= left else (lo, mid)
+        return False, alloc(lo)
+
+    @staticmethod
+    def schedule(ns: list[int]) -> list[tuple[int, int]]:
+        """``(stratum, position)`` of the roots to count next (the first ``ns[h]`` of
+        stratum ``h``), interleaved so that wherever the walk stops every stratum has had
+        about the same share of its roots (the first of each comes first)."""
+        keys = [(i / n, h, i) for h, n in enumerate(ns) for i in range(n)]
         return [(h, i) for _, h, i in sorted(keys)]
 
-    def step(self, values: list[np.ndarray], net: list[np.ndarray]) -> None:
-        """Values of the next level on the first ``len(values[h])`` roots of each stratum; a
-        stratum with none takes the ratio of all the others."""
-        ys = sum(float(y.sum()) for y in values)
-        xs = sum(float(x[: len(y)].sum()) for x, y in zip(self.x, values, strict=True))
-        pooled = ys / xs if xs > 0 else 0.0
-        for h, (y, t) in enumerate(zip(values, net, strict=True)):
-            n1, n2 = len(self.x[h]), len(y)
-            x = self.x[h][:n2]
-            sx = float(x.sum())
-            r = (float(y.sum()) / sx if sx > 0 else 0.0) if n2 else pooled
-            if n2 < n1:
-                if n2 > 1:
-                    s2 = float(np.var(y - r * x, ddof=1))
-                else:  # no spread to measure: as if the level were unrelated to the last
-                    s2 = max(r, pooled) ** 2 * float(np.var(self.x[h], ddof=1))
-                self.resid[h] = (
-                    r * r * self.resid[h] + self.sizes[h] ** 2 * (1 / max(n2, 1) - 1 / n1) * s2
-                )
-            else:
-                self.resid[h] *= r * r
-            rate = max(float(t.sum()), 0.0) / sx if sx > 0 else 0.0
-            self.serial[h] = rate * self.totals[h]  # expanded nodes x seconds per node
+    def step(self, level: _Level) -> None:
+        """Move to the next level, from what ``level`` counted: the roots' new values and
+        weights, each stratum's total, the variance the draws add, the engine time. A
+        stratum with nothing counted (out of time) follows its last growth factor, with a
+        standard error as large as its total."""
+        for h in range(len(self.x)):
+            if level.pos[h]:
+                self._next(h, level)
+                continue
+            r = self.growth[h] if self.totals[h] > 0 else 0.0
+            self.serial[h] = 0.0
             self.totals[h] *= r
-            self.x[h] = y
-            self.picks[h] = self.picks[h][:n2]
+            self.resid[h] = r * r * self.resid[h] + self.totals[h] ** 2
+            self.picks[h] = self.picks[h][:0]
+            self.x[h], self.w[h] = self.x[h][:0], self.w[h][:0]
+            self.complete = False
+        self.found = level.found
+
+    def _next(self, h: int, level: _Level) -> None:
+        """Stratum ``h`` at the next level."""
+        every = level.every
+        idx = self.order(h, every)[: len(level.pos[h])]
+        y = np.array([level.counts[int(e)] for e in self.picks[h][idx]], dtype=np.float64)
+        t = np.array([level.net(int(e)) for e in self.picks[h][idx]], dtype=np.float64)
+        m, big, t0 = len(idx), len(self.x[h]), float(self.totals[h])
+        x = self.x[h][idx]
+        if every:  # the first m of the roots in their (random) order, each as they weigh
+            w = self.w[h][idx] * (big / m)
+            t1 = float((w * y).sum())
+            add = 0.0
+            if m < big:
+                self.complete = False
+                c = self.w[h][idx] * y
+                add = big * big * (1 / m - 1 / big) * float(np.var(c, ddof=1)) if m > 1 else t1**2
+            self.serial[h] = max(float((w * t).sum()), MIN_RATE * t0)
+            ok = x > 0
+            z = y[ok] / x[ok]
+            share = (self.w[h][idx] * x)[ok]
+            mean = float((share * z).sum() / share.sum()) if ok.any() else 0.0
+            sd = (
+                math.sqrt(float((share * (z - mean) ** 2).sum() / share.sum())) if ok.any() else 0.0
+            )
+        else:  # draws with probability w x / T: each weighs T / (m x)
+            z = y / x
+            t1 = t0 * float(z.mean())
+            self.complete = False
+            w = t0 / (m * x)
+            add = t0 * t0 * float(np.var(z, ddof=1)) / m if m > 1 else t1**2
+            self.serial[h] = max(t0 * float((t / x).mean()), MIN_RATE * t0)
+            mean, sd = float(z.mean()), float(np.std(z))
+        r = t1 / t0 if t0 > 0 else 0.0
+        self.resid[h] = r * r * self.resid[h] + add
+        self.totals[h] = t1
+        self.growth[h] = r
+        self.spread[h] = max(sd / mean if mean > 0 else 0.0, SPREAD_FLOOR)
+        self.picks[h], self.x[h], self.w[h] = self.picks[h][idx], y, w
 
     def total(self) -> float:
         """Estimated total of the current level."""
         return float(self.totals.sum())
 
     def variance(self) -> float:
-        """Variance of :meth:`total` (stratified two-phase ratio estimator, approximate)."""
+        """Variance of :meth:`total`: the draws' (``resid``) and the first phase's, whose
+        spread within each stratum is estimated from the weighted sample (approximate)."""
         var = float(self.resid.sum())
         for h, y in enumerate(self.x):
             big, n0 = self.sizes[h], self.first[h]
-            if len(y) > 1 and n0 < big:
-                var += big * big * (1 / n0 - 1 / big) * float(np.var(y, ddof=1))
+            if len(y) and 1 < n0 < big:
+                mean = self.totals[h] / big
+                s2 = max(float((self.w[h] * y * y).sum()) / big - mean * mean, 0.0)
+                var += big * big * (1 / n0 - 1 / big) * s2 * n0 / (n0 - 1)
         return var
 
     def exact(self) -> bool:
         """Every root of every stratum was counted at every level."""
-        return all(len(y) == n for y, n in zip(self.x, self.sizes.tolist(), strict=True))
+        return self.complete
 
 
-def _keep(frac: float, n: int) -> int:
-    return max(1, math.ceil(frac * n))
+class _Level:
+    """What one level counted so far: per root entry its count and the time of its call
+    (:meth:`net`: less the engine's fixed cost per call), per stratum the positions of
+    :meth:`_Chain.order` counted, the engine calls and the exact sum of the counts of the
+    distinct roots; :meth:`run` counts more."""
 
+    def __init__(self, eng, graph: StaticGraph, plan: StaticPlan, chain: _Chain, every: bool):
+        self.eng, self.graph, self.plan, self.chain, self.every = eng, graph, plan, chain, every
+        self.counts: dict[int, int] = {}
+        self.times: dict[int, float] = {}
+        self.x_of: dict[int, float] = {}  # partial matches at the chain's level, per root
+        self.pos: list[list[int]] = [[] for _ in chain.x]
+        self.calls = 0
+        self.found = 0  # exact Python ints: the answer if every root ran
+        self.seconds = 0.0  # wall time of the calls
+        first = next(int(p[0]) for p in chain.picks if len(p))
+        self.none = _no_roots(plan)
+        eng.count(graph, self.none, first, first + 1)  # a first call may cost more: not timed
+        self.idle: list[float] = []  # times of calls of ``none``
+        for _ in range(3):
+            self._idle(first)
 
-def _run_step(
-    eng, graph: StaticGraph, plan: StaticPlan, chain: _Chain, frac: float, stop: float
-) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
-    """Count ``plan`` on the roots of :meth:`_Chain.schedule` until ``stop``
-    (``time.perf_counter()``): the counts and the net time of each call per stratum (less
-    the time of a call of the same plan admitting no root, made right after it on the same
-    root), or None if nothing was counted in time. Sets ``chain.found`` to the exact sum."""
-    none = _no_roots(plan)
-    got: list[list[int]] = [[] for _ in chain.x]
-    took: list[list[float]] = [[] for _ in chain.x]
-    for h, i in chain.schedule(frac):
-        if time.perf_counter() > stop:
-            break
-        e = int(chain.picks[h][i])
+    def _idle(self, e: int) -> None:
+        """Time a call of the plan admitting no root, on root entry ``e``."""
         t0 = time.perf_counter()
-        got[h].append(eng.count(graph, plan, e, e + 1))
-        t1 = time.perf_counter()
-        eng.count(graph, none, e, e + 1)
-        took[h].append(2 * t1 - t0 - time.perf_counter())
-    if not any(got):
-        return None
-    chain.found = sum(sum(v) for v in got)  # exact Python ints: the answer if every root ran
-    return [np.asarray(v, dtype=np.float64) for v in got], [np.asarray(v) for v in took]
+        self.eng.count(self.graph, self.none, e, e + 1)
+        self.idle.append(time.perf_counter() - t0)
+
+    @property
+    def fixed(self) -> float:
+        """The engine's fixed cost per call: the median time of the calls admitting no root
+        (three first, then one after every eighth call of the level; a median, as a call
+        now and then takes milliseconds more)."""
+        return float(np.median(self.idle))
+
+    @property
+    def fixed_mean(self) -> float:
+        """The mean of the same times: what a call costs besides its work on average, delays
+        included (:meth:`net`, for the predicted run time)."""
+        return sum(self.idle) / len(self.idle)
+
+    def done(self) -> list[int]:
+        """Positions counted per stratum."""
+        return [len(v) for v in self.pos]
+
+    def run(self, ns: list[int], stop: float) -> None:
+        """Count the first ``ns[h]`` roots of each stratum's order not counted yet, until
+        ``stop`` (``time.perf_counter()``; the first root of each stratum until twice the
+        time to ``stop``, so that a slow level still measures every stratum). A root without
+        partial matches at the chain's level has no matches below it: 0, without a call; a
+        root counted before is not counted again."""
+        done = self.done()
+        t_begin = time.perf_counter()
+        late = stop + max(stop - t_begin, 0.0)
+        eng, graph, plan, chain = self.eng, self.graph, self.plan, self.chain
+        orders = [chain.order(h, self.every) for h in range(len(ns))]
+        for h, i in chain.schedule(ns):
+            if i < done[h]:
+                continue
+            now = time.perf_counter()
+            if now > late or (now > stop and i > 0):
+                break
+            j = int(orders[h][i])
+            e = int(chain.picks[h][j])
+            if e not in self.counts:
+                x = float(chain.x[h][j])
+                if x == 0:
+                    self.counts[e] = 0
+                else:
+                    t0 = time.perf_counter()
+                    c = eng.count(graph, plan, e, e + 1)
+                    self.times[e] = time.perf_counter() - t0
+                    self.x_of[e] = x
+                    if self.calls % 8 == 0:
+                        self._idle(e)
+                    self.counts[e] = c
+                    self.found += c
+                    self.calls += 1
+            self.pos[h].append(i)
+        self.seconds += time.perf_counter() - t_begin
+
+    def net(self, e: int) -> float:
+        """Seconds the call on root entry ``e`` took past the engine's mean cost per call
+        (0 for a root not counted: no partial matches above it; may be below 0 for a light
+        root, whose sums are clipped)."""
+        return self.times[e] - self.fixed_mean if e in self.times else 0.0
+
+    def costs(self) -> tuple[float, float]:
+        """Seconds per node expanded and per call besides that, as measured so far: the
+        median of the calls' net time per node of the chain's level below their root,
+        weighted by those nodes (a call that lost the CPU for a while does not count), and
+        the rest of the calls' time."""
+        if not self.times:
+            return MIN_RATE, 0.0
+        net = np.array(list(self.times.values())) - self.fixed
+        nodes = np.array([self.x_of[e] for e in self.times])
+        order = np.argsort(net / nodes)
+        half = np.searchsorted(np.cumsum(nodes[order]), nodes.sum() / 2)
+        rate = max(float(net[order[half]] / nodes[order[half]]), MIN_RATE)
+        busy = max(float(net.sum()), 0.0)
+        return rate, max(self.seconds - busy, 0.0) / max(self.calls, 1)
+
+    def fill(self, stop: float, rounds: int = 3) -> None:
+        """While time is left before ``stop`` (a tenth of the level's time or more): a level
+        counting every root counts on, one drawing its roots allocates the draws anew
+        (:meth:`_Chain.allocate`) on the costs measured so far, for the time spent and left
+        together, and counts the ones added."""
+        if self.every:
+            full = [len(x) for x in self.chain.x]
+            if self.done() != full and time.perf_counter() < stop:
+                self.run(full, stop)
+            return
+        for _ in range(rounds):
+            left = stop - time.perf_counter()
+            if left < 0.1 * (self.seconds + left):
+                return
+            got = self.chain.allocate(*self.costs(), self.seconds + left)
+            if got is None:
+                return
+            done = self.done()
+            ns = [max(a, b) for a, b in zip(got[1], done, strict=True)]
+            if got[0]:  # every root fits now: as many draws as there are
+                ns = [len(o) for o in self.chain.orders]
+            if ns == done:
+                return
+            self.run(ns, stop)
 
 
 def estimate_plan(
@@ -371,6 +607,7 @@ def estimate_plan(
     seed: int = 0,
     max_seconds: float = SAMPLE_SECONDS,
     max_work: int | None = None,
+    extra_seconds: float = EXTRA_SECONDS,
 ) -> Estimate:
     """Estimate the count of ``plan`` on ``graph``, its work and its CPU run time.
 
@@ -389,19 +626,23 @@ def estimate_plan(
         Seed of the sample.
     max_seconds : float
         Engine time the sampling may take; past it fewer roots are counted, then the deeper
-        levels are extrapolated.
+        levels are extrapolated (the first root of each stratum may take up to twice a
+        level's share).
     max_work : int, optional
         Stop as soon as the estimated work of the levels measured exceeds it (the deeper
         levels and the count are then extrapolated).
+    extra_seconds : float
+        More engine time the count's level may take when its relative standard error is
+        above :data:`TARGET_RSE` (:func:`_extend`).
 
     Returns
     -------
     Estimate
     """
     mult = int(plan.num_automorphisms) if kind == "mappings" and plan.distinct else 1
-    bounds = level_bounds(graph, plan)
-    t_levels = walk_levels(plan)
     entries = root_entries(graph, plan)
+    bounds, weights = bounds_and_weights(graph, plan, entries)
+    t_levels = walk_levels(plan)
     if plan.k <= 2 or plan.impossible or len(entries) == 0:
         bound = sum(bounds[:t_levels])
         t0 = time.perf_counter()
@@ -409,7 +650,6 @@ def estimate_plan(
         c = exact * mult
         seconds = time.perf_counter() - t0
         return Estimate(c, c, c, bound, bound, seconds, len(entries), len(entries), kind, True)
-    weights = root_log_weights(graph, plan, entries)
     strata = _strata(entries, weights, max(1, int(samples)), seed)
     eng = select_engine("cpu", "static")
     # steps: the prefix plans giving the partial matches at levels 2 .. t-1, then the plan
@@ -418,9 +658,9 @@ def estimate_plan(
     for warm in (steps[0], _no_roots(plan)):  # numba loads its kernels: not timed
         eng.count(graph, warm, first, first + 1)
     start = time.perf_counter()
-    chain = _Chain(strata)
+    chain = _Chain(strata, seed)
     levels = [float(bounds[0]), chain.total()]  # estimated partial matches per level
-    rate = 5e-9  # engine seconds per expanded node, from the last step
+    rate = MIN_RATE  # engine seconds per expanded node, from the last step
     per_call = 0.0  # seconds per sampled root besides that (the engine's fixed costs)
     counted = False
     for i, step in enumerate(steps):
@@ -430,25 +670,25 @@ def estimate_plan(
         # a level before the last may take half the time left; the last all of it, and at
         # least a third of the budget (a slow host still counts a few roots of the plan)
         left = max(left, max_seconds / 3) if step is plan else left / 2
-        frac = chain.fraction(rate, per_call, left) if i else 1.0
-        want = min(MIN_ROOTS, chain.roots())  # fewer say too little: extrapolate instead
-        if frac is None or chain.roots(frac) < want:
+        chain.draw()
+        got = chain.allocate(rate, per_call, left) if i else (True, [len(x) for x in chain.x])
+        want = min(MIN_ROOTS, sum(len(x) for x in chain.x))  # fewer: extrapolate instead
+        if got is None or sum(got[1]) < want:
             break
         stop = time.perf_counter() + left
-        t0 = time.perf_counter()
-        ran = _run_step(eng, graph, step, chain, frac, stop)
-        if ran is None or sum(len(v) for v in ran[0]) < want:
+        level = _Level(eng, graph, step, chain, got[0])
+        level.run(got[1], stop)
+        level.fill(stop)
+        if sum(level.done()) < want:
             break
-        values, net = ran
-        nodes = sum(float(x[: len(v)].sum()) for x, v in zip(chain.x, values, strict=True))
-        busy = sum(float(t.sum()) for t in net)
-        rate = max(busy / max(nodes, 1.0), 5e-9)
-        calls = sum(len(v) for v in values)
-        per_call = max(time.perf_counter() - t0 - busy, 0.0) / calls
-        chain.step(values, net)
+        rate, per_call = level.costs()
+        prev = copy.deepcopy(chain) if step is plan and extra_seconds > 0 else None
+        chain.step(level)
         counted = step is plan
         if not counted:
             levels.append(chain.total())
+        elif prev is not None:
+            chain = _extend(level, prev, chain, start + max_seconds + extra_seconds)
     _extrapolate(levels, bounds, symmetry_factors(plan))
     exact = counted and chain.exact()
     if exact:
@@ -469,13 +709,33 @@ def estimate_plan(
         work=_capped(sum(levels[:t_levels]), sum(bounds[:t_levels])),
         work_bound=sum(bounds[:t_levels]),
         seconds=serial / _threads(),
-        samples=sum(len(y) for y in chain.x),
+        samples=sum(len(np.unique(p)) for p in chain.picks),
         roots=len(entries),
         kind=kind,
         exact=exact,
         extrapolated=not counted,
         level_work=tuple(map(_capped, levels[:t_levels], bounds[:t_levels])),
     )
+
+
+def _extend(level: _Level, prev: _Chain, chain: _Chain, stop: float) -> _Chain:
+    """``chain`` after the count's level, on more draws of the roots of the level before
+    (``prev``: the chain before that level, ``level``: what was counted there) when its
+    relative standard error is above :data:`TARGET_RSE` and time is left before ``stop``
+    (:meth:`_Level.fill`, with the growth factors the count's level measured)."""
+    mean = chain.total()
+    if chain.exact() or mean <= 0 or time.perf_counter() >= stop:
+        return chain
+    if math.sqrt(chain.variance()) <= TARGET_RSE * mean:
+        return chain
+    done = level.done()
+    prev.growth, prev.spread = chain.growth.copy(), chain.spread.copy()
+    level.chain = prev
+    level.fill(stop)
+    if level.done() == done:
+        return chain
+    prev.step(level)
+    return prev
 
 
 def _extrapolate(levels: list[float], bounds: tuple[int, ...], keep: tuple[float, ...]) -> None:
@@ -541,7 +801,7 @@ def work_check(
         return Estimate(0, 0, top, work, bound, math.inf, 0, bounds[1], kind, False, True)
     est = estimate_plan(
         graph, plan, kind=kind, samples=CHECK_SAMPLES, max_seconds=CHECK_SECONDS,
-        max_work=max_work,
+        max_work=max_work, extra_seconds=0.0,
     )  # fmt: skip
     return est if est.work > max_work else None
 
