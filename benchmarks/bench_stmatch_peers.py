@@ -738,7 +738,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    kit = Path(args.kit)
+    kit = Path(args.kit).resolve()  # peers run in their build folders: absolute query paths
     qdir = work / "queries"
     graphs = args.graphs.split(",")
     sets = args.sets.split(",")
