@@ -308,3 +308,18 @@ def test_closed_forms_are_never_refused_by_work_limits():
     assert time.perf_counter() - t < 5.0
     est = ng.estimate(nx.complete_graph(20), "4-clique", count="subgraphs")
     assert est.exact and est.count == math.comb(20, 4)
+
+
+def test_estimates_of_closed_forms_are_the_answer():
+    """ng.estimate of a closed-form count is its formula: exact, no work, in milliseconds."""
+    t = time.perf_counter()
+    est = ng.estimate(nx.complete_graph(300), nx.complete_graph(8))
+    assert time.perf_counter() - t < 2.0
+    assert est.exact and est.count == est.count_low == est.count_high == math.perm(300, 8)
+    assert est.work == est.work_bound == 0 and "exact" in str(est)
+    est = ng.estimate(nx.star_graph(50), nx.star_graph(3), count="subgraphs")
+    assert est.exact and est.count == math.comb(50, 3)
+    K = nx.complete_graph(30)
+    K.remove_edge(0, 1)  # no closed form: sampled (every root fits the default sample)
+    est = ng.estimate(K, nx.complete_graph(4), count="subgraphs", samples=10**6)
+    assert est.exact and est.count == math.comb(30, 4) - math.comb(28, 2) and est.work > 0

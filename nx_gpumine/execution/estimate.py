@@ -60,6 +60,7 @@ from ..plan.estimate import (
     work_bound,
 )
 from ..plan.static_plan import StaticPlan
+from .jobs.static import closed_form_count
 from .static import run_static
 
 __all__ = [
@@ -132,7 +133,9 @@ class Estimate:
     kind : str
         ``"mappings"`` or ``"subgraphs"``.
     exact : bool
-        Every root was counted: ``count`` is the answer.
+        Every root was counted, or the count has a closed form (stars, cliques in complete
+        components: then ``work`` and ``work_bound`` are 0, nothing is walked): ``count`` is
+        the answer.
     extrapolated : bool
         The deepest levels were too slow to sample in the time allowed: ``count`` and ``work``
         extend the last measured branching factor (an order of magnitude, no more).
@@ -640,6 +643,13 @@ def estimate_plan(
     Estimate
     """
     mult = int(plan.num_automorphisms) if kind == "mappings" and plan.distinct else 1
+    t0 = time.perf_counter()
+    known = closed_form_count(graph, plan)  # stars, cliques in complete components
+    if known is not None:  # the answer itself, with no walk: nothing to sample
+        c = known * mult
+        roots = len(root_entries(graph, plan))
+        seconds = time.perf_counter() - t0
+        return Estimate(c, c, c, 0, 0, seconds, roots, roots, kind, True, level_work=(0, 0))
     entries = root_entries(graph, plan)
     bounds, weights = bounds_and_weights(graph, plan, entries)
     t_levels = walk_levels(plan)
