@@ -75,6 +75,20 @@ template <class T> T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOM
 #define F_OVERFLOW 2u  // the static family's bit (static_common.cuh)
 #include "device_common.cuh"
 
+// body(lane) on 32 threads meeting at the shuffles' barrier: one warp
+template <class F>
+static void run_warp(F body) {
+  std::barrier<> meet(32);
+  lanes_meet = &meet;
+  std::vector<std::thread> warp;
+  for (int l = 0; l < 32; ++l)
+    warp.emplace_back([&, l] {
+      threadIdx.x = l;
+      body(l);
+    });
+  for (auto& w : warp) w.join();
+}
+
 int main() {
   char op[16];
   while (std::scanf("%15s", op) == 1) {
@@ -106,35 +120,21 @@ int main() {
       for (int l = 0; l < 32; ++l) std::scanf("%llu", &lo[l]);
       for (int l = 0; l < 32; ++l) std::scanf("%llu", &hi[l]);
       u64 ctl[C_WORDS] = {0};
-      std::barrier<> meet(32);
-      lanes_meet = &meet;
-      std::vector<std::thread> warp;
-      for (int l = 0; l < 32; ++l)
-        warp.emplace_back([&, l] {
-          threadIdx.x = l;
-          warp_add_count(ctl, lo[l], hi[l]);  // the shape kernels' epilogue
-        });
-      for (auto& w : warp) w.join();
+      run_warp([&](int l) { warp_add_count(ctl, lo[l], hi[l]); });  // the shape kernels' epilogue
       std::printf("%llu %llu %llu\n", ctl[C_COUNT], ctl[C_COUNT_HI], ctl[C_FLAGS]);
     } else {  // warp: 32 lane values -> lane 0's sum, lanes agreeing, lanes flagged, ctl words
       unsigned long long v[32], sum[32];
       bool flag[32];
       for (int l = 0; l < 32; ++l) std::scanf("%llu", &v[l]);
       u64 ctl[C_WORDS] = {0};
-      std::barrier<> meet(32);
-      lanes_meet = &meet;
-      std::vector<std::thread> warp;
-      for (int l = 0; l < 32; ++l)
-        warp.emplace_back([&, l] {
-          threadIdx.x = l;
-          bool ovf = false;  // census.cu's epilogue
-          const u64 s = warp_sum_checked(v[l], &ovf);
-          if (ovf) set_flag(ctl, F_OVERFLOW);
-          if (l == 0) add_count(ctl, s);
-          sum[l] = s;
-          flag[l] = ovf;
-        });
-      for (auto& w : warp) w.join();
+      run_warp([&](int l) {
+        bool ovf = false;  // census.cu's epilogue
+        const u64 s = warp_sum_checked(v[l], &ovf);
+        if (ovf) set_flag(ctl, F_OVERFLOW);
+        if (l == 0) add_count(ctl, s);
+        sum[l] = s;
+        flag[l] = ovf;
+      });
       int same = 1, flagged = 0;
       for (int l = 0; l < 32; ++l) {
         same &= sum[l] == sum[0];

@@ -24,30 +24,7 @@ from nx_gpumine.errors import CapacityError
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_arrays
 from nx_gpumine.plan.static_plan import static_plan
-
-
-def _tri_leaves(leaves: int = 3) -> nx.Graph:
-    """A triangle 0-1-2 with ``leaves`` leaves on node 0 (|Aut| = 2 * leaves!)."""
-    P = nx.complete_graph(3)
-    P.add_edges_from((0, 3 + i) for i in range(leaves))
-    return P
-
-
-def _hub_triangle_edges(n_leaves: int, hubs: int = 1) -> tuple[np.ndarray, np.ndarray, int]:
-    """``hubs`` disjoint triangles (h, x, y), each hub h with ``n_leaves`` leaves of its own:
-    edge endpoint arrays and the node count."""
-    src, dst, base = [], [], 0
-    for _ in range(hubs):
-        h, x, y = base, base + 1, base + 2
-        src += [np.array([h, h, x]), np.full(n_leaves, h)]
-        dst += [np.array([x, y, y]), np.arange(base + 3, base + 3 + n_leaves)]
-        base += 3 + n_leaves
-    return np.concatenate(src).astype(np.int64), np.concatenate(dst).astype(np.int64), base
-
-
-def _hub_triangle(n_leaves: int, hubs: int = 1):
-    src, dst, n = _hub_triangle_edges(n_leaves, hubs)
-    return from_arrays(src, dst, num_nodes=n)
+from tests.wide_graphs import hub_triangle, hub_triangle_edges, tri_leaves
 
 
 def _book_edges(pages: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -76,12 +53,12 @@ def _book(t: int) -> nx.Graph:
 def test_formulas_of_the_large_cases_on_small_instances(engine):
     """The formulas the large cases expect, checked against NetworkX and the engines."""
     for L, hubs in ((7, 1), (6, 3)):
-        g = _hub_triangle(L, hubs)
-        G = _nx(_hub_triangle_edges(L, hubs))
-        maps = sum(1 for _ in GraphMatcher(G, _tri_leaves()).subgraph_monomorphisms_iter())
+        g = hub_triangle(L, hubs)
+        G = _nx(hub_triangle_edges(L, hubs))
+        maps = sum(1 for _ in GraphMatcher(G, tri_leaves()).subgraph_monomorphisms_iter())
         assert maps == hubs * 2 * math.perm(L, 3)
-        assert ng.count_subgraphs(g, _tri_leaves(), engine=engine) == maps
-        assert ng.count_subgraphs(g, _tri_leaves(), count="subgraphs", engine=engine) == (
+        assert ng.count_subgraphs(g, tri_leaves(), engine=engine) == maps
+        assert ng.count_subgraphs(g, tri_leaves(), count="subgraphs", engine=engine) == (
             hubs * math.comb(L, 3)
         )
     g = _book_graph(9)
@@ -95,22 +72,22 @@ def test_formulas_of_the_large_cases_on_small_instances(engine):
 def test_tail_counts_past_2_64(engine, n_leaves):
     """A mapping plan counts ff(L, 3) leaf tuples per (hub, x, y): ff(2.5M, 3) < 2**64 summed
     past it (carries), ff(2.7M, 3) > 2**64 itself (the exact formula's slow path)."""
-    g = _hub_triangle(n_leaves)
-    P = as_pattern(_tri_leaves())
+    g = hub_triangle(n_leaves)
+    P = as_pattern(tri_leaves())
     mapping_plan = static_plan(P, g, induced=False, distinct=False)
     want = 2 * math.perm(n_leaves, 3)
     assert want > 2**64
     assert engine_module("static", engine).count(g, mapping_plan) == want
     distinct = static_plan(P, g, induced=False, distinct=True)
     assert engine_module("static", engine).count(g, distinct) == math.comb(n_leaves, 3)
-    assert ng.count_subgraphs(g, _tri_leaves(), engine=engine) == want
+    assert ng.count_subgraphs(g, tri_leaves(), engine=engine) == want
 
 
 def test_many_hubs_sum_past_2_64(engine):
     """Two hubs of 2.2M leaves: each mapping's tail fits 64 bits, their sum does not."""
     L = 2_200_000
-    g = _hub_triangle(L, hubs=2)
-    plan = static_plan(as_pattern(_tri_leaves()), g, induced=False, distinct=False)
+    g = hub_triangle(L, hubs=2)
+    plan = static_plan(as_pattern(tri_leaves()), g, induced=False, distinct=False)
     want = 2 * 2 * math.perm(L, 3)
     assert want > 2**64 > math.perm(L, 3)
     assert engine_module("static", engine).count(g, plan) == want
@@ -131,8 +108,8 @@ def test_book_binomial_past_2_64(engine):
 def test_past_2_128_raises(engine):
     """ff(L, 8) leaf tuples with L = 2**21 exceed 2**128: refused, never wrapped."""
     L = 2**21
-    g = _hub_triangle(L)
-    P = _tri_leaves(8)
+    g = hub_triangle(L)
+    P = tri_leaves(8)
     assert 2 * math.perm(L, 8) > COUNT_MAX
     plan = static_plan(as_pattern(P), g, induced=False, distinct=False)
     with pytest.raises(CapacityError, match="128-bit"):

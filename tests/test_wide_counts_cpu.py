@@ -28,35 +28,10 @@ from nx_gpumine.engines.cpu import static_walk as walk
 from nx_gpumine.engines.cpu.calls import COUNT, WIDE_LIMBS, reduce_roots, wide_count
 from nx_gpumine.errors import CapacityError
 from nx_gpumine.inputs.patterns import Pattern
-from nx_gpumine.inputs.static_graph import from_arrays
 from nx_gpumine.plan.static_plan import build_static_plan
+from tests.wide_graphs import hub_triangle, hub_triangle_edges, tri_leaves
 
 TOP = 2**128 - 1
-
-
-def _hubs(hubs: int, leaves: int):
-    """``hubs`` hubs, each in a triangle and with ``leaves`` leaves (see the module doc)."""
-    src, dst, base = [], [], 0
-    for _ in range(hubs):
-        h, x, y = base, base + 1, base + 2
-        src += [np.array([h, h, x]), np.full(leaves, h)]
-        dst += [np.array([x, y, y]), np.arange(base + 3, base + 3 + leaves)]
-        base += 3 + leaves
-    s = np.concatenate(src).astype(np.int64)
-    d = np.concatenate(dst).astype(np.int64)
-    return s, d, base
-
-
-def _graph(hubs: int, leaves: int):
-    s, d, n = _hubs(hubs, leaves)
-    return from_arrays(s, d, num_nodes=n)
-
-
-def _pattern(s: int) -> nx.Graph:
-    """A triangle with ``s`` leaves on node 0."""
-    P = nx.Graph([(0, 1), (1, 2), (0, 2)])
-    P.add_edges_from((0, 3 + i) for i in range(s))
-    return P
 
 
 def _want(hubs: int, leaves: int, s: int, count: str) -> int:
@@ -132,11 +107,11 @@ def test_limb_multiply_and_divide():
 @pytest.mark.parametrize("induced", [False, True])
 def test_formula_of_the_hub_graphs_against_networkx(induced):
     H, D, s = 2, 6, 3
-    src, dst, n = _hubs(H, D)
+    src, dst, n = hub_triangle_edges(D, H)
     G = nx.Graph()
     G.add_nodes_from(range(n))
     G.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
-    P = _pattern(s)
+    P = tri_leaves(s)
     gm = GraphMatcher(G, P)
     it = gm.subgraph_isomorphisms_iter() if induced else gm.subgraph_monomorphisms_iter()
     maps = sum(1 for _ in it)
@@ -144,7 +119,7 @@ def test_formula_of_the_hub_graphs_against_networkx(induced):
     for count in ("mappings", "subgraphs"):
         want = _want(H, D, s, count)
         assert ng.count_subgraphs(G, P, induced=induced, count=count, engine="cpu") == want
-        g = _graph(H, D)
+        g = hub_triangle(D, H)
         assert ng.count_subgraphs(g, P, induced=induced, count=count, engine="cpu") == want
 
 
@@ -153,13 +128,13 @@ def test_formula_of_the_hub_graphs_against_networkx(induced):
 def test_counts_past_64_bits_from_tail_formulas(induced):
     """Degree 10**6: every count tail's formula passes int64 and is done in limbs."""
     D = 1_000_000
-    g = _graph(1, D)
-    P = _pattern(4)
+    g = hub_triangle(D, 1)
+    P = tri_leaves(4)
     for count in ("mappings", "subgraphs"):
         got = ng.count_subgraphs(g, P, induced=induced, count=count, engine="cpu")
         want = _want(1, D, 4, count)
         assert want > 2**64 and type(got) is int and got == want
-    assert ng.has_subgraph(g, _pattern(8), engine="cpu")  # a formula past 2**128: found
+    assert ng.has_subgraph(g, tri_leaves(8), engine="cpu")  # a formula past 2**128: found
 
 
 def test_word_spills_inside_one_run():
@@ -167,20 +142,20 @@ def test_word_spills_inside_one_run():
     spills into the limbs, inside one serial run and inside the parallel chunks."""
     D, H, s = 55_000, 2, 4
     assert math.perm(D, s) < 2**63 < 2 * math.perm(D, s)
-    g = _graph(H, D)
+    g = hub_triangle(D, H)
     want = _want(H, D, s, "mappings")
     assert want > 2**64
-    plan = build_static_plan(Pattern.from_networkx(_pattern(s)), g, induced=False, distinct=False)
+    plan = build_static_plan(Pattern.from_networkx(tri_leaves(s)), g, induced=False, distinct=False)
     m = len(g.indices)
     args = cpu._args(g, plan)
     assert reduce_roots(cpu._KERNELS, args, 0, m, plan.k, COUNT, None) == want  # serial
     assert cpu.count(g, plan) == want  # chunks
-    assert ng.count_subgraphs(g, _pattern(s), engine="cpu") == want
+    assert ng.count_subgraphs(g, tri_leaves(s), engine="cpu") == want
 
 
 def test_counts_past_128_bits_raise():
-    g = _graph(1, 1_000_000)
-    P = _pattern(8)  # perm(10**6, 8) and C(10**6, 8) both pass 2**128
+    g = hub_triangle(1_000_000, 1)
+    P = tri_leaves(8)  # perm(10**6, 8) and C(10**6, 8) both pass 2**128
     for count in ("mappings", "subgraphs"):
         with pytest.raises(CapacityError, match="128-bit"):
             ng.count_subgraphs(g, P, count=count, engine="cpu")
