@@ -22,8 +22,9 @@ import numpy as np
 
 from ..engines import resolve_engine_name
 from ..engines.checks import checked_total
+from ..inputs.label_groups import label_grouped
 from ..inputs.static_graph import StaticGraph
-from ..plan.static_plan import StaticPlan, distinct_sibling
+from ..plan.static_plan import StaticPlan, distinct_sibling, static_plan
 from .executors import dask, local
 from .executors.devices import resolve_devices
 from .jobs.static import StaticJob, closed_form_count, small_plan_result
@@ -95,6 +96,7 @@ def run_static(
         known = closed_form_count(graph, plan)  # a formula (stars, cliques) needs no engine
         if known is not None:
             return checked_total(known, "closed-form count")
+    graph, plan = on_label_ranges(graph, plan, mode, engine, client)
     sibling = distinct_sibling(plan, graph) if mode == "count" else None
     if sibling is not None:  # the mappings of plan = the sibling's count x |Aut(P)|
         return count_mappings(
@@ -102,6 +104,32 @@ def run_static(
         )
     job = StaticJob.of(graph, plan, mode, limit)
     return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
+
+
+def on_label_ranges(
+    graph: StaticGraph, plan: StaticPlan, mode: str, engine: str, client: Any = None
+) -> tuple[StaticGraph, StaticPlan]:
+    """Where a count or existence test of a plan with node labels runs: on the graph's
+    label-grouped copy (:func:`~nx_gpumine.inputs.label_groups.label_grouped`, built once
+    and kept with the graph) with the plan rebuilt for it, when the engine walks only the
+    label's part of each neighbour list there (the CUDA engine); else where it is.
+
+    The copy is isomorphic to the graph with its labels, so counts and flags are the same;
+    listings return vertex ids and stay on the graph.
+    """
+    if (
+        mode == "enumerate"
+        or client is not None
+        or graph.node_label is None
+        or not (np.asarray(plan.node_label) >= 0).any()
+        or resolve_engine_name(engine) != "cuda"
+    ):
+        return graph, plan
+    grouped = label_grouped(graph)
+    if grouped is graph:
+        return graph, plan
+    rebuilt = static_plan(plan.pattern, grouped, induced=plan.induced, distinct=plan.distinct)
+    return grouped, rebuilt
 
 
 def count_mappings(

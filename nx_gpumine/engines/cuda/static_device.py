@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import CapacityError, EngineUnavailableError
+from ...inputs.label_groups import label_starts
 from ...inputs.static_graph import StaticGraph
 from . import hostmem
 from ._runtime import current_device, import_cupy, per_device, persistent_blocks
@@ -81,8 +82,16 @@ def _pack_view(g: dict, n: int) -> None:
         inl=g["inl"],
         looplab=g["looplab"],
         root_ok=None,
+        lstart=g["lstart"],
         n=n,
     )
+
+
+def _label_starts(graph: StaticGraph) -> Any:
+    """The label ranges of a label-grouped graph on the device (:func:`label_starts`), or
+    None (the kernels then cut no list by label)."""
+    starts = label_starts(graph)
+    return None if starts is None else import_cupy().asarray(starts)
 
 
 def graph_device(graph: StaticGraph, ooc: Ooc | None = None) -> dict:
@@ -122,6 +131,7 @@ def graph_device(graph: StaticGraph, ooc: Ooc | None = None) -> dict:
             "outl": arr.get("out_label", dummy_i),
             "inl": arr.get("in_label", dummy_i),
             "looplab": arr.get("loop_label", dummy_i),
+            "lstart": _label_starts(graph),
             "max_degree": int(deg.max()) if len(deg) else 0,
             "nnz": len(graph.indices),
         }
@@ -171,6 +181,7 @@ def _graph_host(graph: StaticGraph, ooc: Ooc) -> dict:
         "outl": dummy_i if graph.out_label is None else put(graph.out_label),
         "inl": dummy_i if graph.in_label is None else put(graph.in_label),
         "looplab": dummy_i if graph.loop_label is None else cp.asarray(graph.loop_label),
+        "lstart": _label_starts(graph),
         "max_degree": int(deg.max()) if len(deg) else 0,
         "nnz": len(graph.indices),
         "hot": hot,

@@ -90,6 +90,9 @@ struct Graph {
   const int* __restrict__ inl;
   const int* __restrict__ looplab;
   const unsigned char* __restrict__ root_ok;
+  // label-grouped graphs (inputs/label_groups.py): label l's vertices are ids
+  // [lstart[l], lstart[l + 1]); nullptr when the ids are not grouped by label
+  const int* __restrict__ lstart;
   int n;
 };
 

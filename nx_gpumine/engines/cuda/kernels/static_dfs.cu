@@ -138,7 +138,8 @@ __device__ __forceinline__ bool emit(Ctx& x, unsigned mo, int c) {
 // not): a raw set stored by an earlier level r (intersection reuse), or the shortest list of
 // a backward neighbour. When the level must exceed f(j) for some earlier j (symmetry
 // restrictions) and no raw set is stored from this pass, the sorted lists are cut below the
-// largest such f(j) first (binary search), and the shortest cut list is chosen.
+// largest such f(j) first (binary search); on a label-grouped graph (g.lstart) they are also
+// cut to the level's label range; the shortest cut list is chosen.
 struct Source {
   int srcslot;  // >= 0: raw set of that slot
   int basej;    // >= 0: list of f(basej)
@@ -179,15 +180,26 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
       lb = max(lb, x.path[j]);
     }
   }
+  // ids [lo_id, hi_id) can be candidates: above the symmetry bound and, on a label-grouped
+  // graph, in the level's label range (neither cut for a raw set a later level reuses)
+  int lo_id = lb + 1, hi_id = g.n;
+#if NLAB
+  const int lab = sp[P_LAB + lev];
+  if (!need_raw && lab >= 0 && g.lstart) {
+    lo_id = max(lo_id, __ldg(g.lstart + lab));
+    hi_id = __ldg(g.lstart + lab + 1);
+  }
+#endif
   i64 best = 0x7fffffffffffffffll;
   while (bn) {
     int j = __ffs(bn) - 1;
     bn &= bn - 1;
     const int v = x.path[j];
     i64 a = __ldg(g.indptr + v);
-    const i64 b = __ldg(g.indptr + v + 1);
+    i64 b = __ldg(g.indptr + v + 1);
     if (b - a >= best) continue;  // a cut list is never longer than the whole list
-    if (lb >= 0) a = lower_bound_g(g.indices, a, b, lb + 1);  // first entry > lb (lb + 1 <= n)
+    if (hi_id < g.n) b = lower_bound_g(g.indices, a, b, hi_id);
+    if (lo_id > 0) a = lower_bound_g(g.indices, a, b, lo_id);
     if (b - a < best) {
       best = b - a;
       s.basej = j;
@@ -614,8 +626,18 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       }
     }
     i64 off = __ldg(g.indptr + path[basej]);
+    i64 end = off + best;
+#if NLAB
+    // a label-grouped graph: only the level's label range of the list (filtered candidates
+    // only are kept here, so nothing else could pass)
+    const int lab = sp[P_LAB + d];
+    if (lab >= 0 && g.lstart) {
+      end = lower_bound_g(g.indices, off, end, __ldg(g.lstart + lab + 1));
+      off = lower_bound_g(g.indices, off, end, __ldg(g.lstart + lab));
+    }
+#endif
     // size pruning (P_NEED): the list's last `need` positions can never be completed
-    const i64 len = best - (d < TAILT ? sp[P_NEED + d] : 0);
+    const i64 len = (end - off) - (d < TAILT ? sp[P_NEED + d] : 0);
     for (i64 s = 0; s < len; s += 32) {
       i64 t = s + lane;
       int c = -1, res = 0;

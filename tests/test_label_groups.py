@@ -1,0 +1,117 @@
+"""Label-grouped graphs (inputs/label_groups.py) and the label ranges the CUDA engine cuts
+neighbour lists to (issue 33): the grouped copy is the same labelled graph, and counts of
+labelled patterns through it equal the CPU engine's on the graph itself."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nx_gpumine as ng
+from nx_gpumine.execution.static import on_label_ranges, run_static
+from nx_gpumine.inputs.label_groups import label_grouped, label_starts
+from nx_gpumine.plan.static_plan import build_static_plan
+
+
+def labelled_graph(n: int, p: float, labels: int, seed: int, directed: bool = False) -> nx.Graph:
+    G = nx.gnp_random_graph(n, p, seed=seed, directed=directed)
+    rng = np.random.default_rng(seed)
+    weights = 1.0 / np.arange(1, labels + 1)
+    for v in G:
+        G.nodes[v]["c"] = int(rng.choice(labels, p=weights / weights.sum()))
+    for u, v in G.edges:
+        G.edges[u, v]["w"] = int(rng.integers(2))
+    G.add_edge(2, 2, w=1)
+    return G
+
+
+def random_pattern(k: int, labels: int, seed: int) -> nx.Graph:
+    """A connected pattern of k nodes (a random tree plus chords), few distinct labels so
+    that automorphic twins (symmetry restrictions) occur."""
+    rng = np.random.default_rng(seed)
+    P = nx.Graph()
+    for v in range(k):
+        P.add_node(v, c=int(rng.integers(labels)))
+    for v in range(1, k):
+        P.add_edge(int(rng.integers(v)), v)
+    for _ in range(int(rng.integers(0, k))):
+        a, b = (int(x) for x in rng.choice(k, 2, replace=False))
+        P.add_edge(a, b)
+    return P
+
+
+def edge_set(S: ng.StaticGraph) -> list:
+    G = S.to_networkx()
+    key = (lambda u, v: (u, v)) if G.is_directed() else (lambda u, v: tuple(sorted((u, v))))
+    return sorted((key(u, v), d.get("w")) for u, v, d in G.edges(data=True))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_grouped_copy_is_the_same_labelled_graph(directed):
+    G = labelled_graph(70, 0.12, 5, seed=3, directed=directed)
+    S = ng.from_networkx(G, node_label="c", edge_label="w")
+    assert label_starts(S) is None  # ids 0..69 are not grouped by label
+    H = label_grouped(S)
+    assert H is not S and label_grouped(S) is H  # built once, kept with the graph
+    starts = label_starts(H)
+    assert starts is not None and starts[0] == 0 and starts[-1] == H.n
+    for code in range(len(starts) - 1):  # label code l: ids [starts[l], starts[l + 1])
+        assert (H.node_label[starts[code] : starts[code + 1]] == code).all()
+    assert label_grouped(H) is H  # grouped already
+    A, B = S.to_networkx(), H.to_networkx()
+    assert dict(A.nodes(data=True)) == dict(B.nodes(data=True))  # keys keep their labels
+    assert edge_set(S) == edge_set(H)  # edges, labels and self-loops by key
+    for v in range(H.n):  # rows stay sorted
+        row = H.indices[H.indptr[v] : H.indptr[v + 1]]
+        assert (np.diff(row) > 0).all()
+
+
+def test_unlabelled_graph_is_its_own_group():
+    S = ng.from_networkx(nx.path_graph(5))
+    assert label_grouped(S) is S and label_starts(S) is None
+
+
+@pytest.mark.parametrize("induced", [False, True])
+def test_counts_on_the_grouped_copy_equal(induced):
+    # the CPU engine on the copy and on the graph: the copy is a faithful renumbering
+    G = labelled_graph(60, 0.15, 4, seed=7)
+    S = ng.from_networkx(G, node_label="c", edge_label="w")
+    H = label_grouped(S)
+    for seed in range(6):
+        P = ng.Pattern.from_networkx(random_pattern(4 + seed % 2, 3, seed), node_label="c")
+        for distinct in (False, True):
+            a = run_static(S, build_static_plan(P, S, induced=induced, distinct=distinct), "count")
+            b = run_static(H, build_static_plan(P, H, induced=induced, distinct=distinct), "count")
+            assert a == b
+
+
+def test_only_cuda_counts_move_to_the_copy():
+    G = labelled_graph(30, 0.2, 3, seed=1)
+    S = ng.from_networkx(G, node_label="c")
+    plan = build_static_plan(
+        ng.Pattern.from_networkx(random_pattern(4, 2, 0), node_label="c"),
+        S,
+        induced=False,
+        distinct=True,
+    )
+    assert on_label_ranges(S, plan, "count", "cpu") == (S, plan)
+    assert on_label_ranges(S, plan, "enumerate", "cpu") == (S, plan)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("labels", [3, 8])
+def test_cuda_label_ranges_equal_cpu(labels):
+    G = labelled_graph(120, 0.1, labels, seed=labels)
+    S = ng.from_networkx(G, node_label="c", edge_label="w")
+    for seed in range(10):
+        P = random_pattern(4 + seed % 3, min(labels, 3), 100 + seed)
+        for induced in (False, True):
+            for count in ("mappings", "subgraphs"):
+                kw = dict(induced=induced, count=count, node_label="c")
+                cpu = ng.count_subgraphs(S, P, engine="cpu", **kw)
+                assert ng.count_subgraphs(S, P, engine="cuda", **kw) == cpu, (seed, kw)
+            exists = ng.has_subgraph(S, P, induced=induced, node_label="c", engine="cuda")
+            assert exists == ng.has_subgraph(S, P, induced=induced, node_label="c", engine="cpu")
+    assert label_starts(label_grouped(S)) is not None
+    assert S.has_derived(("label_grouped",))  # the CUDA counts ran on the grouped copy
