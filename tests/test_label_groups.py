@@ -115,3 +115,29 @@ def test_cuda_label_ranges_equal_cpu(labels):
             assert exists == ng.has_subgraph(S, P, induced=induced, node_label="c", engine="cpu")
     assert label_starts(label_grouped(S)) is not None
     assert S.has_derived(("label_grouped",))  # the CUDA counts ran on the grouped copy
+
+
+def test_short_labelled_lists_choose_the_trie():
+    # the CUDA strategy rule (engines/cuda/static_build.py: auto_trie, mean_list): a plan
+    # whose count tail spans 2 levels takes the DFS unless its levels' lists are short
+    from nx_gpumine.engines.cuda.static_build import WARP_LANES, auto_trie, mean_list
+
+    G = nx.barabasi_albert_graph(3000, 40, seed=1)
+    rng = np.random.default_rng(0)
+    for v in G:
+        G.nodes[v]["c"] = int(rng.integers(8))
+    P = nx.complete_bipartite_graph(2, 3)  # K_{2,3}: the 3 twins form the count tail
+    S = ng.from_networkx(G, node_label="c")
+    plain = build_static_plan(ng.Pattern.from_networkx(P), S, induced=False, distinct=True)
+    assert plain.k - plain.tail_start >= 2
+    assert mean_list(S, plain) >= WARP_LANES
+    assert not auto_trie(plain, True, S)  # long lists: the DFS with its tail
+    for v in P:
+        P.nodes[v]["c"] = v  # 5 distinct labels of 8: each level's list ~1/8 as long
+    labelled = build_static_plan(
+        ng.Pattern.from_networkx(P, node_label="c"), S, induced=False, distinct=True
+    )
+    if labelled.k - labelled.tail_start >= 2:
+        assert auto_trie(labelled, True, S)
+    assert mean_list(S, labelled) < WARP_LANES
+    assert not auto_trie(plain, True)  # no graph given: the tail rule alone

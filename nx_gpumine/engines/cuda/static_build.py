@@ -40,7 +40,9 @@ __all__ = [
     "kernel_defines",
     "tail_defines",
     "auto_trie",
+    "mean_list",
     "uses_trie",
+    "WARP_LANES",
     "max_degree",
     "device_need",
     "chunks",
@@ -208,20 +210,60 @@ def tail_defines(plan: Any, mode: int, tail: bool) -> dict[str, int]:
     return {"TAILT": start, "TAILKIND": kind}
 
 
-def auto_trie(plan: Any, tail: bool) -> bool:
+#: Lanes of a warp: the DFS tests one candidate per lane, so levels whose candidate lists are
+#: shorter than this leave most lanes idle, while the trie's breadth-first levels keep them busy.
+WARP_LANES = 32
+
+
+def mean_list(graph: StaticGraph, plan: Any) -> float:
+    """Expected length of the candidate lists the DFS walks below the root edge (levels
+    2..k-1): the mean neighbour's degree (``sum d^2 / sum d``) times the share of the
+    vertices carrying the level's node label (1 for an unlabelled level: label-grouped graphs
+    cut lists to the label's range, others filter their candidates by it). Kept per graph and
+    label; ``inf`` for plans of fewer than 3 levels."""
+    k = int(plan.k)
+    if k < 3 or graph.n == 0:
+        return float("inf")
+
+    def stats() -> tuple[float, np.ndarray | None]:
+        deg = np.diff(graph.indptr).astype(np.float64)
+        total = float(deg.sum())
+        nbr = float((deg * deg).sum() / total) if total else 0.0
+        share = None
+        if graph.node_label is not None:
+            share = np.bincount(graph.node_label, minlength=len(graph.node_vocab)) / graph.n
+        return nbr, share
+
+    nbr, share = graph.derived(("list_stats",), stats)
+    lengths = []
+    for lab in np.asarray(plan.node_label)[2:]:
+        frac = 1.0
+        if lab >= 0 and share is not None:
+            frac = float(share[lab]) if lab < len(share) else 0.0
+        lengths.append(nbr * frac)
+    return float(np.mean(lengths))
+
+
+def auto_trie(plan: Any, tail: bool, graph: StaticGraph | None = None) -> bool:
     """Strategy choice for plans without a shape kernel (docs/cuda_static.md).
 
-    The DFS alone finishes a match with the count tail, so it takes every plan whose tail
-    spans 2+ levels; the cuTS trie takes the other plans of 4+ nodes (measured faster there:
-    its breadth-first levels give every warp the same amount of work per leaf).
+    The DFS alone finishes a match with the count tail, so it takes the plans whose tail
+    spans 2+ levels, unless their candidate lists are short (:func:`mean_list` below
+    :data:`WARP_LANES`: labelled plans, issue 33, where the trie was 5-50x faster); the cuTS
+    trie takes the other plans of 4+ nodes (measured faster there: its breadth-first levels
+    give every warp the same amount of work per leaf).
     """
-    return int(plan.k) >= 4 and not (tail and int(plan.k) - int(plan.tail_start) >= 2)
+    if int(plan.k) < 4:
+        return False
+    if not (tail and int(plan.k) - int(plan.tail_start) >= 2):
+        return True
+    return graph is not None and mean_list(graph, plan) < WARP_LANES
 
 
-def uses_trie(plan: Any, strategy: str, tail: bool) -> bool:
-    """Whether a count of ``plan`` (no shape kernel) builds the cuTS trie first."""
+def uses_trie(plan: Any, strategy: str, tail: bool, graph: StaticGraph | None = None) -> bool:
+    """Whether a count of ``plan`` (no shape kernel) on ``graph`` builds the cuTS trie first."""
     return int(plan.k) >= 4 and (
-        strategy == "trie" or (strategy == "auto" and auto_trie(plan, tail))
+        strategy == "trie" or (strategy == "auto" and auto_trie(plan, tail, graph))
     )
 
 

@@ -377,7 +377,7 @@ def count_chunks(
 ) -> int:
     """Count the root ``ranges`` in turn by the DFS or the trie (the strategy's choice for a
     plan without a shape kernel); out of core (``ooc``) over the host-resident graph."""
-    trie = uses_trie(plan, strategy, tail)
+    trie = uses_trie(plan, strategy, tail, graph)
     prep = prepare(graph, plan, page_log, tail=tail and not trie, ooc=ooc)
     total = 0
     for a, b in ranges:
