@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from nx_gpumine.engines.cuda._runtime import KERNEL_DIR, preprocess_source
+from nx_gpumine.engines.cuda.fsm_domains import kernel_defines as fsm_kernel_defines
 from nx_gpumine.engines.cuda.static_build import pack_plan, resume_tasks
 from nx_gpumine.engines.cuda.temporal import MAX_EDGES, structure_defines
 from nx_gpumine.inputs.motifs import AntiEdge, TemporalMotif, named_motif
@@ -93,6 +94,7 @@ VARIANTS = [
     ],
     *[(f"temporal_dfs.cu-{n}", "temporal_dfs.cu", d) for n, d in _temporal_dfs_variants()],
     ("census.cu", "census.cu", {}),
+    ("fsm_domains.cu", "fsm_domains.cu", fsm_kernel_defines()),
     *[
         (f"temporal_census.cu-{i}", "temporal_census.cu", d)
         for i, d in enumerate(

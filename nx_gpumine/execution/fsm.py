@@ -9,10 +9,10 @@ reaches ``min_support`` (filtering, :func:`pattern_support`).
 
 The support is the minimum image-based support (MNI): over the pattern's nodes, the least
 number of distinct data nodes the node is mapped to by the embeddings (subgraph
-monomorphisms). Nodes of one automorphism orbit have the same images, so the embeddings are
-listed once per occurrence (a symmetry-broken plan) and each orbit's image is the union of its
-columns, kept as a bitmap over the data nodes (memory: a bitmap per orbit and one block of
-matches at a time).
+monomorphisms). Nodes of one automorphism orbit have the same images, so one byte map per orbit
+over the data nodes holds them; it is filled by existence searches, one per candidate vertex
+not yet known (:func:`pattern_support`), never by listing every embedding. Stars (all of
+level 2) have closed forms over the entries.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import CapacityError
 from ..inputs.labels import Unmatchable
 from ..inputs.static_graph import StaticGraph
 from ..plan.fsm import (
@@ -34,15 +35,9 @@ from ..plan.fsm import (
     query_pattern,
     star_centre,
 )
-from ..plan.static_plan import build_static_plan
 from .merge import progress_bar
-from .static import iter_static_blocks
 
-__all__ = ["GraphCodes", "edge_supports", "pattern_support", "mine_frequent", "CUDA_TASKS"]
-
-#: Root-edge tasks of a listing on another engine than the CPU's (at most; fewer on small
-#: graphs, :func:`~nx_gpumine.execution.static.iter_static_blocks`).
-CUDA_TASKS = 256
+__all__ = ["GraphCodes", "edge_supports", "pattern_support", "mine_frequent"]
 
 
 def _values(vocab: dict) -> tuple[list, np.ndarray]:
@@ -167,9 +162,19 @@ def edge_supports(codes: GraphCodes) -> dict[LabelledPattern, int]:
     src, dst, el = codes.src[use], codes.dst[use], codes.elabel[use]
     if not len(src):
         return {}
-    rows = np.unique(np.stack([codes.label[src], codes.label[dst], el, src], axis=1), axis=0)
-    kinds, distinct = np.unique(rows[:, :3], axis=0, return_counts=True)
-    images = {tuple(int(x) for x in row): int(c) for row, c in zip(kinds, distinct, strict=True)}
+    # one int64 key per (label of u, label of v, edge label, u); distinct keys = distinct u
+    nl = int(codes.label.max()) + 1
+    ne = codes.num_edge_labels
+    if nl * nl * ne * max(codes.graph.n, 1) >= 2**62:
+        raise CapacityError(f"{nl} node labels x {ne} edge labels x {codes.graph.n} nodes: "
+                            "too many to key one int64 per (labels, node)")  # fmt: skip
+    kind = (codes.label[src] * nl + codes.label[dst]) * ne + el
+    keys = np.unique(kind * codes.graph.n + src)
+    kinds, distinct = np.unique(keys // codes.graph.n, return_counts=True)
+    images = {}
+    for code, c in zip(kinds.tolist(), distinct.tolist(), strict=True):
+        xy, e = divmod(code, ne)
+        images[(*divmod(xy, nl), e)] = c
     out: dict[LabelledPattern, int] = {}
     for (x, y, c), count in images.items():
         if x <= y:
@@ -185,8 +190,9 @@ def _star_support(codes: GraphCodes, p: LabelledPattern, centre: int) -> int:
     support = int(np.count_nonzero(centres))
     for lab, el in neighbour_types(p)[centre]:
         entries = codes.type_entries(lab, el)
-        leaves = np.unique(codes.dst[entries[centres[codes.src[entries]]]])
-        support = min(support, len(leaves))
+        leaves = np.zeros(codes.graph.n, dtype=bool)
+        leaves[codes.dst[entries[centres[codes.src[entries]]]]] = True
+        support = min(support, int(np.count_nonzero(leaves)))
     return support
 
 
@@ -202,11 +208,13 @@ def pattern_support(
 
     A node's images lie among its :meth:`GraphCodes.eligible` vertices, so a pattern with a
     node having fewer than ``min_support`` of them is infrequent without a search. Stars have
-    a closed form (:func:`_star_support`). Other patterns: the occurrences are listed block by
-    block (:func:`~nx_gpumine.execution.static.iter_static_blocks`, on ``engine``), each
-    automorphism orbit's images marked in a bitmap; the listing stops early once every orbit
-    has all its eligible vertices (its images cannot grow), or, when not ``exact``, once every
-    orbit has ``min_support`` images.
+    a closed form (:func:`_star_support`). Other patterns: for each automorphism orbit (the
+    smallest candidate sets first), each eligible vertex not yet known to be an image is
+    tested for one embedding mapping the orbit there (a search that stops at the first one
+    found, whose vertices become images of their own orbits too; GraMi's existence checks),
+    on ``engine`` (``engines/cpu/fsm_domains.py``, ``engines/cuda/fsm_domains.py``); an orbit
+    stops once its images plus its untested candidates fall below ``min_support`` (the
+    pattern is infrequent) or, when not ``exact``, once it has ``min_support`` images.
 
     Parameters
     ----------
@@ -232,30 +240,27 @@ def pattern_support(
     centre = star_centre(p)
     if centre is not None:
         return _star_support(codes, p, centre)
-    pattern = query_pattern(p, codes.node_values, codes.edge_values)
-    groups = orbits(pattern)
     eligible = codes.eligible(p)
+    groups = orbits(query_pattern(p, codes.node_values, codes.edge_values))
     bound = [int(np.count_nonzero(eligible[g[0]])) for g in groups]
     if min(bound) < min_support:
         return min(bound)
-    enough = bound if exact else [min_support] * len(groups)
-    plan = build_static_plan(pattern, graph, induced=False, distinct=True)
-    seen = [np.zeros(graph.n, dtype=bool) for _ in groups]
-    found = [0] * len(groups)
-    # the CPU engine lists one task lazily in growing blocks (few calls: short listings are
-    # dominated by per-call costs); a GPU lists root-edge ranges, each in one go
-    ntasks = 1 if engine == "cpu" else CUDA_TASKS
-    blocks = iter_static_blocks(graph, plan, engine=engine, ntasks=ntasks)
-    try:
-        for block in blocks:
-            for j, g in enumerate(groups):
-                seen[j][block[:, g].ravel()] = True
-                found[j] = int(np.count_nonzero(seen[j]))
-            if all(f >= e for f, e in zip(found, enough, strict=True)):
-                break
-    finally:
-        blocks.close()
-    return min(found)
+    if engine == "cuda":
+        from ..engines.cuda.fsm_domains import orbit_images
+
+        found = orbit_images(*_search_arrays(codes), p, eligible, groups, min_support, exact,
+                             images=False)  # fmt: skip
+    else:
+        from ..engines.cpu.fsm_domains import orbit_images
+
+        found = orbit_images(*_search_arrays(codes), p, eligible, groups, min_support, exact)
+    return int(found.support)
+
+
+def _search_arrays(codes: GraphCodes) -> tuple[np.ndarray, ...]:
+    """What the existence searches read: the CSR, node and entry label codes, usable entries."""
+    g = codes.graph
+    return g.indptr, g.indices, codes.label, codes.elabel, codes.usable
 
 
 def _neighbour_labels(frequent: dict[LabelledPattern, int]) -> dict[int, list[tuple[int, int]]]:

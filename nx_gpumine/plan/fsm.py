@@ -8,6 +8,12 @@ respected), computed once per candidate pattern, never per embedding: the level-
 patterns by one edge (:func:`one_edge_larger`, extension) and checks a candidate's
 one-edge-smaller connected sub-patterns (:func:`one_edge_smaller`) before computing its
 support (anti-monotone pruning).
+
+A support is computed by existence checks, one per candidate image of an orbit's
+representative (:mod:`nx_gpumine.engines.cpu.fsm_domains`, :mod:`nx_gpumine.engines.cuda.
+fsm_domains`): both engines walk the matching order of an :class:`ExistencePlan`
+(:func:`existence_plan`), a small int32 table whose layout (the ``EXIST_*`` columns) is defined
+here only.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -30,6 +38,23 @@ __all__ = [
     "star_centre",
     "query_pattern",
     "orbits",
+    "labelled_orbits",
+    "ExistencePlan",
+    "existence_plan",
+    "EXIST_MAX_NODES",
+    "EXIST_MAX_ADJ",
+    "EXIST_NODE",
+    "EXIST_LABEL",
+    "EXIST_NADJ",
+    "EXIST_ADJ",
+    "EXIST_ELAB",
+    "EXIST_WIDTH",
+    "OrbitSearch",
+    "orbit_search",
+    "OrbitImages",
+    "UNKNOWN",
+    "IMAGE",
+    "NOT_IMAGE",
 ]
 
 #: An edge of a labelled pattern: ``(a, b, edge label code)`` with ``a < b``.
@@ -284,3 +309,308 @@ def query_pattern(
     loops.setflags(write=False)
     nlab = None if node_values is None else tuple(node_values[c] for c in p.labels)
     return Pattern(tuple(range(k)), False, code, loops, nlab, elab)
+
+
+def labelled_orbits(p: LabelledPattern) -> list[list[int]]:
+    """The automorphism orbits of ``p``'s nodes, node and edge label codes respected (the
+    codes stand for the labels: :func:`orbits` of :func:`query_pattern` with each code its own
+    value), each sorted; the same groups as ``orbits(query_pattern(p, values...))``."""
+    node_values = list(range(max(p.labels) + 1))
+    edge_values = list(range(max((el for _, _, el in p.edges), default=0) + 1))
+    return orbits(query_pattern(p, node_values, edge_values))
+
+
+# ---------------------------------------------------------------- existence plans
+#: Largest pattern (nodes) an :class:`ExistencePlan` takes: the engines' fixed-width rows.
+EXIST_MAX_NODES = 8
+#: Earlier steps a step may have to be adjacent to (the width of its adjacency columns).
+EXIST_MAX_ADJ = EXIST_MAX_NODES - 1
+# Columns of a step's row of :attr:`ExistencePlan.table` (kernels/fsm_domains.cu: T_* mirrors
+# them; numba freezes these ints into the compiled kernels: touch
+# engines/cpu/fsm_domains.py after changing them).
+#: The step's pattern node.
+EXIST_NODE = 0
+#: The node's label code.
+EXIST_LABEL = 1
+#: How many earlier steps the step is adjacent to (0 for the root step).
+EXIST_NADJ = 2
+#: First of :data:`EXIST_MAX_ADJ` columns: those earlier steps (the first is the parent, the
+#: step it was reached from in the greedy order), padded with -1.
+EXIST_ADJ = 3
+#: First of :data:`EXIST_MAX_ADJ` columns: the edge label code of each of those pattern edges,
+#: padded with -1.
+EXIST_ELAB = EXIST_ADJ + EXIST_MAX_ADJ
+#: Columns of a row.
+EXIST_WIDTH = EXIST_ELAB + EXIST_MAX_ADJ
+
+
+@dataclass(frozen=True)
+class ExistencePlan:
+    """A matching order of a labelled pattern from a chosen root node, for existence checks:
+    is there an embedding mapping the root to a given vertex (and which is it)?
+
+    Step 0 maps the root to the given vertex; each step ``i >= 1`` maps one more pattern node
+    to a vertex adjacent, through an edge of the right label, to the images of the earlier
+    steps it is joined to, with the node's label and distinct from every earlier image. An
+    engine takes that vertex from the neighbour list of one of those earlier images (the
+    parent's, or the shortest one at run time) and tests the others by a binary search in
+    their sorted lists.
+
+    Attributes
+    ----------
+    root : int
+        The pattern node of step 0.
+    table : numpy.ndarray
+        int32 ``(k, EXIST_WIDTH)``: a row per step, columns :data:`EXIST_NODE`,
+        :data:`EXIST_LABEL`, :data:`EXIST_NADJ`, then :data:`EXIST_MAX_ADJ` earlier steps
+        (from :data:`EXIST_ADJ`, the parent first) and their edge label codes (from
+        :data:`EXIST_ELAB`), padded with -1. Read-only.
+    """
+
+    root: int
+    table: np.ndarray
+
+    @property
+    def k(self) -> int:
+        """Number of steps (the pattern's nodes)."""
+        return int(self.table.shape[0])
+
+    @property
+    def nodes(self) -> np.ndarray:
+        """int32 ``[k]``: the pattern node of each step (step -> node)."""
+        return self.table[:, EXIST_NODE]
+
+    @property
+    def labels(self) -> np.ndarray:
+        """int32 ``[k]``: the node label code of each step."""
+        return self.table[:, EXIST_LABEL]
+
+    @property
+    def parents(self) -> np.ndarray:
+        """int32 ``[k]``: the parent step of each step (-1 for step 0)."""
+        return self.table[:, EXIST_ADJ]
+
+    def adjacent(self, i: int) -> list[tuple[int, int]]:
+        """The ``(earlier step, edge label code)`` pairs step ``i`` is joined to, parent
+        first."""
+        n = int(self.table[i, EXIST_NADJ])
+        row = self.table[i]
+        return [(int(row[EXIST_ADJ + a]), int(row[EXIST_ELAB + a])) for a in range(n)]
+
+
+def existence_plan(
+    p: LabelledPattern, root: int, sizes: Sequence[int] | None = None
+) -> ExistencePlan:
+    """The matching order of ``p`` from ``root`` that existence checks walk.
+
+    Greedy: step 0 is ``root``; each next step is the unplaced node with the most edges to
+    the placed ones (the most constrained: its candidates are tested against every such
+    edge), ties broken by fewer candidates (``sizes``), then the larger pattern degree, then
+    the smaller node. The parent of a step is its earliest placed neighbour.
+
+    Parameters
+    ----------
+    p : LabelledPattern
+        A connected pattern of 2 to :data:`EXIST_MAX_NODES` nodes.
+    root : int
+        The node step 0 maps (an orbit's representative).
+    sizes : sequence of int, optional
+        Per node, how many vertices it may map to (e.g. its eligible vertices): ties go to
+        the node with fewer.
+
+    Returns
+    -------
+    ExistencePlan
+
+    Raises
+    ------
+    ValueError
+        ``p`` has fewer than 2 or more than :data:`EXIST_MAX_NODES` nodes, is not connected,
+        or ``root`` is not one of its nodes.
+    """
+    k = p.k
+    if not 2 <= k <= EXIST_MAX_NODES:
+        raise ValueError(
+            f"existence plans take patterns of 2 to {EXIST_MAX_NODES} nodes "
+            f"(at most {EXIST_MAX_ADJ} edges for a tree), got {k} nodes"
+        )
+    if not 0 <= root < k:
+        raise ValueError(f"root {root} is not a node of a {k}-node pattern")
+    if not _connected(k, p.edges):
+        raise ValueError("existence plans take connected patterns")
+    adj: list[dict[int, int]] = [{} for _ in range(k)]
+    for a, b, el in p.edges:
+        adj[a][b] = el
+        adj[b][a] = el
+    size = list(sizes) if sizes is not None else [0] * k
+    deg = p.degrees()
+    step = {root: 0}
+    order = [root]
+    while len(order) < k:
+        nxt = max(
+            (v for v in range(k) if v not in step),
+            key=lambda v: (sum(w in step for w in adj[v]), -size[v], deg[v], -v),
+        )
+        step[nxt] = len(order)
+        order.append(nxt)
+    table = np.full((k, EXIST_WIDTH), -1, dtype=np.int32)
+    for i, v in enumerate(order):
+        earlier = sorted((step[w], el) for w, el in adj[v].items() if step[w] < i)
+        table[i, EXIST_NODE] = v
+        table[i, EXIST_LABEL] = p.labels[v]
+        table[i, EXIST_NADJ] = len(earlier)
+        for a, (j, el) in enumerate(earlier):
+            table[i, EXIST_ADJ + a] = j
+            table[i, EXIST_ELAB + a] = el
+    table.setflags(write=False)
+    return ExistencePlan(root, table)
+
+
+# The byte per (orbit, vertex) of an orbit search (both engines' ``state``).
+#: Not known yet whether the vertex is an image of the orbit.
+UNKNOWN = 0
+#: The vertex is an image of the orbit.
+IMAGE = 1
+#: The vertex is no image of the orbit (not a candidate, or its search failed).
+NOT_IMAGE = 2
+
+
+class OrbitImages(NamedTuple):
+    """What an orbit search found (both engines' ``orbit_images``).
+
+    Exact when the pattern is frequent and an exact support was asked for; otherwise
+    ``support`` is a bound and some orbits' images are partial.
+    """
+
+    #: The MNI support when it is at least ``min_support`` (not exact: a lower bound of it, at
+    #: least ``min_support``); otherwise a value below ``min_support`` (an upper bound of it).
+    support: int
+    #: int64 per orbit (in the order of the groups): its images found; -1 for an orbit never
+    #: processed (the pattern was found infrequent before).
+    counts: np.ndarray
+    #: bool ``[n]`` per orbit: the images found (all of them where the count is exact).
+    images: list[np.ndarray]
+
+
+@dataclass(frozen=True)
+class OrbitSearch:
+    """What both engines read to find a pattern's orbit images by existence checks
+    (:func:`orbit_search`): per automorphism orbit its candidates and the plan rooted at its
+    representative.
+
+    Attributes
+    ----------
+    groups : list of list of int
+        The orbits (each sorted); orbit ``g`` is ``groups[g]``, its representative
+        ``groups[g][0]``.
+    sizes : numpy.ndarray
+        int64 per orbit: its candidates, the vertices every node of the orbit is eligible for
+        (an upper bound of its images).
+    tables : numpy.ndarray
+        int32 ``(orbits, k, EXIST_WIDTH)``: the :attr:`ExistencePlan.table` of each orbit's
+        representative.
+    step_orbits : numpy.ndarray
+        int32 ``(orbits, k)``: the orbit of the node of each step of each plan (where an
+        embedding's images are marked).
+    cands : numpy.ndarray
+        int32: every orbit's candidates, ascending, one orbit after the other
+        (``cands[cptr[g]:cptr[g + 1]]``).
+    cptr : numpy.ndarray
+        int64 ``(orbits + 1)``: where each orbit's candidates start.
+    order : numpy.ndarray
+        int64: the orbits in the order to process them (fewest candidates first: the likeliest
+        to end an infrequent pattern's search early).
+    """
+
+    groups: list[list[int]]
+    sizes: np.ndarray
+    tables: np.ndarray
+    step_orbits: np.ndarray
+    cands: np.ndarray
+    cptr: np.ndarray
+    order: np.ndarray
+
+    def initial_state(self, n: int, xp: ModuleType = np, cands: Any = None) -> Any:
+        """The search's starting ``state``: uint8 ``(orbits, n)``, :data:`UNKNOWN` at each
+        orbit's candidates, :data:`NOT_IMAGE` elsewhere.
+
+        Parameters
+        ----------
+        n : int
+            Vertices of the graph.
+        xp : module
+            numpy, or CuPy for a state on the device.
+        cands : array, optional
+            :attr:`cands` as an ``xp`` array, when the caller has it there already.
+
+        Returns
+        -------
+        array
+            An ``xp`` array.
+        """
+        state = xp.full((len(self.groups), n), NOT_IMAGE, dtype=xp.uint8)
+        cands = xp.asarray(self.cands) if cands is None else cands
+        for g in range(len(self.groups)):
+            state[g, cands[int(self.cptr[g]) : int(self.cptr[g + 1])]] = UNKNOWN
+        return state
+
+
+def orbit_search(
+    p: LabelledPattern,
+    eligible: Sequence[np.ndarray],
+    groups: Sequence[Sequence[int]] | None = None,
+) -> OrbitSearch:
+    """The orbits of ``p``, their candidates and plans (see :class:`OrbitSearch`).
+
+    Parameters
+    ----------
+    p : LabelledPattern
+        A connected pattern of 2 to :data:`EXIST_MAX_NODES` nodes.
+    eligible : sequence of numpy.ndarray
+        Per pattern node, a bool mask over the vertices that holds its images
+        (``GraphCodes.eligible``).
+    groups : sequence of sequence of int, optional
+        The automorphism orbits of ``p``, labels respected (e.g.
+        ``orbits(query_pattern(p, ...))``); :func:`labelled_orbits` when not given.
+
+    Returns
+    -------
+    OrbitSearch
+
+    Raises
+    ------
+    ValueError
+        Masks of the wrong number or size, groups that do not partition the nodes, or a
+        pattern :func:`existence_plan` does not take.
+    """
+    if len(eligible) != p.k:
+        raise ValueError(f"eligible has {len(eligible)} masks for a {p.k}-node pattern")
+    groups = labelled_orbits(p) if groups is None else [sorted(int(v) for v in g) for g in groups]
+    if sorted(v for g in groups for v in g) != list(range(p.k)):
+        raise ValueError(f"groups {groups} do not partition the pattern's nodes")
+    n = len(eligible[0])
+    cand = []
+    orbit_of = np.empty(p.k, dtype=np.int32)
+    for gi, g in enumerate(groups):
+        mask = np.ones(n, dtype=bool)
+        for v in g:
+            e = np.asarray(eligible[v], dtype=bool)
+            if e.shape != (n,):
+                raise ValueError(f"eligible[{v}] has shape {e.shape}, not ({n},)")
+            mask &= e
+            orbit_of[v] = gi
+        cand.append(np.flatnonzero(mask).astype(np.int32))
+    sizes = np.array([len(c) for c in cand], dtype=np.int64)
+    node_sizes = [int(sizes[orbit_of[v]]) for v in range(p.k)]
+    plans = [existence_plan(p, g[0], node_sizes) for g in groups]
+    cptr = np.zeros(len(groups) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=cptr[1:])
+    return OrbitSearch(
+        groups=groups,
+        sizes=sizes,
+        tables=np.ascontiguousarray(np.stack([pl.table for pl in plans])),
+        step_orbits=np.ascontiguousarray(np.stack([orbit_of[pl.nodes] for pl in plans])),
+        cands=np.concatenate(cand),
+        cptr=cptr,
+        order=np.argsort(sizes, kind="stable").astype(np.int64),
+    )
