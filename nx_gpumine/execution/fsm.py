@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -54,85 +56,119 @@ def _values(vocab: dict) -> tuple[list, np.ndarray]:
 class GraphCodes:
     """A graph's entries with the label codes mining reads, computed once per call.
 
+    The arrays live where the level-1 and star supports are computed: host memory (NumPy,
+    the CPU engine) or the current GPU (CuPy, the CUDA engine: every level-1 and 2 support is
+    a few device passes over the entries); :meth:`host` gives the existence searches' host
+    copies.
+
     Attributes
     ----------
     graph : StaticGraph
         The (undirected) data graph.
-    label : numpy.ndarray
+    xp : module
+        ``numpy`` or ``cupy``: where the arrays below are.
+    label : array
         int64 node label code per vertex (0 everywhere without node labels).
-    src, dst, elabel : numpy.ndarray
+    src, dst, elabel : array
         int64 per union-CSR entry (both orientations of each edge): its vertex, its neighbour
         and the edge's label code (0 without edge labels).
-    usable : numpy.ndarray
+    usable : array
         bool per entry: both node labels and the edge label match something.
     node_values, edge_values : list or None
         Label value per code (None: the graph has no such labels).
     """
 
     graph: StaticGraph
-    label: np.ndarray
-    src: np.ndarray
-    dst: np.ndarray
-    elabel: np.ndarray
-    usable: np.ndarray
+    xp: ModuleType
+    label: Any
+    src: Any
+    dst: Any
+    elabel: Any
+    usable: Any
     node_values: list | None
     edge_values: list | None
-    _type_order: np.ndarray | None = field(default=None, repr=False)
-    _sorted_types: np.ndarray | None = field(default=None, repr=False)
+    _type_order: Any = field(default=None, repr=False)
+    _sorted_types: Any = field(default=None, repr=False)
     _counts: dict = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, graph: StaticGraph) -> GraphCodes:
-        """The codes of ``graph``."""
+    def of(cls, graph: StaticGraph, xp: ModuleType = np) -> GraphCodes:
+        """The codes of ``graph``, as ``xp`` arrays (``numpy``, or ``cupy`` on the current
+        device, where the graph's arrays are uploaded once and kept with it)."""
         n = graph.n
-        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
-        dst = graph.indices.astype(np.int64)
-        usable = np.ones(len(src), dtype=bool)
+        if xp is np:
+            indptr, indices = graph.indptr, graph.indices
+            node_label, out_label = graph.node_label, graph.out_label
+        else:
+            arr = graph.device_arrays()
+            indptr, indices = arr["indptr"], arr["indices"]
+            node_label, out_label = arr.get("node_label"), arr.get("out_label")
+        nnz = len(indices)
+        src = xp.searchsorted(indptr, xp.arange(nnz, dtype=xp.int64), side="right") - 1
+        dst = indices.astype(xp.int64)
+        usable = xp.ones(nnz, dtype=bool)
         node_values = edge_values = None
-        if graph.node_label is None:
-            label = np.zeros(n, dtype=np.int64)
+        if node_label is None:
+            label = xp.zeros(n, dtype=xp.int64)
         else:
-            label = graph.node_label.astype(np.int64)
+            label = node_label.astype(xp.int64)
             node_values, ok = _values(graph.node_vocab)
+            ok = xp.asarray(ok)
             usable &= ok[label[src]] & ok[label[dst]]
-        if graph.out_label is None:
-            elabel = np.zeros(len(src), dtype=np.int64)
+        if out_label is None:
+            elabel = xp.zeros(nnz, dtype=xp.int64)
         else:
-            elabel = graph.out_label.astype(np.int64)
+            elabel = out_label.astype(xp.int64)
             edge_values, ok = _values(graph.edge_vocab)
-            usable &= ok[elabel]
-        return cls(graph, label, src, dst, elabel, usable, node_values, edge_values)
+            usable &= xp.asarray(ok)[elabel]
+        return cls(graph, xp, label, src, dst, elabel, usable, node_values, edge_values)
 
     @cached_property
     def num_edge_labels(self) -> int:
         """One more than the largest edge label code."""
         return int(self.elabel.max()) + 1 if len(self.elabel) else 1
 
-    def entry_types(self) -> np.ndarray:
+    @cached_property
+    def host(self) -> tuple[np.ndarray, ...]:
+        """What the existence searches read, on the host: the CSR, the node and entry label
+        codes and the usable entries (the same arrays on every call: the CUDA search keeps
+        its upload while they are passed again)."""
+        g = self.graph
+        arrays = (self.label, self.elabel, self.usable)
+        if self.xp is not np:
+            arrays = tuple(self.xp.asnumpy(a) for a in arrays)
+        return (g.indptr, g.indices, *arrays)
+
+    def to_host(self, a: Any) -> np.ndarray:
+        """``a`` (an array of this module) as a NumPy array."""
+        return a if self.xp is np else self.xp.asnumpy(a)
+
+    def entry_types(self) -> Any:
         """Per entry, the code of ``(neighbour's label, edge label)``."""
         return self.label[self.dst] * self.num_edge_labels + self.elabel
 
-    def type_entries(self, lab: int, el: int) -> np.ndarray:
+    def type_entries(self, lab: int, el: int) -> Any:
         """The usable entries whose neighbour has label ``lab`` and edge label ``el``."""
+        xp = self.xp
         if self._type_order is None:
             types = self.entry_types()
-            order = np.flatnonzero(self.usable)
-            self._type_order = order[np.argsort(types[order], kind="stable")]
+            order = xp.flatnonzero(self.usable)
+            self._type_order = order[xp.argsort(types[order])]
             self._sorted_types = types[self._type_order]
         t = lab * self.num_edge_labels + el
-        lo, hi = np.searchsorted(self._sorted_types, [t, t + 1])
-        return self._type_order[lo:hi]
+        lo, hi = self.to_host(xp.searchsorted(self._sorted_types, xp.asarray([t, t + 1])))
+        return self._type_order[int(lo) : int(hi)]
 
-    def neighbour_count(self, lab: int, el: int) -> np.ndarray:
+    def neighbour_count(self, lab: int, el: int) -> Any:
         """Per vertex, how many neighbours with label ``lab`` it has through edges labelled
         ``el`` (kept for the call)."""
         key = (lab, el)
         if key not in self._counts:
             entries = self.type_entries(lab, el)
-            self._counts[key] = np.bincount(self.src[entries], minlength=self.graph.n)
+            self._counts[key] = self.xp.bincount(self.src[entries], minlength=self.graph.n)
         return self._counts[key]
 
-    def eligible(self, p: LabelledPattern) -> list[np.ndarray]:
+    def eligible(self, p: LabelledPattern) -> list[Any]:
         """Per pattern node, the vertices it may map to by label and neighbourhood: the node's
         label, and at least as many neighbours of each (label, edge label) as the node has (a
         superset of its images)."""
@@ -169,8 +205,9 @@ def edge_supports(codes: GraphCodes) -> dict[LabelledPattern, int]:
         raise CapacityError(f"{nl} node labels x {ne} edge labels x {codes.graph.n} nodes: "
                             "too many to key one int64 per (labels, node)")  # fmt: skip
     kind = (codes.label[src] * nl + codes.label[dst]) * ne + el
-    keys = np.unique(kind * codes.graph.n + src)
-    kinds, distinct = np.unique(keys // codes.graph.n, return_counts=True)
+    xp = codes.xp
+    keys = xp.unique(kind * codes.graph.n + src)
+    kinds, distinct = xp.unique(keys // codes.graph.n, return_counts=True)
     images = {}
     for code, c in zip(kinds.tolist(), distinct.tolist(), strict=True):
         xy, e = divmod(code, ne)
@@ -186,13 +223,14 @@ def _star_support(codes: GraphCodes, p: LabelledPattern, centre: int) -> int:
     """MNI of a star: the centre's images are the vertices with enough neighbours of each
     leaf kind (exactly :meth:`GraphCodes.eligible`), a leaf's those neighbours of such a
     vertex with the leaf's kind (the leaves of one kind form one orbit)."""
+    xp = codes.xp
     centres = codes.eligible(p)[centre]
-    support = int(np.count_nonzero(centres))
+    support = int(xp.count_nonzero(centres))
     for lab, el in neighbour_types(p)[centre]:
         entries = codes.type_entries(lab, el)
-        leaves = np.zeros(codes.graph.n, dtype=bool)
+        leaves = xp.zeros(codes.graph.n, dtype=bool)
         leaves[codes.dst[entries[centres[codes.src[entries]]]]] = True
-        support = min(support, int(np.count_nonzero(leaves)))
+        support = min(support, int(xp.count_nonzero(leaves)))
     return support
 
 
@@ -225,7 +263,7 @@ def pattern_support(
     min_support : int
         The threshold.
     engine : {"cpu", "cuda"}
-        Engine of the listing (a resolved name).
+        Engine of the existence searches (a resolved name).
     exact : bool
         Whether a frequent pattern's support must be exact; False: a lower bound, at least
         ``min_support`` (the pattern is frequent all the same).
@@ -240,7 +278,7 @@ def pattern_support(
     centre = star_centre(p)
     if centre is not None:
         return _star_support(codes, p, centre)
-    eligible = codes.eligible(p)
+    eligible = [codes.to_host(m) for m in codes.eligible(p)]
     groups = orbits(query_pattern(p, codes.node_values, codes.edge_values))
     bound = [int(np.count_nonzero(eligible[g[0]])) for g in groups]
     if min(bound) < min_support:
@@ -248,19 +286,12 @@ def pattern_support(
     if engine == "cuda":
         from ..engines.cuda.fsm_domains import orbit_images
 
-        found = orbit_images(*_search_arrays(codes), p, eligible, groups, min_support, exact,
-                             images=False)  # fmt: skip
+        found = orbit_images(*codes.host, p, eligible, groups, min_support, exact, images=False)
     else:
         from ..engines.cpu.fsm_domains import orbit_images
 
-        found = orbit_images(*_search_arrays(codes), p, eligible, groups, min_support, exact)
+        found = orbit_images(*codes.host, p, eligible, groups, min_support, exact)
     return int(found.support)
-
-
-def _search_arrays(codes: GraphCodes) -> tuple[np.ndarray, ...]:
-    """What the existence searches read: the CSR, node and entry label codes, usable entries."""
-    g = codes.graph
-    return g.indptr, g.indices, codes.label, codes.elabel, codes.usable
 
 
 def _neighbour_labels(frequent: dict[LabelledPattern, int]) -> dict[int, list[tuple[int, int]]]:
@@ -295,7 +326,8 @@ def mine_frequent(
     max_edges : int
         Largest pattern, in edges (>= 1).
     engine : {"cpu", "cuda"}
-        Engine listing the embeddings (a resolved name).
+        Where supports are computed (a resolved name): the level-1 and star passes over the
+        entries (NumPy / CuPy arrays) and the existence searches (:func:`pattern_support`).
     progress : bool
         A bar over each level's candidates (needs tqdm).
     exact : bool
@@ -309,7 +341,10 @@ def mine_frequent(
         patterns' codes) and ``(pattern, support)`` pairs ordered by edges, support
         descending, then pattern.
     """
-    codes = GraphCodes.of(graph)
+    xp: ModuleType = np
+    if engine == "cuda":  # levels 1 and 2 on the device too (CuPy: the engine resolved)
+        import cupy as xp
+    codes = GraphCodes.of(graph, xp)
     level = {p: s for p, s in edge_supports(codes).items() if s >= min_support}
     found: list[tuple[LabelledPattern, int]] = list(level.items())
     neighbours = _neighbour_labels(level)
