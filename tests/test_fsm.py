@@ -347,14 +347,15 @@ def test_cuda_equals_cpu():
         G = nx.gnm_random_graph(300, 1500, seed=seed)
         labelled(G, "abcd", seed=rng.randint(0, 99), edge_labels="xy" if seed == 2 else "")
         args = dict(max_edges=3, node_label=NL, edge_label=EL if seed == 2 else None)
-        for s in (1, 5, 20):
+        # 270-1,800 frequent patterns per call (3-edge ones searched pattern by pattern)
+        for s in (3, 20):
             cpu = ng.frequent_subgraphs(G, s, engine="cpu", as_frame="pandas", **args)
             cuda = ng.frequent_subgraphs(G, s, engine="cuda", as_frame="pandas", **args)
             assert cuda.equals(cpu)
-            fast = ng.frequent_subgraphs(
-                G, s, engine="cuda", as_frame="pandas", exact_support=False, **args
-            )
-            assert len(fast) == len(cpu) and (fast["support"] >= s).all()
+        fast = ng.frequent_subgraphs(
+            G, s, engine="cuda", as_frame="pandas", exact_support=False, **args
+        )
+        assert len(fast) == len(cpu) and (fast["support"] >= s).all()
 
 
 # ---------------------------------------------------------------- command line
