@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import nx_gpumine as ng
+from nx_gpumine.engines import select_engine
 from nx_gpumine.execution.static import on_label_ranges, run_static
 from nx_gpumine.inputs.label_groups import label_grouped, label_starts
 from nx_gpumine.plan.static_plan import build_static_plan
@@ -73,20 +74,22 @@ def test_unlabelled_graph_is_its_own_group():
 
 
 @pytest.mark.parametrize("induced", [False, True])
-def test_counts_on_the_grouped_copy_equal(induced):
-    # the CPU engine on the copy and on the graph: the copy is a faithful renumbering
+def test_cpu_label_ranges_change_no_count(induced):
+    # the CPU engine on the graph itself (no label ranges) against execution's route: the
+    # grouped copy, each level's lists cut to its label's range
+    cpu = select_engine("cpu", "static")
     G = labelled_graph(60, 0.15, 4, seed=7)
     S = ng.from_networkx(G, node_label="c", edge_label="w")
-    H = label_grouped(S)
-    for seed in range(6):
-        P = ng.Pattern.from_networkx(random_pattern(4 + seed % 2, 3, seed), node_label="c")
+    for seed in range(8):
+        P = ng.Pattern.from_networkx(random_pattern(4 + seed % 3, 3, seed), node_label="c")
         for distinct in (False, True):
-            a = run_static(S, build_static_plan(P, S, induced=induced, distinct=distinct), "count")
-            b = run_static(H, build_static_plan(P, H, induced=induced, distinct=distinct), "count")
-            assert a == b
+            plan = build_static_plan(P, S, induced=induced, distinct=distinct)
+            assert run_static(S, plan, "count", engine="cpu") == cpu.count(S, plan)
+            assert run_static(S, plan, "exists", engine="cpu") == cpu.exists(S, plan)
+    assert S.has_derived(("label_grouped",))  # the counts ran on the grouped copy
 
 
-def test_only_cuda_counts_move_to_the_copy():
+def test_counts_move_to_the_copy():
     G = labelled_graph(30, 0.2, 3, seed=1)
     S = ng.from_networkx(G, node_label="c")
     plan = build_static_plan(
@@ -95,8 +98,11 @@ def test_only_cuda_counts_move_to_the_copy():
         induced=False,
         distinct=True,
     )
-    assert on_label_ranges(S, plan, "count", "cpu") == (S, plan)
-    assert on_label_ranges(S, plan, "enumerate", "cpu") == (S, plan)
+    H, moved = on_label_ranges(S, plan, "count", "cpu")
+    assert (
+        H is label_grouped(S) and moved.root_ok is not None and len(moved.root_ok) == len(H.indices)
+    )
+    assert on_label_ranges(S, plan, "enumerate", "cpu") == (S, plan)  # ids: the graph's own
 
 
 @pytest.mark.gpu

@@ -111,8 +111,8 @@ def on_label_ranges(
 ) -> tuple[StaticGraph, StaticPlan]:
     """Where a count or existence test of a plan with node labels runs: on the graph's
     label-grouped copy (:func:`~nx_gpumine.inputs.label_groups.label_grouped`, built once
-    and kept with the graph) with the plan rebuilt for it, when the engine walks only the
-    label's part of each neighbour list there (the CUDA engine); else where it is.
+    and kept with the graph) with the plan rebuilt for it: both engines walk only the level's
+    label part of each neighbour list there. Dask jobs stay where they are.
 
     The copy is isomorphic to the graph with its labels, so counts and flags are the same;
     listings return vertex ids and stay on the graph.
@@ -122,7 +122,7 @@ def on_label_ranges(
         or client is not None
         or graph.node_label is None
         or not (np.asarray(plan.node_label) >= 0).any()
-        or resolve_engine_name(engine) != "cuda"
+        or resolve_engine_name(engine) not in ("cpu", "cuda")
     ):
         return graph, plan
     grouped = label_grouped(graph)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 import numba
 import numpy as np
 
+from ...inputs.label_groups import label_starts
 from ...inputs.static_graph import StaticGraph
 from ...plan.root_split import static_root_bounds
 from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask, size_needs
@@ -92,6 +93,7 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> StaticArgs:
         in_label=_i32(graph.in_label),
         loop_label=_i32(graph.loop_label),
         max_degree=np.int64(max(graph.max_degree, 1)),
+        label_start=_i32(label_starts(graph)),
     )
     tail_start, tail_kind, tail_indep = _tail(plan)
     p = StaticPlanArrays(

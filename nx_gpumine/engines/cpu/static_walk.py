@@ -87,6 +87,9 @@ class StaticGraphArrays(NamedTuple):
     loop_label: np.ndarray
     #: Largest row length (at least 1): the size of a level's candidate row.
     max_degree: int
+    #: int32 first id of each node label on a label-grouped graph
+    #: (``inputs/label_groups.label_starts``; one -1: ids not grouped by label).
+    label_start: np.ndarray
 
 
 class StaticPlanArrays(NamedTuple):
@@ -207,10 +210,13 @@ def _start(arr, lo, hi, trim):
 
 
 @njit(cache=True, inline="always")
-def _row(indptr, indices, w, trim):
+def _row(indptr, indices, w, trim, below):
     """Positions ``[lo, hi)`` of vertex ``w``'s neighbours in ``indices``, from the first id
-    ``>= trim`` when ``trim >= 0`` (:func:`_start`)."""
+    ``>= trim`` when ``trim >= 0`` (:func:`_start`), before the first id ``>= below`` when
+    ``below >= 0``."""
     hi = indptr[w + 1]
+    if below >= 0:
+        hi = _lower_bound(indices, indptr[w], hi, below)
     return _start(indices, indptr[w], hi, trim), hi
 
 
@@ -376,6 +382,8 @@ def _dfs(graph, plan, run, state):
     indptr, indices, dircode, loop = g.indptr, g.indices, g.dircode, g.loop
     nlab, olab, ilab, llab = g.node_label, g.out_label, g.in_label, g.loop_label
     maxdeg = g.max_degree
+    lstart = g.label_start
+    grouped = len(lstart) > 1
     pa = plan
     k, order, induced, edge_checks = pa.k, pa.order, pa.induced, pa.edge_checks
     p_nlab, p_loopreq, p_looplab, p_mindeg = (
@@ -534,12 +542,23 @@ def _dfs(graph, plan, run, state):
                     v = f[sym_level[s]]
                     if v > lb:
                         lb = v
+                # ids [lo_id, hi_id) on a label-grouped graph: the level's label range (a
+                # set a later level reuses keeps every label; hi_id -1: no upper cut)
+                lo_id = np.int64(-1)
+                hi_id = np.int64(-1)
+                lab = p_nlab[level]
+                if grouped and lab >= 0 and not reused[level]:
+                    lo_id = np.int64(lstart[lab])
+                    hi_id = np.int64(lstart[lab + 1])
                 if direct[level]:
                     w = f[bn_level[b0]]
                     a0 = indptr[w]
                     a1 = indptr[w + 1]
-                    if lb >= 0:
-                        a0 = _lower_bound(indices, a0, a1, lb + 1)
+                    if hi_id >= 0:
+                        a1 = _lower_bound(indices, a0, a1, hi_id)
+                    first_id = max(lb + 1, lo_id)
+                    if first_id > 0:
+                        a0 = _lower_bound(indices, a0, a1, first_id)
                     pos[level] = a0
                     end[level] = a1
                 else:
@@ -592,6 +611,8 @@ def _dfs(graph, plan, run, state):
                     first = 0  # js[:first] are consumed by the first intersection or copy
                     # a set no later level reuses may drop ids <= the symmetry bound at once
                     trim = lb + 1 if (lb >= 0 and not reused[level]) else np.int64(-1)
+                    if lo_id > trim:
+                        trim = lo_id
                     marked = False  # True: the copy below applied the level-0 mark filter
                     if r >= 0:
                         src = cand[r]
@@ -599,24 +620,24 @@ def _dfs(graph, plan, run, state):
                             n = _copy_marked(src, Z, cnt[r], row, mark, has0)
                             marked = True
                         else:
-                            a0, a1 = _row(indptr, indices, f[js[0]], trim)
+                            a0, a1 = _row(indptr, indices, f[js[0]], trim, hi_id)
                             s0 = _start(src, Z, cnt[r], trim)
                             n = _intersect(src, s0, cnt[r], indices, a0, a1, row, Z)
                             first = 1
                     elif nl == 1:
-                        a0, a1 = _row(indptr, indices, f[js[0]], trim)
+                        a0, a1 = _row(indptr, indices, f[js[0]], trim, hi_id)
                         n = _copy_marked(indices, a0, a1, row, mark, has0)
                         marked = True
                         first = 1
                     else:
-                        a0, a1 = _row(indptr, indices, f[js[0]], trim)
-                        c0, c1 = _row(indptr, indices, f[js[1]], trim)
+                        a0, a1 = _row(indptr, indices, f[js[0]], trim, hi_id)
+                        c0, c1 = _row(indptr, indices, f[js[1]], trim, hi_id)
                         n = _intersect(indices, a0, a1, indices, c0, c1, row, Z)
                         first = 2
                     for x in range(first, nl):
                         if n == 0:
                             break
-                        a0, a1 = _row(indptr, indices, f[js[x]], trim)
+                        a0, a1 = _row(indptr, indices, f[js[x]], trim, hi_id)
                         n = _intersect(row, Z, n, indices, a0, a1, row, Z)
                     if has0 and not marked:
                         n = _copy_marked(row, Z, n, row, mark, has0)  # has0 is True here
