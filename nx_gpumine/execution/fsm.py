@@ -11,12 +11,15 @@ The support is the minimum image-based support (MNI): over the pattern's nodes, 
 number of distinct data nodes the node is mapped to by the embeddings (subgraph
 monomorphisms). Nodes of one automorphism orbit have the same images, so one byte map per orbit
 over the data nodes holds them; it is filled by existence searches, one per candidate vertex
-not yet known (:func:`pattern_support`), never by listing every embedding. Stars (all of
-level 2) have closed forms over the entries.
+not yet known (:func:`pattern_support`), never by listing every embedding. Stars have closed
+forms over the entries; all the stars of level 2 (every two-edge pattern is one) are counted
+together, by one sequence of array passes (:func:`star_supports`).
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import ModuleType
@@ -29,6 +32,7 @@ from ..inputs.labels import Unmatchable
 from ..inputs.static_graph import StaticGraph
 from ..plan.fsm import (
     LabelledPattern,
+    canonical,
     edge_pattern,
     neighbour_types,
     one_edge_larger,
@@ -39,7 +43,14 @@ from ..plan.fsm import (
 )
 from .merge import progress_bar
 
-__all__ = ["GraphCodes", "edge_supports", "pattern_support", "mine_frequent"]
+__all__ = ["GraphCodes", "edge_supports", "star_supports", "pattern_support", "mine_frequent"]
+
+#: Most (row, entry or vertex) pairs one pass of :func:`star_supports` expands, with NumPy
+#: (small passes: their arrays stay in cache and their memory is reused) and with CuPy.
+STAR_PAIR_CHUNK_CPU = 2**18
+STAR_PAIR_CHUNK_GPU = 2**24
+#: Most (vertex, leaf kind) cells one neighbour-count pass of :func:`star_supports` holds.
+STAR_COUNT_CHUNK = 2**26
 
 
 def _values(vocab: dict) -> tuple[list, np.ndarray]:
@@ -139,6 +150,33 @@ class GraphCodes:
             arrays = tuple(self.xp.asnumpy(a) for a in arrays)
         return (g.indptr, g.indices, *arrays)
 
+    @cached_property
+    def num_types(self) -> int:
+        """How many entry type codes there are (``(max label + 1) * num_edge_labels``)."""
+        return (int(self.label.max()) + 1 if len(self.label) else 1) * self.num_edge_labels
+
+    @cached_property
+    def kind_index(self) -> tuple[Any, Any]:
+        """The usable entries ``v -> w`` sorted by ``(label of v, entry type, w)``: their sort
+        keys ``(label[v] * num_types + type) * n + w`` and their vertices ``v``, so that the
+        entries of one vertex label and type are one run, by neighbour (what
+        :func:`edge_supports` and :func:`star_supports` read; one sort, kept with the codes)."""
+        n, nt = self.graph.n, self.num_types
+        if nt // self.num_edge_labels * nt * max(n, 1) >= 2**62:
+            raise CapacityError(f"{nt} entry types x {n} nodes: too many to key one int64 per "
+                                "(vertex label, entry type, neighbour)")  # fmt: skip
+        use = self.xp.flatnonzero(self.usable)
+        src = self.src[use]
+        keys = (self.label[src] * nt + self.entry_types()[use]) * n + self.dst[use]
+        order = self.xp.argsort(keys)
+        return keys[order], src[order]
+
+    @cached_property
+    def label_index(self) -> tuple[Any, Any]:
+        """The vertices sorted by label, and their labels."""
+        order = self.xp.argsort(self.label)
+        return order, self.label[order]
+
     def to_host(self, a: Any) -> np.ndarray:
         """``a`` (an array of this module) as a NumPy array."""
         return a if self.xp is np else self.xp.asnumpy(a)
@@ -181,6 +219,19 @@ class GraphCodes:
         return out
 
 
+def graph_codes(graph: StaticGraph, engine: str) -> GraphCodes:
+    """The :class:`GraphCodes` of ``graph`` for ``engine`` (CUDA: CuPy arrays on the current
+    device, so levels 1 and 2 run there too), built once and kept with the graph like its
+    other indexes (with the neighbour counts computed so far), so a repeated mining call
+    starts from them."""
+    if engine != "cuda":
+        return graph.derived(("fsm_codes", "cpu"), lambda: GraphCodes.of(graph))
+    import cupy  # the engine resolved: CuPy is there
+
+    key = ("fsm_codes", "cuda", cupy.cuda.runtime.getDevice())
+    return graph.derived(key, lambda: GraphCodes.of(graph, cupy))
+
+
 def edge_supports(codes: GraphCodes) -> dict[LabelledPattern, int]:
     """The MNI support of every labelled one-edge pattern the graph holds.
 
@@ -188,34 +239,33 @@ def edge_supports(codes: GraphCodes) -> dict[LabelledPattern, int]:
     images are the distinct vertices ``u`` of the entries ``u -> v`` with labels ``(x, y)`` and
     edge label ``c``, and the ``y`` node's those of the entries with labels ``(y, x)``; with
     ``x == y`` both nodes map to either end, and both sets are that of the entries ``(x, x)``.
+    Both orientations of each edge being entries, the ``x`` node's images are also the distinct
+    neighbours of the entries from label ``y`` of type ``(x, c)``: one run of
+    :attr:`GraphCodes.kind_index` (the index :func:`star_supports` reads too), whose distinct
+    keys one pass counts.
 
     Returns
     -------
     dict
         ``{one-edge pattern: support}``.
     """
-    use = codes.usable
-    src, dst, el = codes.src[use], codes.dst[use], codes.elabel[use]
-    if not len(src):
+    keys, _ = codes.kind_index
+    if not len(keys):
         return {}
-    # one int64 key per (label of u, label of v, edge label, u); distinct keys = distinct u
-    nl = int(codes.label.max()) + 1
-    ne = codes.num_edge_labels
-    if nl * nl * ne * max(codes.graph.n, 1) >= 2**62:
-        raise CapacityError(f"{nl} node labels x {ne} edge labels x {codes.graph.n} nodes: "
-                            "too many to key one int64 per (labels, node)")  # fmt: skip
-    kind = (codes.label[src] * nl + codes.label[dst]) * ne + el
-    xp = codes.xp
-    keys = xp.unique(kind * codes.graph.n + src)
-    kinds, distinct = xp.unique(keys // codes.graph.n, return_counts=True)
+    xp, n, ne, nt = codes.xp, codes.graph.n, codes.num_edge_labels, codes.num_types
+    first = xp.ones(len(keys), dtype=bool)  # the first entry of each (run, neighbour)
+    first[1:] = keys[1:] != keys[:-1]
+    distinct = xp.bincount(keys[first] // n, minlength=nt // ne * nt)
+    runs = xp.flatnonzero(distinct)
+    # run (label y, type (x, c)): its distinct neighbours are the images of x in the edge x-y
     images = {}
-    for code, c in zip(kinds.tolist(), distinct.tolist(), strict=True):
-        xy, e = divmod(code, ne)
-        images[(*divmod(xy, nl), e)] = c
+    for run, count in codes.to_host(xp.stack([runs, distinct[runs]], axis=1)).tolist():
+        y, t = divmod(run, nt)
+        images[(*divmod(t, ne), y)] = count
     out: dict[LabelledPattern, int] = {}
-    for (x, y, c), count in images.items():
+    for (x, c, y), count in images.items():
         if x <= y:
-            out[edge_pattern(x, y, c)] = min(count, images[(y, x, c)])
+            out[edge_pattern(x, y, c)] = min(count, images[(y, c, x)])
     return out
 
 
@@ -232,6 +282,200 @@ def _star_support(codes: GraphCodes, p: LabelledPattern, centre: int) -> int:
         leaves[codes.dst[entries[centres[codes.src[entries]]]]] = True
         support = min(support, int(xp.count_nonzero(leaves)))
     return support
+
+
+def _expand(xp: ModuleType, first: np.ndarray, sizes: np.ndarray) -> Iterator[tuple[Any, Any]]:
+    """The pairs ``(r, first[r] + i)`` for each row ``r`` and ``i < sizes[r]``, row by row, in
+    chunks of at most :data:`STAR_PAIR_CHUNK_CPU` (NumPy) or :data:`STAR_PAIR_CHUNK_GPU`
+    (CuPy): each chunk two ``xp`` int64 arrays, the rows and the indices (``first``,
+    ``sizes``: int64 host arrays, one value per row)."""
+    start = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=start[1:])
+    total = int(start[-1])
+    shift = xp.asarray(first - start[:-1])
+    chunk = STAR_PAIR_CHUNK_CPU if xp is np else STAR_PAIR_CHUNK_GPU
+    for p0 in range(0, total, chunk):
+        p1 = min(total, p0 + chunk)
+        # a pair's row: the last row starting at or before it (never an empty one)
+        row = xp.full(p1 - p0, int(np.searchsorted(start, p0, side="right")) - 1, dtype=xp.int64)
+        later = start[(start > p0) & (start < p1)] - p0
+        if len(later):
+            row += xp.cumsum(xp.bincount(xp.asarray(later), minlength=p1 - p0))
+        yield row, xp.arange(p0, p1, dtype=xp.int64) + shift[row]
+
+
+def _kind_tests(codes: GraphCodes, column: Any, ncols: int) -> Any:
+    """bool ``(n, 2 * ncols)``: per vertex, whether at least one (test ``c``) and at least two
+    (test ``ncols + c``) of its usable entries have a type of column ``c`` (``column``: per
+    entry type its column, or -1).
+
+    One bincount of the entries per range of vertices of at most :data:`STAR_COUNT_CHUNK`
+    counts (their entries are a range of the CSR)."""
+    xp, n, indptr = codes.xp, codes.graph.n, codes.graph.indptr
+    out = xp.zeros((n, 2 * ncols), dtype=bool)
+    col = column[codes.entry_types()]
+    keep = codes.usable & (col >= 0)
+    step = max(1, STAR_COUNT_CHUNK // ncols)
+    for a in range(0, n, step):
+        b = min(n, a + step)
+        lo, hi = int(indptr[a]), int(indptr[b])
+        k = keep[lo:hi]
+        cells = (codes.src[lo:hi][k] - a) * ncols + col[lo:hi][k]
+        if len(cells):  # (CuPy's bincount takes no empty array)
+            count = xp.bincount(cells, minlength=(b - a) * ncols).reshape(b - a, ncols)
+            out[a:b, :ncols] = count >= 1
+            out[a:b, ncols:] = count >= 2
+    return out
+
+
+def star_supports(
+    codes: GraphCodes, stars: Sequence[LabelledPattern]
+) -> dict[LabelledPattern, int]:
+    """The MNI supports of many two-edge patterns (stars) together: one sequence of array
+    passes (chunked by size, never by star), whatever their number; the values of
+    :func:`_star_support`, star by star.
+
+    A two-edge star has a centre labelled ``c`` and two leaves of kinds ``ta <= tb``, a kind
+    being an entry type ``leaf label * num_edge_labels + edge label``. With ``cnt[v, t]`` the
+    usable entries of vertex ``v`` of type ``t``, the centre's images are the vertices ``v``
+    labelled ``c`` with ``cnt[v, ta] >= 1`` and ``cnt[v, tb] >= 1`` (``cnt[v, ta] >= 2``
+    when ``ta == tb``), a leaf's the distinct ``w`` of the usable entries ``v -> w`` of its
+    kind from such a ``v`` (when ``ta == tb`` both leaves are one orbit, with one set), and
+    the support is the least of these counts. The passes:
+
+    1. **Tests.** ``cnt[v, t] >= 1`` and ``cnt[v, t] >= 2``, as a bool ``(n, 2 * kinds)``
+       table over the stars' leaf kinds only (:func:`_kind_tests`, bincounts of the entries).
+    2. **Centres.** A pair per star and vertex of its centre label having the rarer of its
+       two kinds (per kind, the vertices having it: one ``flatnonzero`` of the tests of the
+       vertices sorted by label, :attr:`GraphCodes.label_index`, where those of one label are
+       a run) that passes when the vertex passes both tests of the star; the centre counts
+       are a bincount of the passing pairs' stars.
+    3. **Leaves.** A row per leaf set of each star: its centre label, its own kind and the
+       other one (the own kind again when ``ta == tb``); a pair per row and usable entry
+       ``v -> w`` of that label and type (a run of :attr:`GraphCodes.kind_index`, sorted by
+       ``w``) that passes when ``v`` has the other kind (twice, when it is the own one). The
+       passing pairs come row by row and, within a row, by ``w``: each whose ``(row, w)``
+       differs from the previous one's is a distinct leaf image.
+
+    Each pass expands its pairs from the rows' sizes (:func:`_expand`, in chunks of at most
+    :data:`STAR_PAIR_CHUNK_CPU` or :data:`STAR_PAIR_CHUNK_GPU` pairs) and is made of array
+    operations that NumPy and CuPy both have (gathers, comparisons, masks, bincount, cumsum,
+    searchsorted): it runs where ``codes.xp`` is, with a few host transfers per call and per
+    chunk, none per star. The work is the pairs: per star, the vertices of its centre label
+    having its rarer leaf kind, and per leaf set, the entries of its kind from its centre
+    label.
+
+    Parameters
+    ----------
+    codes : GraphCodes
+        The data graph's codes.
+    stars : sequence of LabelledPattern
+        Two-edge patterns (three nodes, one joined to the other two).
+
+    Returns
+    -------
+    dict
+        ``{star: MNI support}``.
+
+    Raises
+    ------
+    ValueError
+        A pattern is no two-edge star.
+    """
+    xp, n, ne, nt = codes.xp, codes.graph.n, codes.num_edge_labels, codes.num_types
+    nl = nt // ne  # node label codes
+    out = dict.fromkeys(stars, 0)
+    # per star (on the host): its centre label and two leaf kinds; -1: a label the graph has not
+    centre_label = np.full(len(out), -1, dtype=np.int64)
+    kinds = np.zeros((len(out), 2), dtype=np.int64)
+    for j, p in enumerate(out):
+        centre = star_centre(p)
+        if centre is None or p.k != 3:
+            raise ValueError(f"{p} is no two-edge star")
+        leaves = sorted((p.labels[a + b - centre], el) for a, b, el in p.edges)
+        if p.labels[centre] < nl and all(lab < nl and el < ne for lab, el in leaves):
+            centre_label[j] = p.labels[centre]
+            kinds[j] = [lab * ne + el for lab, el in leaves]
+    found = centre_label >= 0
+    if n < 3 or not found.any():  # every star is larger than the graph, or has no image
+        return out
+    stars = [p for p, f in zip(out, found, strict=True) if f]
+    centre_label, kinds = centre_label[found], kinds[found]
+    m = len(stars)
+
+    # 1. the leaf kinds as columns 0 .. ncols - 1; per star the tests of its two kinds (a
+    # kind's column; when ta == tb, "twice": ncols more)
+    used, col = np.unique(kinds, return_inverse=True)
+    col = col.reshape(m, 2)
+    ncols = len(used)
+    column = np.full(nt, -1, dtype=np.int64)
+    column[used] = np.arange(ncols)
+    same = col[:, 0] == col[:, 1]
+    test = col + ncols * same[:, None]
+    width = 2 * ncols
+    tests = _kind_tests(codes, xp.asarray(column), ncols)
+
+    # the leaf rows: star j's first leaf set is row j, its second (the first again when
+    # ta == tb) row second[j]; per row its run of entries (centre label, own kind) and the
+    # test of the other kind
+    other = ~same
+    group = centre_label[:, None] * nt + kinds
+    row_group = np.concatenate([group[:, 0], group[other, 1]])
+    row_test = np.concatenate([test[:, 1], test[other, 0]])
+    second = np.arange(m)
+    second[other] = m + np.arange(int(other.sum()))
+    nrows = len(row_group)
+
+    # the vertices' tests in label order; per kind column, the vertices having the kind, as
+    # cells column * n + position in label order, ascending (those of one label: a run)
+    keys, entry_src = codes.kind_index
+    order, sorted_label = codes.label_index
+    by_label = tests[order]
+    having = xp.flatnonzero(by_label[:, :ncols].T.reshape(-1))
+
+    # one transfer: the rows' runs of entries; the runs of `having` of each star's two kinds
+    # within its centre label
+    label = xp.asarray(centre_label)
+    lo, hi = xp.searchsorted(sorted_label, label), xp.searchsorted(sorted_label, label + 1)
+    kind_a, kind_b = xp.asarray(col[:, 0]) * n, xp.asarray(col[:, 1]) * n
+    cells = xp.concatenate([kind_a + lo, kind_a + hi, kind_b + lo, kind_b + hi])
+    row_bounds = xp.asarray(np.concatenate([row_group, row_group + 1]) * n)
+    ends = [xp.searchsorted(keys, row_bounds), xp.searchsorted(having, cells)]
+    bounds = codes.to_host(xp.concatenate(ends))
+    row_lo, row_hi = bounds[:nrows], bounds[nrows : 2 * nrows]
+    a_lo, a_hi, b_lo, b_hi = bounds[2 * nrows :].reshape(4, m)
+    rarer = a_hi - a_lo <= b_hi - b_lo
+
+    # 2. centres: (star, vertex of its centre label having its rarer kind) pairs that pass
+    # both tests of the star
+    by_label, tests = by_label.reshape(-1), tests.reshape(-1)  # at vertex * width + test
+    test_a, test_b = xp.asarray(test[:, 0]), xp.asarray(test[:, 1])
+    centres = xp.zeros(m, dtype=xp.float64)  # (counts by float weights: exact below 2**53)
+    first, sizes = np.where(rarer, a_lo, b_lo), np.where(rarer, a_hi - a_lo, b_hi - b_lo)
+    for j, i in _expand(xp, first, sizes):
+        cell = (having[i] % n) * width
+        keep = by_label[cell + test_a[j]] & by_label[cell + test_b[j]]
+        centres += xp.bincount(j, weights=keep.astype(xp.float64), minlength=m)
+
+    # 3. leaves: (row, entry v -> w of its run) pairs where v passes the other kind's test; a
+    # passing pair is a new image when its (row, key) differs from the previous passing pair's
+    row_test_d = xp.asarray(row_test)
+    leaves = xp.zeros(nrows, dtype=xp.float64)
+    last_row = last_key = xp.full(1, -1, dtype=xp.int64)  # the last passing pair's
+    for r, i in _expand(xp, row_lo, row_hi - row_lo):
+        keep = xp.flatnonzero(tests[entry_src[i] * width + row_test_d[r]])
+        r, key = r[keep], keys[i[keep]]
+        if not len(r):
+            continue
+        new = (r != xp.concatenate([last_row, r[:-1]])) | (
+            key != xp.concatenate([last_key, key[:-1]])
+        )
+        leaves += xp.bincount(r, weights=new.astype(xp.float64), minlength=nrows)
+        last_row, last_key = r[-1:], key[-1:]
+
+    support = xp.minimum(xp.minimum(centres, leaves[:m]), leaves[xp.asarray(second)])
+    out.update(zip(stars, codes.to_host(support).astype(np.int64).tolist(), strict=True))
+    return out
 
 
 def pattern_support(
@@ -305,6 +549,20 @@ def _neighbour_labels(frequent: dict[LabelledPattern, int]) -> dict[int, list[tu
     return out
 
 
+def _two_edge_stars(neighbours: dict[int, list[tuple[int, int]]]) -> list[LabelledPattern]:
+    """Level 2's candidates, sorted: per label, the star centred there of each pair of its
+    frequent (neighbour label, edge label) kinds (:func:`_neighbour_labels`), alike or not.
+
+    Exactly what growing the frequent edges by one (:func:`one_edge_larger`) and pruning
+    (:func:`one_edge_smaller`) give, as every two-edge pattern is such a star and its two
+    one-edge sub-patterns are frequent; one canonical form per candidate."""
+    return sorted({
+        canonical((c, ya, yb), ((0, 1, ea), (0, 2, eb)))
+        for c, kinds in neighbours.items()
+        for (ya, ea), (yb, eb) in itertools.combinations_with_replacement(kinds, 2)
+    })  # fmt: skip
+
+
 def mine_frequent(
     graph: StaticGraph,
     min_support: int,
@@ -341,23 +599,25 @@ def mine_frequent(
         patterns' codes) and ``(pattern, support)`` pairs ordered by edges, support
         descending, then pattern.
     """
-    xp: ModuleType = np
-    if engine == "cuda":  # levels 1 and 2 on the device too (CuPy: the engine resolved)
-        import cupy as xp
-    codes = GraphCodes.of(graph, xp)
+    codes = graph_codes(graph, engine)
     level = {p: s for p, s in edge_supports(codes).items() if s >= min_support}
     found: list[tuple[LabelledPattern, int]] = list(level.items())
     neighbours = _neighbour_labels(level)
     for m in range(2, max_edges + 1):
-        grown: set[LabelledPattern] = set()
-        for p in level:
-            grown |= one_edge_larger(p, neighbours)
-        candidates = sorted(c for c in grown if all(q in level for q in one_edge_smaller(c)))
+        if m == 2:  # two-edge stars, made directly
+            candidates = _two_edge_stars(neighbours)
+        else:
+            grown: set[LabelledPattern] = set()
+            for p in level:
+                grown |= one_edge_larger(p, neighbours)
+            candidates = sorted(c for c in grown if all(q in level for q in one_edge_smaller(c)))
         bar = progress_bar(len(candidates), f"frequent subgraphs, {m} edges") if progress else None
         nxt: dict[LabelledPattern, int] = {}
         try:
+            # level 2 counted in one go (star_supports); larger levels one candidate at a time
+            known = star_supports(codes, candidates) if m == 2 else {}
             for i, c in enumerate(candidates):
-                s = pattern_support(codes, c, min_support, engine, exact)
+                s = known[c] if m == 2 else pattern_support(codes, c, min_support, engine, exact)
                 if s >= min_support:
                     nxt[c] = s
                 if bar is not None:
