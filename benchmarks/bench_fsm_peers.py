@@ -21,7 +21,9 @@ their frequent patterns, OMP_NUM_THREADS=--threads) as subprocesses, ours on ``e
 and ``engine="cpu"`` in a worker process (killed and restarted on a timeout). Each run is
 limited to ``--run-timeout`` seconds and what is left of ``--deadline``; a tool that timed out
 on a (graph, labels) at some support or ``max_edges`` is not run on the harder cells after it.
-Runs that took under a second are repeated (best of 3 for ours, 2 for theirs).
+Ours run at least twice per cell (the first run also builds the graph's mining index and compiles
+what the cell needs first: reported as ``first_ms``; the cell time is the best later run, best of
+3 under a second); theirs: runs under a second are repeated (best of 2).
 
 Times: ours = the whole ``frequent_subgraphs`` call (graph already a StaticGraph, JIT warm);
 G2Miner = its own printed ``runtime [gpu_base|omp_base]`` (mining only: no file reading,
@@ -669,11 +671,20 @@ def run_cell(
             runs.append(ms)
             found[engine] = dict(payload)
             again = budget()
-            if ms >= 1000 or len(runs) >= 3 or again is None:
+            # the first run on a graph also builds its mining index and compiles what this
+            # cell needs first (2026-11-27: 5-15 s on the GPU): it is reported apart, the cell
+            # time is the best later run (a single run only when no time is left)
+            if (len(runs) >= 2 and ms >= 1000) or len(runs) >= 3 or again is None:
                 break
             status, ms, payload = ours.call(("run", name, L, engine, support, k), again)
         if runs:
-            r = {"status": "ok", "ms": min(runs), "ms_runs": runs, "count": len(found[engine])}
+            r = {
+                "status": "ok",
+                "ms": min(runs[1:] or runs),
+                "first_ms": runs[0],
+                "ms_runs": runs,
+                "count": len(found[engine]),
+            }
         else:
             r = {"status": status if status != "timeout" else f"timeout_{to:.0f}s"}
             if payload:
