@@ -62,7 +62,8 @@ def frequent_subgraphs(
     node_label, edge_label : str or list of str, optional
         Attribute(s) of ``G``'s nodes / edges holding their labels; None: one label for all.
     engine : {"auto", "cpu", "cuda"}
-        Engine listing the embeddings, as in :func:`~nx_gpumine.count_subgraphs`.
+        Where supports are computed, as in :func:`~nx_gpumine.count_subgraphs` (array passes
+        over the graph's entries and existence searches; ``docs/static.md``).
     as_frame : {None, "pandas", "polars", "pyarrow", "cudf"}
         Return a table instead, one row per pattern in the same order: columns ``edges``,
         ``support``, ``nodes``, ``edge_list`` (``"0-1 1-2"``), ``node_labels``
@@ -70,11 +71,11 @@ def frequent_subgraphs(
     progress : bool
         A bar over each level's candidate patterns (needs tqdm).
     exact_support : bool
-        True (default): each ``.support`` is the exact MNI, which takes every embedding of
-        every frequent pattern that is not a star. False: a pattern's embeddings are listed
-        only until each of its nodes has ``min_support`` images (as G2Miner and Peregrine
-        stop), much faster on large graphs; the same patterns are returned, but a support is
-        then only a lower bound (at least ``min_support``, at most the exact MNI).
+        True (default): each ``.support`` is the exact MNI, which takes an existence search
+        for every candidate vertex of every orbit of a frequent pattern that is not a star.
+        False: an orbit stops once it has ``min_support`` images (as G2Miner and Peregrine
+        stop), faster on large graphs; the same patterns are returned, but a support is then
+        only a lower bound (at least ``min_support``, at most the exact MNI).
 
     Returns
     -------
