@@ -315,8 +315,11 @@ def test_copies_matrix_shape():
         assert (np.diag(c) == 1).all() and (np.tril(c, -1) == 0).all()
     c = orbit_copies_matrix(4)
     assert c[4][14] == 6 and c[8][14] == 3 and c[7][11] == 1  # by hand
+    assert n_orbits(5) == 73  # k = 5 is counted induced directly (engines/cpu/orbit_counts5.py)
     with pytest.raises(QueryError):
-        n_orbits(5)
+        n_orbits(6)
+    with pytest.raises(QueryError):
+        orbit_copies_matrix(5)
 
 
 def test_induced_conversion_dtypes():

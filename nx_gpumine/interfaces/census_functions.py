@@ -63,7 +63,7 @@ def subgraph_census(
     {run_options}
     per_node : bool
         Count per node instead: :func:`graphlet_orbits` (``G``, ``k``, ``engine``,
-        ``as_frame``; undirected, ``k`` <= 4, induced).
+        ``as_frame``; undirected, ``k`` <= 5, induced).
 
     Returns
     -------
@@ -137,17 +137,19 @@ def graphlet_orbits(
     onto each other) of the connected graphlets on 2 to ``k`` nodes: the node sets ``S``
     containing ``v`` whose induced subgraph is ``o``'s graphlet with ``v`` in ``o``. Orbits in
     ORCA's numbering (``docs/static.md``, "Per-node orbit counts"): 0 the degree; 1, 2 the
-    wedge's end and centre; 3 the triangle; 4-14 the 4-node graphlets' orbits. Summed over the
-    nodes, an orbit's counts are its graphlet's induced count (:func:`subgraph_census`) times
-    the orbit's size. Computed from each edge's triangles, per-node 4-cycles and 4-cliques and
-    degree sums, then the exact per-node relation between non-induced and induced counts.
+    wedge's end and centre; 3 the triangle; 4-14 the 4-node graphlets' orbits; 15-72 the
+    5-node graphlets' orbits. Summed over the nodes, an orbit's counts are its graphlet's
+    induced count (:func:`subgraph_census`) times the orbit's size. Orbits 0-14 are computed
+    from each edge's triangles, per-node 4-cycles and 4-cliques and degree sums, then the exact
+    per-node relation between non-induced and induced counts; orbits 15-72 by enumerating
+    every connected 5-node set once (ESU), far slower on large or dense graphs.
 
     Parameters
     ----------
     G : networkx.Graph, StaticGraph or edge frame
         Undirected data graph (self-loops are ignored).
     k : int
-        Largest graphlet size: 2, 3 or 4 (1, 4 or 15 orbits).
+        Largest graphlet size: 2, 3, 4 or 5 (1, 4, 15 or 73 orbits).
     engine : {"auto", "cpu"}
         The CPU engine computes them (numba, all cores); ``"auto"`` picks it.
     as_frame : {"pandas", "polars", "pyarrow", "cudf"}, optional
@@ -163,7 +165,7 @@ def graphlet_orbits(
     Raises
     ------
     QueryError, EngineUnavailableError, CapacityError
-        A directed graph or ``k`` outside 2-4; ``engine="cuda"`` (the orbit counts run on the
+        A directed graph or ``k`` outside 2-5; ``engine="cuda"`` (the orbit counts run on the
         CPU engine); a count past 64 bits.
 
     Examples
@@ -178,12 +180,17 @@ def graphlet_orbits(
         raise EngineUnavailableError(
             "per-node orbit counts run on the CPU engine: use engine='cpu' or 'auto'"
         )
-    from ..engines.cpu.orbit_counts import node_orbit_counts  # numba, on first use
-
     graph = as_static_graph(G)
     if graph.directed:
         raise QueryError("per-node orbit counts are defined for undirected graphs")
-    counts = node_orbit_counts(graph.indptr, graph.indices, k)
+    if k == 5:
+        from ..engines.cpu.orbit_counts5 import node_orbit_counts5  # numba, on first use
+
+        counts = node_orbit_counts5(graph.indptr, graph.indices)
+    else:
+        from ..engines.cpu.orbit_counts import node_orbit_counts  # numba, on first use
+
+        counts = node_orbit_counts(graph.indptr, graph.indices, k)
     if as_frame is not None:
         return orbit_frame(graph.keys, counts, orbit_names(k), as_frame)
     return dict(zip(graph.keys, map(tuple, counts.tolist()), strict=True))

@@ -1,10 +1,10 @@
-"""The node orbits of the graphlets on 2 to 4 nodes, and how their per-node counts relate.
+"""The node orbits of the graphlets on 2 to 5 nodes, and how their per-node counts relate.
 
 A *graphlet degree vector* (Pržulj 2007; ORCA, Hočevar and Demšar 2014) gives each node ``v`` of
 an undirected graph, for each *orbit* ``o`` (a class of pattern nodes that an automorphism of
 the pattern maps onto each other), the number of node sets ``S`` containing ``v`` whose induced
 subgraph ``G[S]`` is ``o``'s graphlet with ``v`` in ``o`` (the *induced* count ``I[v, o]``).
-The numbering is ORCA's (:func:`orbits`, 15 orbits)::
+The numbering is ORCA's (:func:`orbits`, 15 orbits up to ``k`` = 4, 73 up to ``k`` = 5)::
 
     k = 2   0  edge                    the edge's ends (the degree)
     k = 3   1  wedge end               2  wedge centre          3  triangle
@@ -12,6 +12,7 @@ The numbering is ORCA's (:func:`orbits`, 15 orbits)::
             6  4-star leaf             7  4-star centre         8  4-cycle
             9  tailed-triangle tail    10 its two degree-2 triangle nodes   11 its degree-3 node
             12 diamond degree-2 nodes  13 diamond degree-3 nodes            14 4-clique
+    k = 5   15..72 the 21 connected 5-node graphlets' orbits (:data:`_TABLE5`, ORCA's numbers)
 
 The engines count the *non-induced* orbits ``N[v, o]``: subgraphs (a node set and a subset of
 its edges, spanning all its nodes) isomorphic to ``o``'s graphlet, with ``v`` in ``o``. The two
@@ -27,6 +28,8 @@ one node set, which induces one graphlet with ``v`` in one orbit ``o'``. The mat
 ORCA's order (a graphlet with more edges has larger orbit numbers; ``copies(o, o) = 1``), so
 :func:`induced_orbit_counts` recovers the induced counts by back substitution in exact
 integers, as :func:`~nx_gpumine.plan.graphlets.induced_counts` does for whole-pattern counts.
+For ``k`` = 5 the engine counts induced orbits directly (every connected 5-node set once,
+classified by :func:`orbit_lookup5`), so the conversion stops at ``k`` = 4.
 """
 
 from __future__ import annotations
@@ -50,10 +53,15 @@ __all__ = [
     "orbit_names",
     "orbit_copies_matrix",
     "induced_orbit_counts",
+    "orbit_lookup5",
+    "PAIRS5",
 ]
 
 #: The graphlet sizes with orbit counts.
-ORBIT_SIZES = (2, 3, 4)
+ORBIT_SIZES = (2, 3, 4, 5)
+
+#: The node pairs of 5 ordered positions, in the bit order of :func:`orbit_lookup5`'s masks.
+PAIRS5 = tuple(itertools.combinations(range(5), 2))
 
 _INT64_MAX = 2**63 - 1
 
@@ -65,9 +73,12 @@ class Orbit:
     Attributes
     ----------
     index : int
-        ORCA's orbit number, 0..14.
+        ORCA's orbit number, 0..72.
     name : str
-        A short name: ``"<graphlet>:<role>"``, e.g. ``"4-path:end"``.
+        A short name: ``"<graphlet>:<role>"``, e.g. ``"4-path:end"``; for 5-node graphlets the
+        role is ``"deg<d>"`` (the nodes' degree in the graphlet), with a letter ``a``, ``b``,
+        ... in orbit order where the graphlet has several orbits of that degree
+        (``"G31:deg2a"``).
     k : int
         Nodes of the graphlet.
     graphlet : str
@@ -96,6 +107,7 @@ _C4 = ((0, 1), (1, 2), (2, 3), (0, 3))
 _PAW = ((0, 1), (0, 2), (1, 2), (2, 3))  # triangle 0 1 2, tail 2-3
 _DIAMOND = ((0, 2), (0, 3), (1, 2), (1, 3), (2, 3))  # K4 less the edge 0-1
 _K4 = tuple(itertools.combinations(range(4), 2))
+_K5 = tuple(itertools.combinations(range(5), 2))
 
 # (index, role, k, edges, nodes); the graphlet names are filled in from the census's
 _TABLE = (
@@ -114,6 +126,34 @@ _TABLE = (
     (12, "side", 4, _DIAMOND, (0, 1)),
     (13, "centre", 4, _DIAMOND, (2, 3)),
     (14, "node", 4, _K4, (0, 1, 2, 3)),
+)
+
+# ORCA's numbering of the 5-node orbits, derived by benchmarks/peers/orca/derive_orbits5.py from
+# ORCA's orca.cpp (Hočevar and Demšar; compiled with g++ -O2): ORCA run on each connected 5-node
+# graph of networkx.graph_atlas_g() alone, each node's one nonzero column among 15..72 being its
+# orbit. Rows: (atlas number, edges on nodes 0..4, the orbit of nodes 0, 1, 2, 3, 4).
+_TABLE5 = (
+    (29, ((0, 4), (1, 4), (2, 4), (3, 4)), (22, 22, 22, 22, 23)),
+    (30, ((0, 4), (1, 3), (2, 3), (3, 4)), (18, 19, 19, 21, 20)),
+    (31, ((0, 1), (0, 4), (1, 2), (2, 3)), (16, 17, 16, 15, 15)),
+    (34, ((0, 4), (1, 4), (2, 3), (2, 4), (3, 4)), (31, 31, 32, 32, 33)),
+    (35, ((0, 1), (0, 2), (0, 4), (1, 2), (2, 3)), (26, 25, 26, 24, 24)),
+    (36, ((0, 4), (1, 2), (1, 3), (2, 3), (3, 4)), (27, 29, 29, 30, 28)),
+    (37, ((0, 1), (1, 3), (1, 4), (2, 3), (2, 4)), (35, 38, 36, 37, 37)),
+    (38, ((0, 1), (0, 4), (1, 2), (2, 3), (3, 4)), (34, 34, 34, 34, 34)),
+    (40, ((0, 1), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4)), (39, 42, 41, 40, 40)),
+    (41, ((0, 1), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)), (45, 47, 46, 48, 48)),
+    (42, ((0, 1), (0, 4), (1, 4), (2, 3), (2, 4), (3, 4)), (43, 43, 43, 43, 44)),
+    (43, ((0, 1), (0, 3), (0, 4), (1, 2), (2, 3), (3, 4)), (53, 51, 51, 53, 52)),
+    (44, ((0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4)), (50, 50, 49, 49, 49)),
+    (45, ((0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)), (56, 57, 57, 57, 58)),
+    (46, ((0, 3), (0, 4), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)), (54, 54, 54, 55, 55)),
+    (47, ((0, 1), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (3, 4)), (59, 61, 59, 60, 60)),
+    (48, ((0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 4)), (63, 63, 64, 62, 64)),
+    (49, ((0, 1), (0, 3), (0, 4), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)), (66, 66, 65, 67, 67)),
+    (50, ((0, 1), (0, 3), (0, 4), (1, 2), (1, 4), (2, 3), (2, 4), (3, 4)), (68, 68, 68, 68, 69)),
+    (51, tuple(e for e in _K5 if e != (0, 2)), (70, 71, 70, 71, 71)),
+    (52, _K5, (72, 72, 72, 72, 72)),
 )
 
 
@@ -136,21 +176,64 @@ def _graphlet_name(k: int, edges: tuple[tuple[int, int], ...]) -> str:
     raise AssertionError(f"no census graphlet for {edges}")  # pragma: no cover
 
 
+def _orbits5() -> list[Orbit]:
+    """The orbits 15..72 of :data:`_TABLE5`, in ORCA's order, named ``<graphlet>:deg<d>[x]``."""
+    out = []
+    for _atlas, edges, node_orbits in _TABLE5:
+        name = _graphlet_name(5, edges)
+        deg = dict(_graph(5, edges).degree)
+        by_index = {o: tuple(v for v in range(5) if node_orbits[v] == o) for o in set(node_orbits)}
+        for o, nodes in sorted(by_index.items()):
+            d = deg[nodes[0]]
+            same = sorted(q for q, ns in by_index.items() if deg[ns[0]] == d)
+            role = f"deg{d}" + ("" if len(same) == 1 else "abcde"[same.index(o)])
+            out.append(Orbit(o, f"{name}:{role}", 5, name, edges, nodes))
+    return sorted(out, key=lambda o: o.index)
+
+
 @functools.cache
 def _catalogue() -> tuple[Orbit, ...]:
     out = []
     for index, role, k, edges, nodes in _TABLE:
         name = _graphlet_name(k, edges)
         out.append(Orbit(index, f"{name}:{role}", k, name, edges, nodes))
+    out += _orbits5()
+    assert [o.index for o in out] == list(range(73))
     return tuple(out)
 
 
+@functools.cache
+def orbit_lookup5() -> np.ndarray:
+    """ORCA's orbit of each of 5 ordered positions, for every graph on them.
+
+    Built once from :data:`_TABLE5` by the 120 relabellings of each 5-node graphlet.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 ``[1024, 5]``, read-only: row ``mask`` (bit ``i`` set when the pair
+        :data:`PAIRS5` ``[i]`` is an edge) holds the orbit (15..72) of positions 0..4, or -1
+        throughout for a disconnected graph.
+    """
+    lut = np.full((1 << len(PAIRS5), 5), -1, dtype=np.int64)
+    for _atlas, edges, node_orbits in _TABLE5:
+        edge_set = {frozenset(e) for e in edges}
+        for perm in itertools.permutations(range(5)):  # position i holds graphlet node perm[i]
+            mask = 0
+            for bit, (i, j) in enumerate(PAIRS5):
+                if frozenset((perm[i], perm[j])) in edge_set:
+                    mask |= 1 << bit
+            lut[mask] = [node_orbits[perm[i]] for i in range(5)]
+    lut.setflags(write=False)
+    return lut
+
+
 def n_orbits(k: int) -> int:
-    """Orbits of the graphlets on at most ``k`` nodes: 1, 4 or 15 (``k`` = 2, 3, 4; another
-    ``k`` raises :class:`~nx_gpumine.errors.QueryError`, as in :func:`orbits`)."""
+    """Orbits of the graphlets on at most ``k`` nodes: 1, 4, 15 or 73 (``k`` = 2, 3, 4, 5;
+    another ``k`` raises :class:`~nx_gpumine.errors.QueryError`, as in :func:`orbits`)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) not in ORBIT_SIZES:
         raise QueryError(f"graphlet orbit counts take k in {ORBIT_SIZES}, got {k!r}")
-    return {2: 1, 3: 4, 4: 15}[int(k)]
+    return {2: 1, 3: 4, 4: 15, 5: 73}[int(k)]
 
 
 def orbits(k: int = 4) -> tuple[Orbit, ...]:
@@ -159,7 +242,7 @@ def orbits(k: int = 4) -> tuple[Orbit, ...]:
     Parameters
     ----------
     k : int
-        Largest graphlet size, 2..4.
+        Largest graphlet size, 2..5.
 
     Returns
     -------
@@ -203,13 +286,20 @@ def orbit_copies_matrix(k: int) -> tuple[tuple[int, ...], ...]:
     Parameters
     ----------
     k : int
-        As in :func:`orbits`.
+        As in :func:`orbits`, at most 4 (5-node orbits are counted induced directly).
 
     Returns
     -------
     tuple of tuple of int
         ``n_orbits(k)`` rows of ``n_orbits(k)``.
+
+    Raises
+    ------
+    QueryError
+        ``k`` outside 2..4.
     """
+    if n_orbits(k) > n_orbits(4):
+        raise QueryError("the orbit copies matrix is built for k <= 4 (k = 5 is counted induced)")
     obs = orbits(k)
     rows = [[0] * len(obs) for _ in obs]
     for target in obs:
@@ -236,7 +326,7 @@ def induced_orbit_counts(noninduced: np.ndarray, k: int) -> np.ndarray:
     noninduced : numpy.ndarray
         ``[n, n_orbits(k)]`` integers (int64, or object holding Python ints): ``N[v, o]``.
     k : int
-        As in :func:`orbits`.
+        As in :func:`orbit_copies_matrix` (2..4).
 
     Returns
     -------

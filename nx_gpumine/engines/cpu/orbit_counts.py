@@ -39,6 +39,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ...errors import QueryError
 from ...plan.orbits import induced_orbit_counts, n_orbits
 from ..checks import overflow_error
 from .local_counts import _pairs_and_reset, _two_paths
@@ -448,6 +449,8 @@ def noninduced_orbit_counts(indptr: np.ndarray, indices: np.ndarray, k: int = 4)
         As in :func:`node_orbit_counts`.
     """
     width = n_orbits(k)
+    if width > n_orbits(4):
+        raise QueryError("this engine counts k <= 4; k = 5 is orbit_counts5.node_orbit_counts5")
     indptr, indices, loops = _checked_csr(indptr, indices)
     if loops:
         indptr, indices, _keep = _without_loops(indptr, indices)
@@ -498,7 +501,7 @@ def node_orbit_counts(indptr: np.ndarray, indices: np.ndarray, k: int = 4) -> np
     ValueError
         The CSR is not that of an undirected graph.
     QueryError
-        Another ``k``.
+        Another ``k`` (5 included: :mod:`~nx_gpumine.engines.cpu.orbit_counts5`).
     CapacityError
         A count could pass 64 bits.
 
