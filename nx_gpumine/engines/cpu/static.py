@@ -126,14 +126,25 @@ def _tail(plan: StaticPlan) -> tuple:
 
 
 def _chunking(
-    graph: StaticGraph, args: StaticArgs, lo: int, hi: int
+    graph: StaticGraph, plan: StaticPlan, lo: int, hi: int
 ) -> Callable[[], np.ndarray] | None:
     """The chunks of ``[lo, hi)`` for numba's threads (the balanced split of
-    :mod:`nx_gpumine.plan.root_split`), or None: a range this short runs on one thread."""
+    :mod:`nx_gpumine.plan.root_split`), or None: a range this short runs on one thread.
+
+    Kept with the graph per plan mask and range (an O(entries) estimate otherwise paid by
+    every call; plans and their read-only masks are kept with the graph too); the mask is
+    held in the cached value, so its id cannot name another mask while the entry exists.
+    """
     if hi - lo < SERIAL_ENTRIES:
         return None
     nchunks = numba.get_num_threads() * 16
-    return lambda: static_root_bounds(graph, nchunks, args.plan.root_ok, lo, hi)
+    root_ok = plan.root_ok
+    if root_ok is None:  # a mask built per call: nothing to key a cache on
+        return lambda: static_root_bounds(graph, nchunks, root_mask(graph, plan), lo, hi)
+    key = ("cpu_root_bounds", id(root_ok), nchunks, lo, hi)
+    return lambda: graph.derived(
+        key, lambda: (root_ok, static_root_bounds(graph, nchunks, root_ok, lo, hi))
+    )[1]
 
 
 def _reduce(graph: StaticGraph, plan: StaticPlan, lo: int, hi: int | None, mode: int) -> int:
@@ -143,7 +154,7 @@ def _reduce(graph: StaticGraph, plan: StaticPlan, lo: int, hi: int | None, mode:
     if plan.impossible or hi <= lo:
         return 0
     args = _args(graph, plan)
-    return reduce_roots(_KERNELS, args, lo, hi, plan.k, mode, _chunking(graph, args, lo, hi))
+    return reduce_roots(_KERNELS, args, lo, hi, plan.k, mode, _chunking(graph, plan, lo, hi))
 
 
 def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = None) -> int:
@@ -178,7 +189,7 @@ def enumerate_matches(
     args = _args(graph, plan)
     return enumerate_rows(
         _KERNELS, args, lo, hi, k, limit,
-        bounds=_chunking(graph, args, lo, hi),
+        bounds=_chunking(graph, plan, lo, hi),
         initial_rows=INITIAL_ROWS,
         count_rows=lambda: count(graph, plan, lo, hi),
     )  # fmt: skip
