@@ -23,7 +23,8 @@ import pytest
 from networkx.algorithms.isomorphism import GraphMatcher
 
 import nx_gpumine as ng
-from nx_gpumine.engines.cpu.orbit_counts5 import node_orbit_counts5, orbit_counts_5node
+from nx_gpumine.engines.cpu.orbit_counts5 import orbit_counts_5node
+from nx_gpumine.engines.cpu.orbit_equations5 import node_orbit_counts5
 from nx_gpumine.errors import EngineUnavailableError, QueryError
 from nx_gpumine.inputs.static_graph import as_static_graph
 from nx_gpumine.plan.orbits import PAIRS5, n_orbits, orbit_lookup5, orbit_names, orbits

@@ -141,8 +141,9 @@ def graphlet_orbits(
     5-node graphlets' orbits. Summed over the nodes, an orbit's counts are its graphlet's
     induced count (:func:`subgraph_census`) times the orbit's size. Orbits 0-14 are computed
     from each edge's triangles, per-node 4-cycles and 4-cliques and degree sums, then the exact
-    per-node relation between non-induced and induced counts; orbits 15-72 by enumerating
-    every connected 5-node set once (ESU), far slower on large or dense graphs.
+    per-node relation between non-induced and induced counts; orbits 15-72 from the connected
+    4-node sets completed by common-neighbour counts and a triangular system of equations per
+    node (Hočevar and Demšar's approach, ``docs/static.md``).
 
     Parameters
     ----------
@@ -184,7 +185,7 @@ def graphlet_orbits(
     if graph.directed:
         raise QueryError("per-node orbit counts are defined for undirected graphs")
     if k == 5:
-        from ..engines.cpu.orbit_counts5 import node_orbit_counts5  # numba, on first use
+        from ..engines.cpu.orbit_equations5 import node_orbit_counts5  # numba, on first use
 
         counts = node_orbit_counts5(graph.indptr, graph.indices)
     else:

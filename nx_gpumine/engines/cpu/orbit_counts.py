@@ -450,7 +450,7 @@ def noninduced_orbit_counts(indptr: np.ndarray, indices: np.ndarray, k: int = 4)
     """
     width = n_orbits(k)
     if width > n_orbits(4):
-        raise QueryError("this engine counts k <= 4; k = 5 is orbit_counts5.node_orbit_counts5")
+        raise QueryError("this engine counts k <= 4; k = 5 is orbit_equations5.node_orbit_counts5")
     indptr, indices, loops = _checked_csr(indptr, indices)
     if loops:
         indptr, indices, _keep = _without_loops(indptr, indices)

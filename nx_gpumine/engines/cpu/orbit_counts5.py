@@ -1,9 +1,11 @@
 """CPU graphlet orbit counts per node for k = 5 (numba): ORCA's 73-orbit graphlet degree vectors.
 
-:func:`node_orbit_counts5` gives each node of an undirected simple graph its induced counts of
-the 73 node orbits of the graphlets on 2..5 nodes (ORCA's numbering,
-:mod:`nx_gpumine.plan.orbits`). Orbits 0..14 come from the k = 4 engine
-(:func:`~nx_gpumine.engines.cpu.orbit_counts.node_orbit_counts`); orbits 15..72 are counted
+:func:`~nx_gpumine.engines.cpu.orbit_equations5.node_orbit_counts5` gives each node of an
+undirected simple graph its induced counts of the 73 node orbits of the graphlets on 2..5 nodes
+(ORCA's numbering, :mod:`nx_gpumine.plan.orbits`): orbits 0..14 from the k = 4 engine, 15..72
+from connected 4-node sets completed by counting (after Hočevar & Demšar 2014, as ORCA does;
+about ORCA's speed). :func:`orbit_counts_5node` here, the reference the tests check it against,
+counts orbits 15..72
 directly: every connected induced 5-node subgraph is enumerated exactly once by ESU (Wernicke
 2006): the smallest node id is the root, and the set grows by nodes of larger id taken from an
 extension list that receives, with each added node, its neighbours outside the current set's
@@ -24,9 +26,9 @@ import numpy as np
 from numba import njit, prange
 
 from ...plan.orbits import orbit_lookup5
-from .orbit_counts import _checked_csr, _without_loops, node_orbit_counts
+from .orbit_counts import _checked_csr, _without_loops
 
-__all__ = ["node_orbit_counts5", "orbit_counts_5node"]
+__all__ = ["orbit_counts_5node"]
 
 #: Orbits of the 5-node graphlets (15..72).
 _N5 = 58
@@ -209,42 +211,3 @@ def orbit_counts_5node(indptr: np.ndarray, indices: np.ndarray, check: bool = Tr
     for lo in range(0, n, step):  # from Python: Ctrl-C lands between batches
         _esu5(indptr, indices, lut, lo, min(n, lo + step), acc, cover, ext)
     return acc.sum(axis=0)
-
-
-def node_orbit_counts5(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """Per-node graphlet orbit counts of the graphlets on 2..5 nodes (ORCA's 73 orbits).
-
-    Parameters
-    ----------
-    indptr, indices : numpy.ndarray
-        Symmetric CSR of an undirected graph (both directions, sorted rows; self-loop entries
-        are ignored), e.g. a ``StaticGraph``'s ``indptr`` and ``indices``.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64 ``[n, 73]``: orbits 0..14 as
-        :func:`~nx_gpumine.engines.cpu.orbit_counts.node_orbit_counts` (``k`` = 4) gives them,
-        then 15..72.
-
-    Raises
-    ------
-    ValueError
-        The CSR is not that of an undirected graph.
-    CapacityError
-        A count of orbits 0..14 could pass 64 bits.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> ptr = np.array([0, 1, 3, 5, 7, 8])
-    >>> idx = np.array([1, 0, 2, 1, 3, 2, 4, 3])  # the path 0 - 1 - 2 - 3 - 4
-    >>> node_orbit_counts5(ptr, idx)[:, 15:18].tolist()
-    [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]]
-    """
-    indptr, indices, loops = _checked_csr(indptr, indices)
-    if loops:
-        indptr, indices, _keep = _without_loops(indptr, indices)
-    low = node_orbit_counts(indptr, indices, 4)
-    high = orbit_counts_5node(indptr, indices, check=False)
-    return np.concatenate([low, high], axis=1)
