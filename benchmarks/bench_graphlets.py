@@ -2,7 +2,7 @@
 
 usage: python3 benchmarks/bench_graphlets.py OUT_DIR [--graphs facebook,pl1m,pl10m]
        [--ks 3,4,5] [--k5-graphs facebook] [--engines cuda,cpu] [--cpu-graphs facebook]
-       [--repeat 3] [--orbits facebook,pl1m,pl10m] [--cpu-k5 facebook]
+       [--repeat 3] [--orbits facebook,pl1m,pl10m] [--orbits5 facebook] [--cpu-k5 facebook]
        [--deadline SECONDS]
 
 Times the public call ``nx_gpumine.subgraph_census(graph, k, engine=...)`` (induced counts of
@@ -17,8 +17,9 @@ time of the census's kernels (``execution.subgraph_census.last_census["kernel_ms
 ORCA (``device_graphlets_peers.sh`` runs it on the host's CPU, one thread, beside the GPU work):
 OUT_DIR/orca.tsv (``graph k seconds status``) and its per-node output OUT_DIR/orca/GRAPH.K.out;
 ``--orbits`` graphs get our CPU engine's per-node orbit counts (k = 4,
-``graphlet_orbits``), timed and compared with ORCA's rows node for node, and the census totals
-(GPU) compared with ORCA's orbit sums. Writes OUT_DIR/graphlets_peers.json and .md.
+``graphlet_orbits``), ``--orbits5`` graphs those of k = 5 too (the 73 orbits), timed and compared
+with ORCA's rows node for node, and the census totals (GPU) compared with ORCA's orbit sums.
+Writes OUT_DIR/graphlets_peers.json and .md.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from bench_static_peers import load_graph  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
 from nx_gpumine.engines.cpu.orbit_counts import node_orbit_counts  # noqa: E402
+from nx_gpumine.engines.cpu.orbit_equations5 import node_orbit_counts5  # noqa: E402
 from nx_gpumine.execution.subgraph_census import last_census  # noqa: E402
 from nx_gpumine.plan.orbits import orbits  # noqa: E402
 
@@ -78,12 +80,12 @@ def read_orca(out: Path) -> dict:
     return got
 
 
-def orbit_totals(per_node: np.ndarray) -> dict:
-    """Induced 4-node graphlet totals from per-node orbit counts (one orbit each: its sum over
+def orbit_totals(per_node: np.ndarray, k: int = 4) -> dict:
+    """Induced k-node graphlet totals from per-node orbit counts (one orbit each: its sum over
     the nodes divided by the orbit's nodes in the graphlet)."""
     totals: dict = {}
-    for o in orbits(4):
-        if o.k == 4 and o.graphlet not in totals:
+    for o in orbits(k):
+        if o.k == k and o.graphlet not in totals:
             totals[o.graphlet] = int(per_node[:, o.index].sum()) // len(o.nodes)
     return totals
 
@@ -104,19 +106,26 @@ def time_census(g, k: int, engine: str, repeat: int) -> dict:
             "by_pattern": dict(last_census.get("by_pattern", {}))}  # fmt: skip
 
 
-def time_orbits(g, gname: str, out: Path, repeat: int = 2) -> dict:
-    """Our CPU per-node orbit counts (k = 4) on ``g``, against ORCA's output where present."""
+def time_orbits(g, gname: str, out: Path, repeat: int = 2, k: int = 4) -> dict:
+    """Our CPU per-node orbit counts (k = 4 or 5) on ``g``, against ORCA's output where
+    present."""
+
+    def run() -> np.ndarray:
+        if k == 5:
+            return node_orbit_counts5(g.indptr, g.indices)
+        return node_orbit_counts(g.indptr, g.indices, 4)
+
     t = time.perf_counter()
-    mine = node_orbit_counts(g.indptr, g.indices, 4)
+    mine = run()
     first_s = time.perf_counter() - t
     secs = []
     for _ in range(repeat):
         t = time.perf_counter()
-        node_orbit_counts(g.indptr, g.indices, 4)
+        run()
         secs.append(time.perf_counter() - t)
-    row = {"graph": gname, "k": 4, "engine": "cpu", "first_s": first_s,
-           "seconds": float(np.median(secs)), "totals": orbit_totals(mine)}  # fmt: skip
-    p = out / "orca" / f"{gname}.4.out"
+    row = {"graph": gname, "k": k, "engine": "cpu", "first_s": first_s,
+           "seconds": float(np.median(secs)), "totals": orbit_totals(mine, k)}  # fmt: skip
+    p = out / "orca" / f"{gname}.{k}.out"
     if p.exists():
         import pandas as pd
 
@@ -137,6 +146,7 @@ def main() -> None:
     ap.add_argument("--deadline", type=float, default=540.0)
     ap.add_argument("--cpu-k5", default="", help="graphs that get k = 5 on the CPU engine too")
     ap.add_argument("--orbits", default="facebook,pl1m,pl10m", help="graphs for CPU orbits")
+    ap.add_argument("--orbits5", default="facebook", help="graphs for CPU orbits of k = 5 too")
     args = ap.parse_args()
     out = Path(args.out)
     t_start = time.perf_counter()
@@ -187,22 +197,24 @@ def main() -> None:
                       f"first={r['first_s']:.2f} s total={sum(r['counts'].values()):,} "
                       f"g2miner={row.get('g2miner_ms')} ratio={row.get('ratio')}",
                       flush=True)  # fmt: skip
-    for gname in [x for x in args.orbits.split(",") if x]:
+    cells = [(gname, 4) for gname in args.orbits.split(",") if gname]
+    cells += [(gname, 5) for gname in args.orbits5.split(",") if gname]
+    for gname, k in cells:
         if time.perf_counter() - t_start > args.deadline or gname not in loaded:
             continue
-        while (gname, 4) not in read_orca(out) and time.perf_counter() - t_start < args.deadline:
+        while (gname, k) not in read_orca(out) and time.perf_counter() - t_start < args.deadline:
             time.sleep(1.0)  # ORCA (background, CPU) not done with this graph yet
-        r = time_orbits(loaded[gname], gname, out)
-        census = next((x for x in rows if x["graph"] == gname and x["k"] == 4), None)
+        r = time_orbits(loaded[gname], gname, out, k=k)
+        census = next((x for x in rows if x["graph"] == gname and x["k"] == k), None)
         if census is not None:
             r["census_equal"] = r["totals"] == {
-                k: v for k, v in census["counts"].items() if k in r["totals"]
+                kk: v for kk, v in census["counts"].items() if kk in r["totals"]
             }
-        orca = read_orca(out).get((gname, 4))
+        orca = read_orca(out).get((gname, k))
         if orca is not None:
             r.update(orca_s=orca[0], orca_status=orca[1])
         orbit_rows.append(r)
-        print(f"{gname:9s} orbits k=4 cpu {r['seconds']:.3f} s orca={r.get('orca_s')} "
+        print(f"{gname:9s} orbits k={k} cpu {r['seconds']:.3f} s orca={r.get('orca_s')} "
               f"equal={r.get('orca_equal')}", flush=True)  # fmt: skip
         write(out, machine, graphs, rows, orbit_rows)
     while time.perf_counter() - t_start < args.deadline and not all(
@@ -248,13 +260,14 @@ def write(out: Path, machine: dict, graphs: dict, rows: list, orbit_rows: list =
             f"{r.get('counts_equal', '')} | {orca_txt} | {orca_ratio} |"
         )
     if orbit_rows:
-        lines += ["", "| graph | per-node orbits k=4 | our CPU s | ORCA s | ORCA / ours | "
+        lines += ["", "| graph | per-node orbits | our CPU s | ORCA s | ORCA / ours | "
                   "equal to ORCA | totals equal to census |",
                   "|---|---|---:|---:|---:|---|---|"]  # fmt: skip
         for r in orbit_rows:
             orca_txt, orca_ratio = _orca_cells(r, r["seconds"])
             lines.append(
-                f"| {r['graph']} | 15 orbits | {r['seconds']:.3f} | {orca_txt} | {orca_ratio} | "
+                f"| {r['graph']} | k={r['k']}: {73 if r['k'] == 5 else 15} orbits | "
+                f"{r['seconds']:.3f} | {orca_txt} | {orca_ratio} | "
                 f"{r.get('orca_equal', '')} | {r.get('census_equal', '')} |"
             )
     text = "\n".join(lines) + "\n"
