@@ -147,3 +147,15 @@ def test_short_labelled_lists_choose_the_trie():
         assert auto_trie(labelled, True, S)
     assert mean_list(S, labelled) < WARP_LANES
     assert not auto_trie(plain, True)  # no graph given: the tail rule alone
+
+
+def test_cpu_root_split_is_kept_once_per_plan():
+    # engines/cpu/static.py: the balanced split of a (plan mask, range) is kept with the graph;
+    # repeated counts reuse it instead of adding entries
+    G = labelled_graph(400, 0.05, 2, seed=5)  # about 8,000 entries: split over threads
+    S = ng.from_networkx(G, node_label="c")
+    P = random_pattern(4, 2, 3)
+    counts = {ng.count_subgraphs(S, P, node_label="c", engine="cpu") for _ in range(4)}
+    assert len(counts) == 1
+    keys = [k for k in label_grouped(S)._derived if k and k[0] == "cpu_root_bounds"]
+    assert 1 <= len(keys) <= 2  # the counted plan (and, for mappings, its distinct sibling)
