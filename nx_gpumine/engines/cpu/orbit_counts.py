@@ -44,7 +44,12 @@ from ...plan.orbits import induced_orbit_counts, n_orbits
 from ..checks import overflow_error
 from .local_counts import _pairs_and_reset, _two_paths
 
-__all__ = ["edge_triangle_counts", "node_orbit_counts", "noninduced_orbit_counts"]
+__all__ = [
+    "edge_triangle_counts",
+    "loop_free_csr",
+    "node_orbit_counts",
+    "noninduced_orbit_counts",
+]
 
 #: Largest bound on any intermediate count accepted (2**62: a factor 2 of headroom to 2**63 - 1
 #: for the few small terms added to the bounded sums).
@@ -112,6 +117,16 @@ def _checked_csr(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, n
     if no_mirror:
         raise ValueError(f"{no_mirror} CSR entries without their mirror: the graph is directed")
     return indptr, indices, loops
+
+
+def loop_free_csr(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The checked CSR (:func:`_checked_csr`) without its self-loop entries, as int64 arrays
+    (what every per-node orbit counter of this package reads)."""
+    indptr, indices, loops = _checked_csr(indptr, indices)
+    if loops:
+        indptr, indices, _keep = _without_loops(indptr, indices)
+    return (np.ascontiguousarray(indptr, dtype=np.int64),
+            np.ascontiguousarray(indices, dtype=np.int64))  # fmt: skip
 
 
 def _without_loops(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -451,9 +466,7 @@ def noninduced_orbit_counts(indptr: np.ndarray, indices: np.ndarray, k: int = 4)
     width = n_orbits(k)
     if width > n_orbits(4):
         raise QueryError("this engine counts k <= 4; k = 5 is orbit_equations5.node_orbit_counts5")
-    indptr, indices, loops = _checked_csr(indptr, indices)
-    if loops:
-        indptr, indices, _keep = _without_loops(indptr, indices)
+    indptr, indices = loop_free_csr(indptr, indices)
     n = len(indptr) - 1
     nchunks = _chunks(n)
     if k == 2:

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...plan.orbits import orbit_lookup5
-from .orbit_counts import _checked_csr, _without_loops
+from .orbit_counts import loop_free_csr
 
 __all__ = ["orbit_counts_5node"]
 
@@ -194,9 +194,7 @@ def orbit_counts_5node(indptr: np.ndarray, indices: np.ndarray, check: bool = Tr
         The CSR is not that of an undirected graph (with ``check``).
     """
     if check:
-        indptr, indices, loops = _checked_csr(indptr, indices)
-        if loops:
-            indptr, indices, _keep = _without_loops(indptr, indices)
+        indptr, indices = loop_free_csr(indptr, indices)
     indptr = np.ascontiguousarray(indptr, dtype=np.int64)
     indices = np.ascontiguousarray(indices, dtype=np.int64)
     n = len(indptr) - 1

@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...plan.orbits import PAIRS5, orbit_lookup5
-from .orbit_counts import _checked_csr, _without_loops, node_orbit_counts
+from .orbit_counts import loop_free_csr, node_orbit_counts
 from .orbit_counts5 import _adjacent, _cover, _extend
 
 __all__ = ["node_orbit_counts5", "orbit_counts_5node_equations"]
@@ -464,9 +464,7 @@ def orbit_counts_5node_equations(
     [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]]
     """
     if check:
-        indptr, indices, loops = _checked_csr(indptr, indices)
-        if loops:
-            indptr, indices, _keep = _without_loops(indptr, indices)
+        indptr, indices = loop_free_csr(indptr, indices)
     indptr = np.ascontiguousarray(indptr, dtype=np.int64)
     indices = np.ascontiguousarray(indices, dtype=np.int64)
     n = len(indptr) - 1
@@ -519,9 +517,7 @@ def node_orbit_counts5(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     >>> node_orbit_counts5(ptr, idx)[:, 15:18].tolist()
     [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]]
     """
-    indptr, indices, loops = _checked_csr(indptr, indices)
-    if loops:
-        indptr, indices, _keep = _without_loops(indptr, indices)
+    indptr, indices = loop_free_csr(indptr, indices)
     low = node_orbit_counts(indptr, indices, 4)
     high = orbit_counts_5node_equations(indptr, indices, check=False)
     return np.concatenate([low, high], axis=1)
