@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import networkx as nx
@@ -21,6 +20,7 @@ import pytest
 from nx_gpumine.engines.cpu.orbit_counts5 import orbit_counts_5node
 from nx_gpumine.engines.cpu.orbit_equations5 import _tables, orbit_counts_5node_equations
 from nx_gpumine.inputs.static_graph import as_static_graph
+from tests.test_orbits5 import _orca  # ORCA's per-node rows (ORCA_BIN)
 
 
 def _graphs() -> list[nx.Graph]:
@@ -71,15 +71,6 @@ def test_raw_csr_with_self_loops():
     assert empty.shape == (0, 58)
     with pytest.raises(ValueError, match="mirror"):
         orbit_counts_5node_equations(np.array([0, 1, 1]), np.array([1]))
-
-
-def _orca(binary: str, G: nx.Graph, tmp: Path) -> np.ndarray:
-    src = tmp / "in.txt"
-    out = tmp / "out.txt"
-    lines = [f"{G.number_of_nodes()} {G.number_of_edges()}"] + [f"{u} {v}" for u, v in G.edges()]
-    src.write_text("\n".join(lines) + "\n")
-    subprocess.run([binary, "node", "5", str(src), str(out)], check=True, capture_output=True)
-    return np.loadtxt(out, dtype=np.int64, ndmin=2)
 
 
 @pytest.mark.parametrize(
