@@ -143,8 +143,8 @@ def test_short_labelled_lists_choose_the_trie():
     labelled = build_static_plan(
         ng.Pattern.from_networkx(P, node_label="c"), S, induced=False, distinct=True
     )
-    if labelled.k - labelled.tail_start >= 2:
-        assert auto_trie(labelled, True, S)
+    assert labelled.k - labelled.tail_start >= 2  # a 2-level (pair) tail: the DFS's case...
+    assert auto_trie(labelled, True, S)  # ...yet the short lists send it to the trie
     assert mean_list(S, labelled) < WARP_LANES
     assert not auto_trie(plain, True)  # no graph given: the tail rule alone
 
