@@ -282,3 +282,20 @@ def test_star_blocks_past_64_bits(engine):
     blocks = engine_module("census", engine).census_blocks(g, {"stars2", "stars4"}, {})
     assert math.comb(200_000, 4) > 2**64
     assert blocks == {"stars2": math.comb(200_000, 2), "stars4": math.comb(200_000, 4)}
+
+
+def test_cpu_five_node_census_from_orbits_equals_one_query_each():
+    # the CPU engine answers k = 5 from its orbit equations; each graphlet asked alone takes
+    # the query path (an induced count of distinct subgraphs), an independent route
+    from nx_gpumine.execution.subgraph_census import last_census
+
+    H = nx.gnm_random_graph(60, 260, seed=3)
+    G = H.copy()
+    G.add_edges_from([(0, 0), (5, 5)])  # the census ignores self-loops
+    got = ng.subgraph_census(G, 5, engine="cpu")
+    assert set(last_census["by_pattern"].values()) == {"orbits"}
+    noninduced = ng.subgraph_census(G, 5, induced=False, engine="cpu")
+    for name, P in ng.census_patterns(5).items():
+        want = ng.count_subgraphs(H, P, induced=True, count="subgraphs", engine="cpu")
+        assert got[name] == want, name
+        assert noninduced[name] == ng.count_subgraphs(H, P, count="subgraphs", engine="cpu")

@@ -191,6 +191,13 @@ class EngineHooks(Protocol):
         caller should not split it into tasks (static; the CUDA engine's shape kernels)."""
         ...
 
+    def induced_census(self, graph: Any, k: int) -> list[int] | None:
+        """The induced counts of every ``k``-node graphlet at once, in
+        :func:`~nx_gpumine.plan.graphlets.graphlets` order, where the engine has a whole-census
+        method for ``graph`` and ``k`` (None: it has not; census; the CPU engine's 5-node orbit
+        equations). Without it, the census counts blocks and queries."""
+        ...
+
     def release(self, graph: Any) -> None:
         """Free the current device's data of ``graph`` (temporal; the CUDA engine), called by
         the multi-device scheduler after each time-partition slice under a device budget."""
@@ -203,7 +210,7 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "temporal": ("unsupported", "release"),
     "refine": (),
     "local_counts": (),
-    "census": (),
+    "census": ("induced_census",),
 }
 
 _PROTOCOLS = {

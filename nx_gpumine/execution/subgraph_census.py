@@ -1,16 +1,18 @@
 """The static subgraph census: every connected ``k``-node pattern counted, induced or not.
 
-Each graphlet (:func:`~nx_gpumine.plan.graphlets.graphlets`) is counted non-induced, as
+Where the engine answers a whole census at once (the optional ``induced_census`` hook of the
+``census`` engines: the CPU engine's 5-node orbit equations), that answer is taken. Otherwise
+each graphlet (:func:`~nx_gpumine.plan.graphlets.graphlets`) is counted non-induced, as
 distinct subgraphs. Where :func:`~nx_gpumine.plan.graphlets.block_formula` has a formula
 (stars, the 4-node path, the tailed triangle, the diamond, the triangle), from the building
-blocks the engine computes in one pass (``census_blocks`` of the ``census`` engines: degree
-sums, and each edge's triangles); the others (the 4-cycle, cliques, 5-node graphlets but the
-star) by the static query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels
-and count tails where the plan has them, any engine, several GPUs or a Dask cluster). With a
-Dask client or several devices only the degree blocks are computed here (on the host) and the
-triangles counted on that route; the patterns of the other blocks take the query path too.
-The induced counts follow by the exact linear relation of
-:func:`~nx_gpumine.plan.graphlets.induced_counts`.
+blocks the engine computes in one pass (``census_blocks``: degree sums, and each edge's
+triangles); the others (the 4-cycle, cliques, 5-node graphlets but the star) by the static
+query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels and count tails
+where the plan has them, any engine, several GPUs or a Dask cluster). With a Dask client or
+several devices only the degree blocks are computed here (on the host) and the triangles
+counted on that route; the patterns of the other blocks take the query path too. Induced and
+non-induced counts follow from each other by the exact linear relations of
+:func:`~nx_gpumine.plan.graphlets.induced_counts` and ``noninduced_counts``.
 """
 
 from __future__ import annotations
@@ -18,10 +20,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..engines import resolve_engine_name
-from ..engines.contract import engine_module
+from ..engines.contract import engine_module, optional_hook
 from ..inputs.patterns import as_pattern
 from ..inputs.static_graph import StaticGraph
-from ..plan.graphlets import Graphlet, block_formula, from_blocks, graphlets, induced_counts
+from ..plan.graphlets import (
+    Graphlet,
+    block_formula,
+    from_blocks,
+    graphlets,
+    induced_counts,
+    noninduced_counts,
+)
 from ..plan.static_plan import static_plan
 from .merge import progress_bar
 from .static import run_static
@@ -30,8 +39,8 @@ __all__ = ["graphlet_counts", "last_census"]
 
 #: Statistics of this process's last census: ``engine``, ``kernel_ms`` (device time of all its
 #: kernels, CUDA engine), ``blocks`` (the building blocks computed), ``by_pattern``
-#: (``"formula"`` or ``"query"`` per graphlet name) and ``query_kernel_ms`` (the device time of
-#: each queried graphlet's count).
+#: (``"formula"``, ``"query"`` or ``"orbits"`` per graphlet name) and ``query_kernel_ms`` (the
+#: device time of each queried graphlet's count).
 last_census: dict[str, Any] = {}
 
 _DEGREE_BLOCKS = frozenset({"stars2", "stars3", "stars4", "paths3"})
@@ -72,6 +81,13 @@ def graphlet_counts(
     local = client is None and devices is None and engine != "dask"
     name = resolve_engine_name(engine) if local else "cpu"
     stats: dict[str, Any] = {"engine": name if local else engine, "kernel_ms": 0.0}
+    whole = optional_hook(engine_module("census", name), "induced_census") if local else None
+    answered = whole(graph, k) if whole is not None and graph.n >= k else None
+    if answered is not None:  # the engine's whole-census method (CPU: the 5-node orbits)
+        stats.update(blocks={}, by_pattern={g.name: "orbits" for g in gs}, query_kernel_ms={})
+        last_census.clear()
+        last_census.update(stats)
+        return gs, (answered if induced else noninduced_counts(answered, k, graph.directed))
     if graph.n >= k:
         wanted = {b for g in gs for _, b in block_formula(g) or ()}
         # elsewhere than here, the host computes the degree sums; the triangles are a count on

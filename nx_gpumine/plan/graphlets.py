@@ -39,6 +39,7 @@ __all__ = [
     "graphlets",
     "copies_matrix",
     "induced_counts",
+    "noninduced_counts",
     "CENSUS_SIZES",
     "CENSUS_BLOCKS",
     "block_formula",
@@ -275,6 +276,16 @@ def induced_counts(noninduced: list[int], k: int, directed: bool) -> list[int]:
         if induced[i] < 0:  # pragma: no cover - inconsistent input
             raise ValueError("the non-induced counts are inconsistent (a negative induced count)")
     return induced
+
+
+def noninduced_counts(induced: list[int], k: int, directed: bool) -> list[int]:
+    """The non-induced counts of the graphlets from their induced ones (exact integers):
+    ``N[H] = sum_J copies[H][J] I[J]`` (:func:`copies_matrix`), the inverse of
+    :func:`induced_counts`."""
+    c = copies_matrix(k, directed)
+    if len(induced) != len(c):
+        raise ValueError(f"expected {len(c)} counts, got {len(induced)}")
+    return [sum(c[i][j] * int(induced[j]) for j in range(i, len(c))) for i in range(len(c))]
 
 
 def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:

@@ -7,6 +7,10 @@ the sum of ``t_e`` over ``v``'s entries. With ``cycles4`` or ``cliques4`` wanted
 triangle block from one pass of the per-node non-induced orbit counts instead
 (:func:`.orbit_counts.noninduced_orbit_counts`): each subgraph is counted at the nodes of one
 of its orbits (the 4-cycles and 4-cliques a quarter of orbits 8 and 14).
+
+The 5-node census of an undirected graph is answered whole (:func:`induced_census`): from the
+per-node induced orbit counts of :mod:`.orbit_equations5` (Hočevar and Demšar's equations),
+each graphlet is counted at the nodes of one of its orbits, instead of one query per graphlet.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from collections.abc import Collection
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
+from ...plan.graphlets import graphlets
+from ...plan.orbits import orbits
 from ..degree_sums import exact_dot, path_sum, star_sum
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
-__all__ = ["census_blocks"]
+__all__ = ["census_blocks", "induced_census"]
 
 
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
@@ -57,3 +63,29 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         tv2 = run[graph.indptr[1:]] - run[graph.indptr[:-1]]  # 2 t_v: t_e over v's entries
         out["tailed"] = exact_dot(tv2 // 2, deg - 2)
     return {k: v for k, v in out.items() if k in names}
+
+
+def induced_census(graph: StaticGraph, k: int) -> list[int] | None:
+    """The induced count of every ``k``-node graphlet (:func:`~nx_gpumine.plan.graphlets.
+    graphlets` order) for ``k = 5`` on an undirected ``graph``, from one pass of the 5-node
+    orbit equations; None otherwise (the census then counts blocks and queries).
+
+    Each node set inducing graphlet ``H`` puts each of its nodes in one orbit of ``H``, so
+    ``I[H]`` is the sum over nodes of the count of any one orbit ``o`` of ``H`` divided by the
+    nodes of ``H`` in ``o`` (exact sums).
+    """
+    if k != 5 or graph.directed:
+        return None
+    from .orbit_equations5 import node_orbit_counts5  # numba, compiled on first use
+
+    per_node = node_orbit_counts5(graph.indptr, graph.indices)
+    ones = np.ones(graph.n, dtype=np.int64)
+    first = {}
+    for o in orbits(5):
+        if o.k == 5:
+            first.setdefault(o.graphlet, o)
+    out = []
+    for g in graphlets(5, False):
+        o = first[g.name]
+        out.append(exact_dot(np.ascontiguousarray(per_node[:, o.index]), ones) // len(o.nodes))
+    return out
