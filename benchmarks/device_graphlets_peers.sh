@@ -3,7 +3,8 @@
 # counts k = 4 and 5 on the host's CPU, one thread each, in the background: .peers/orca/orca.cpp,
 # thocevar/orca) and our subgraph census and per-node orbits on the same graphs, side by side.
 # usage (repo root, GPU machine): bash benchmarks/device_graphlets_peers.sh
-# Knobs: GRAPHS ("facebook pl1m pl10m"), KS ("3 4"), RUN_TIMEOUT (60 s per G2Miner run),
+# Knobs: GRAPHS ("facebook pl1m pl10m"), KS ("3 4"; empty: no G2Miner), RUN_TIMEOUT (60 s per
+# G2Miner run), ORCA_CPUS / BENCH_CPUS (cores to pin ORCA's runs and our benchmark to),
 # ORCA_RUNS ("facebook:4 pl1m:4 pl10m:4 facebook:5"), ORCA_TIMEOUT (400 s per ORCA run),
 # BENCH_ARGS (extra bench_graphlets.py arguments). Writes $OUT/g2miner_motif.tsv, $OUT/orca.tsv,
 # $OUT/orca/*.out (ORCA's rows), $OUT/graphlets_peers.{json,md}, $OUT/g2miner_motif_logs.tgz.
@@ -16,7 +17,7 @@ KIT=$PWD/.peers/g2miner
 W=/tmp/g2motif; rm -rf "$W"; mkdir -p "$W/graphs" "$W/runs"
 cp -a "$KIT/src" "$W/build"; mkdir -p "$W/build/bin"
 # the kit's flags (run_g2miner.sh): sm_90, and no -lcuda (this toolkit has no stub to link)
-(cd "$W/build/src/motif" && make -j16 motif_gpu_base motif_gpu_formula CUDA_HOME=/usr/local/cuda \
+[ -n "${KS-3 4}" ] && (cd "$W/build/src/motif" && make -j16 motif_gpu_base motif_gpu_formula CUDA_HOME=/usr/local/cuda \
    "CUDA_ARCH=-gencode arch=compute_90,code=sm_90" \
    "NVLDFLAGS=-L/usr/local/cuda/lib64 -lcudart") >"$W/runs/build.log" 2>&1
 echo "build rc $? at $((SECONDS - T0)) s"; ls "$W/build/bin"
@@ -31,18 +32,24 @@ for g in ${GRAPHS:-facebook pl1m pl10m}; do
   python3 "$KIT/el2g2miner.py" "$txt" "$W/graphs/$g" --n $nv >/dev/null
 done
 echo "graphs at $((SECONDS - T0)) s"
-# ORCA in the background (CPU, one thread per run) while the GPU work goes on
+# ORCA in the background (CPU, one thread per run) while the GPU work goes on; with
+# ORCA_CPUS="0 1 2" run i is pinned to the i-th of those cores (give BENCH_CPUS the others)
 mkdir -p "$OUT/orca"
 printf 'graph\tk\tseconds\tstatus\n' >"$OUT/orca.tsv"
+read -r -a orca_cpus <<<"${ORCA_CPUS:-}"
 if [ -f .peers/orca/orca.cpp ] && g++ -O2 -std=c++11 -o "$W/orca" .peers/orca/orca.cpp; then
+  i=0
   for run in ${ORCA_RUNS:-facebook:4 pl1m:4 pl10m:4 facebook:5}; do
     g=${run%%:*}; k=${run##*:}
+    case $g in facebook) txt=$KIT/data/facebook_combined.txt; nv=0 ;;
+               pl1m) txt=$W/graphs/pl1m.txt; nv=200000 ;; pl10m) txt=$W/graphs/pl10m.txt; nv=2000000 ;; esac
+    # each input written once, before any run starts (two runs of a graph must not race on it)
+    [ -f "$W/graphs/$g.orca.in" ] || python3 benchmarks/peers/to_orca.py "$txt" "$W/graphs/$g.orca.in" --n $nv
+    pin=(); [ ${#orca_cpus[@]} -gt 0 ] && pin=(taskset -c "${orca_cpus[$((i % ${#orca_cpus[@]}))]}")
+    i=$((i + 1))
     (
-      case $g in facebook) txt=$KIT/data/facebook_combined.txt; nv=0 ;;
-                 pl1m) txt=$W/graphs/pl1m.txt; nv=200000 ;; pl10m) txt=$W/graphs/pl10m.txt; nv=2000000 ;; esac
-      [ -f "$W/graphs/$g.orca.in" ] || python3 benchmarks/peers/to_orca.py "$txt" "$W/graphs/$g.orca.in" --n $nv
       t0=$(date +%s.%N)
-      timeout "${ORCA_TIMEOUT:-400}" "$W/orca" node "$k" "$W/graphs/$g.orca.in" "$OUT/orca/$g.$k.out" \
+      timeout "${ORCA_TIMEOUT:-400}" "${pin[@]}" "$W/orca" node "$k" "$W/graphs/$g.orca.in" "$OUT/orca/$g.$k.out" \
         >"$W/runs/orca_${g}_$k.log" 2>&1
       rc=$?; t1=$(date +%s.%N)
       st=ok; [ $rc -eq 124 ] && st=timeout; [ $rc -ne 0 ] && [ $rc -ne 124 ] && st=rc$rc
@@ -58,7 +65,7 @@ else
 fi
 printf 'graph\tapp\tk\tcounts\tms\tstatus\n' >"$OUT/g2miner_motif.tsv"
 for g in ${GRAPHS:-facebook pl1m pl10m}; do
-  for k in ${KS:-3 4}; do
+  for k in ${KS-3 4}; do
     for app in motif_gpu_base motif_gpu_formula; do
       log=$W/runs/${g}_${app}_$k.log
       timeout "${RUN_TIMEOUT:-60}" "$W/build/bin/$app" "$W/graphs/$g/graph" "$k" >"$log" 2>&1
@@ -76,7 +83,8 @@ cat "$OUT/g2miner_motif.tsv"
 tar czf "$OUT/g2miner_motif_logs.tgz" -C "$W" runs 2>/dev/null
 left=$((${DEADLINE_S:-585} - (SECONDS - T0)))
 # shellcheck disable=SC2086
-CUPY_CACHE_DIR=$(mktemp -d) timeout "$left" python3 benchmarks/bench_graphlets.py "$OUT" \
+bpin=(); [ -n "${BENCH_CPUS:-}" ] && bpin=(taskset -c "$BENCH_CPUS")
+CUPY_CACHE_DIR=$(mktemp -d) timeout "$left" "${bpin[@]}" python3 benchmarks/bench_graphlets.py "$OUT" \
   --graphs "$(echo ${GRAPHS:-facebook pl1m pl10m} | tr ' ' ,)" --deadline $((left - 15)) \
   ${BENCH_ARGS:-} >"$OUT/bench_graphlets.txt" 2>&1
 tail -n 40 "$OUT/bench_graphlets.txt"
