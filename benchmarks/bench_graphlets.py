@@ -174,7 +174,7 @@ def main() -> None:
         pass
     rows, graphs, loaded, orbit_rows = [], {}, {}, []
     # every GPU row first, then the CPU rows (a deadline cuts the CPU rows first)
-    for engine in args.engines.split(","):
+    for engine in filter(None, args.engines.split(",")):  # --engines "": per-node orbits only
         for gname in args.graphs.split(","):
             if engine == "cpu" and gname not in args.cpu_graphs.split(","):
                 continue
@@ -215,8 +215,11 @@ def main() -> None:
     cells += [(gname, 5) for gname in args.orbits5.split(",") if gname]
     computed = []  # ours first, every cell, then ORCA's (each waits for its run to end)
     for gname, k in cells:
-        if time.perf_counter() - t_start > args.deadline or gname not in loaded:
+        if time.perf_counter() - t_start > args.deadline:
             continue
+        if gname not in loaded:
+            loaded[gname], info = load_graph(gname)
+            graphs[gname] = {"nodes": loaded[gname].n, "edges": loaded[gname].num_edges, **info}
         r, mine = time_orbits(loaded[gname], gname, repeat=int(args.orbits5_repeat) if k == 5
                               else 2, k=k)  # fmt: skip
         census = next((x for x in rows if x["graph"] == gname and x["k"] == k), None)

@@ -796,20 +796,8 @@ def as_static_graph(
     if isinstance(G, StaticGraph):
         want_n = LabelSpec.of(node_label, node_label_default)
         want_e = LabelSpec.of(edge_label, edge_label_default)
-        if want_n is not None and (
-            G.node_label_spec is None or G.node_label_spec.attr != want_n.attr
-        ):
-            raise InputError(
-                f"graph was converted without node labels {want_n.attr!r}; convert it with "
-                f"node_label={want_n.attr!r}"
-            )
-        if want_e is not None and (
-            G.edge_label_spec is None or G.edge_label_spec.attr != want_e.attr
-        ):
-            raise InputError(
-                f"graph was converted without edge labels {want_e.attr!r}; convert it with "
-                f"edge_label={want_e.attr!r}"
-            )
+        _check_converted_labels(G.node_label_spec, want_n, "node")
+        _check_converted_labels(G.edge_label_spec, want_e, "edge")
         return G
     if isinstance(G, nx.Graph):
         return from_networkx(
@@ -834,3 +822,13 @@ def as_static_graph(
         f"cannot use {type(G).__name__} as a graph: pass a networkx Graph/DiGraph, an edge frame,"
         " or a StaticGraph"
     )
+
+
+def _check_converted_labels(have: LabelSpec | None, want: LabelSpec | None, kind: str) -> None:
+    """Refuse a StaticGraph whose ``kind`` ("node" or "edge") labels, read as ``have``, are not
+    the attribute ``want`` names (nothing to check when ``want`` is None)."""
+    if want is not None and (have is None or have.attr != want.attr):
+        raise InputError(
+            f"graph was converted without {kind} labels {want.attr!r}; convert it with "
+            f"{kind}_label={want.attr!r}"
+        )

@@ -211,20 +211,7 @@ class TemporalGraph(GraphBase):
 
     def prefix(self, m: int) -> TemporalGraph:
         """The graph made of the first ``m`` edges *in input order* (labels kept)."""
-        keep = np.sort(np.flatnonzero(self.rows < m))
-        lab = None if self.edge_label is None else self.edge_label[keep]
-        g = _build(
-            self.src[keep].astype(np.int64),
-            self.dst[keep].astype(np.int64),
-            self.time[keep],
-            self.rows[keep],
-            list(self.keys),
-            edge_label=lab,
-        )
-        g.node_label, g.node_values = self.node_label, self.node_values
-        g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
-        g.time_spec = self.time_spec
-        return g
+        return self._edge_subgraph(np.sort(np.flatnonzero(self.rows < m)))
 
     def edge_slice(self, lo: int, hi: int) -> TemporalGraph:
         """The graph of edge ids ``[lo, hi)`` (ids shifted by ``-lo``; vertices and labels kept).
@@ -236,20 +223,39 @@ class TemporalGraph(GraphBase):
         lo, hi = int(lo), int(hi)
         if not 0 <= lo <= hi <= self.m:
             raise ValueError(f"edge range [{lo}, {hi}) is outside [0, {self.m})")
-        lab = None if self.edge_label is None else self.edge_label[lo:hi]
+        return self._edge_subgraph(slice(lo, hi))
+
+    def _edge_subgraph(self, keep: slice | np.ndarray) -> TemporalGraph:
+        """The graph of the edge ids ``keep`` (a slice, or ids in increasing order, so still
+        sorted by time), numbered from 0 in that order, over this graph's vertices
+        (:meth:`share_vertex_data`)."""
+        lab = None if self.edge_label is None else self.edge_label[keep]
         g = _build(
-            self.src[lo:hi].astype(np.int64),
-            self.dst[lo:hi].astype(np.int64),
-            self.time[lo:hi],
-            self.rows[lo:hi],
+            self.src[keep].astype(np.int64),
+            self.dst[keep].astype(np.int64),
+            self.time[keep],
+            self.rows[keep],
             self.keys,
             edge_label=lab,
         )
-        g.node_label, g.node_values = self.node_label, self.node_values
-        g.node_vocab, g.edge_vocab = self.node_vocab, self.edge_vocab
-        g.time_spec = self.time_spec
-        g.share_key_map(self)
+        g.share_vertex_data(self)
         return g
+
+    def share_vertex_data(self, other: TemporalGraph) -> None:
+        """Use ``other``'s node labels and values, label vocabularies, time spec and key map
+        (shared, not copied) as this graph's: for a graph of some of ``other``'s edges over the
+        same dense vertex ids (:meth:`edge_slice`, :meth:`prefix`, the CUDA engine's streamed
+        partitions).
+
+        Parameters
+        ----------
+        other : TemporalGraph
+            The graph whose vertices this graph shares (its ``keys`` are this graph's).
+        """
+        self.node_label, self.node_values = other.node_label, other.node_values
+        self.node_vocab, self.edge_vocab = other.node_vocab, other.edge_vocab
+        self.time_spec = other.time_spec
+        self.share_key_map(other)
 
     def device_arrays(self) -> dict:
         """The arrays as CuPy arrays on the current device, uploaded once per device and

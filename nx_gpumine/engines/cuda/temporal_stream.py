@@ -157,10 +157,7 @@ def partition_graph(graph: TemporalGraph, lo: int, hi: int) -> TemporalGraph:
         edge_label=None if graph.edge_label is None else graph.edge_label[lo:hi],
     )
     sub.__dict__["_n"] = graph.n
-    sub.node_label, sub.node_values = graph.node_label, graph.node_values
-    sub.node_vocab, sub.edge_vocab = graph.node_vocab, graph.edge_vocab
-    sub.time_spec = graph.time_spec
-    sub.share_key_map(graph)
+    sub.share_vertex_data(graph)
     return sub
 
 
