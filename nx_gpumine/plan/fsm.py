@@ -51,6 +51,7 @@ __all__ = [
     "EXIST_WIDTH",
     "OrbitSearch",
     "orbit_search",
+    "orbit_search_or_bound",
     "OrbitImages",
     "UNKNOWN",
     "IMAGE",
@@ -614,3 +615,50 @@ def orbit_search(
         cptr=cptr,
         order=np.argsort(sizes, kind="stable").astype(np.int64),
     )
+
+
+def orbit_search_or_bound(
+    n: int,
+    p: LabelledPattern,
+    eligible: Sequence[np.ndarray],
+    groups: Sequence[Sequence[int]] | None,
+    min_support: int,
+    images: bool = True,
+) -> OrbitSearch | OrbitImages:
+    """The orbit search of ``p`` in a graph of ``n`` vertices, or the result without one.
+
+    Parameters
+    ----------
+    n : int
+        Vertices of the graph.
+    p : LabelledPattern
+        The pattern.
+    eligible : sequence of numpy.ndarray
+        Per pattern node, a bool mask over the vertices holding its images.
+    groups : sequence of sequence of int or None
+        The automorphism orbits of ``p`` (computed when None).
+    min_support : int
+        The threshold of the early exits.
+    images : bool
+        Whether a result carries the image masks (False: an empty list).
+
+    Returns
+    -------
+    OrbitSearch or OrbitImages
+        :func:`~nx_gpumine.plan.fsm.orbit_search`'s search; or, when ``p`` has more nodes
+        than the graph or an orbit has fewer than ``min_support`` candidates, the result:
+        that bound (0 for a pattern too large) as the support, every count -1 and every image
+        mask all False.
+
+    Raises
+    ------
+    ValueError
+        As :func:`~nx_gpumine.plan.fsm.orbit_search` raises it.
+    """
+    search = orbit_search(p, eligible, groups)
+    ng = len(search.groups)
+    bound = 0 if p.k > n else int(search.sizes.min())
+    if bound < min_support or p.k > n:
+        masks = [np.zeros(n, bool) for _ in range(ng)] if images else []
+        return OrbitImages(bound, np.full(ng, -1, np.int64), masks)
+    return search

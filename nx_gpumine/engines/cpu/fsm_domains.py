@@ -50,7 +50,7 @@ from ...plan.fsm import (
     UNKNOWN,
     LabelledPattern,
     OrbitImages,
-    orbit_search,
+    orbit_search_or_bound,
 )
 from .calls import POLL_MASK, new_stop, run_kernel, settle
 
@@ -290,11 +290,9 @@ def orbit_images(
         Ctrl-C while the kernel ran (it stops within a few search steps).
     """
     n = len(indptr) - 1
-    search = orbit_search(p, eligible, groups)
-    ng = len(search.groups)
-    bound = 0 if p.k > n else int(search.sizes.min())
-    if bound < min_support or p.k > n:
-        return OrbitImages(bound, np.full(ng, -1, np.int64), [np.zeros(n, bool) for _ in range(ng)])
+    search = orbit_search_or_bound(n, p, eligible, groups, min_support)
+    if isinstance(search, OrbitImages):
+        return search
     state = search.initial_state(n)
     graph = (
         np.ascontiguousarray(indptr),
@@ -308,5 +306,5 @@ def orbit_images(
     args = (graph, search.tables, search.step_orbits, state, search.cands, search.cptr)
     args += (search.order, int(min_support), bool(exact), stop)
     support, counts = run_kernel(_dynamic, *args, stop=stop)
-    images = [state[gi] == IMAGE for gi in range(ng)]
+    images = [state[gi] == IMAGE for gi in range(len(search.groups))]
     return OrbitImages(int(support), counts, images)

@@ -122,9 +122,18 @@ def _checked_csr(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, n
 def loop_free_csr(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The checked CSR (:func:`_checked_csr`) without its self-loop entries, as int64 arrays
     (what every per-node orbit counter of this package reads)."""
-    indptr, indices, loops = _checked_csr(indptr, indices)
-    if loops:
-        indptr, indices, _keep = _without_loops(indptr, indices)
+    return _counting_csr(indptr, indices, check=True)
+
+
+def _counting_csr(
+    indptr: np.ndarray, indices: np.ndarray, check: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The CSR as contiguous int64 arrays: with ``check`` checked (:func:`_checked_csr`) and
+    without its self-loop entries, else taken as valid and loop-free (a counter's ``check``)."""
+    if check:
+        indptr, indices, loops = _checked_csr(indptr, indices)
+        if loops:
+            indptr, indices, _keep = _without_loops(indptr, indices)
     return (np.ascontiguousarray(indptr, dtype=np.int64),
             np.ascontiguousarray(indices, dtype=np.int64))  # fmt: skip
 

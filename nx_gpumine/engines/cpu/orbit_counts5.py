@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...plan.orbits import orbit_lookup5
-from .orbit_counts import loop_free_csr
+from .orbit_counts import _counting_csr
 
 __all__ = ["orbit_counts_5node"]
 
@@ -85,6 +85,18 @@ def _extend(
 
 
 @njit(cache=True, inline="always")
+def _joins(indptr: np.ndarray, indices: np.ndarray, prev: tuple, w: int) -> int:
+    """The mask bits of the edges from ``w``, the set's node ``j = len(prev)``, to the nodes
+    ``prev`` before it: pair ``(i, j)`` is bit ``i * (7 - i) // 2 + j - 1`` (``PAIRS5``)."""
+    j = len(prev)
+    b = 0
+    for i in range(j):
+        if _adjacent(indptr, indices, prev[i], w):
+            b |= 1 << (i * (7 - i) // 2 + j - 1)
+    return b
+
+
+@njit(cache=True, inline="always")
 def _credit(acc: np.ndarray, t: int, lut: np.ndarray, mask: int, nodes: np.ndarray) -> None:
     """Add one to each of the five ``nodes``' orbit (``lut[mask]``) in thread row ``t``."""
     for i in range(5):
@@ -130,36 +142,18 @@ def _esu5(
                 for i2 in range(m2):
                     w2 = e2[i2]
                     nodes[2] = w2
-                    b2 = 1
-                    if _adjacent(indptr, indices, r, w2):
-                        b2 |= 1 << 1
-                    if _adjacent(indptr, indices, w1, w2):
-                        b2 |= 1 << 4
+                    b2 = 1 | _joins(indptr, indices, (r, w1), w2)
                     m3 = _extend(indptr, indices, e2, i2 + 1, m2, w2, r, cov, e3)
                     _cover(indptr, indices, w2, cov, 1)
                     for i3 in range(m3):
                         w3 = e3[i3]
                         nodes[3] = w3
-                        b3 = b2
-                        if _adjacent(indptr, indices, r, w3):
-                            b3 |= 1 << 2
-                        if _adjacent(indptr, indices, w1, w3):
-                            b3 |= 1 << 5
-                        if _adjacent(indptr, indices, w2, w3):
-                            b3 |= 1 << 7
+                        b3 = b2 | _joins(indptr, indices, (r, w1, w2), w3)
                         m4 = _extend(indptr, indices, e3, i3 + 1, m3, w3, r, cov, e4)
                         for i4 in range(m4):
                             w4 = e4[i4]
                             nodes[4] = w4
-                            b4 = b3
-                            if _adjacent(indptr, indices, r, w4):
-                                b4 |= 1 << 3
-                            if _adjacent(indptr, indices, w1, w4):
-                                b4 |= 1 << 6
-                            if _adjacent(indptr, indices, w2, w4):
-                                b4 |= 1 << 8
-                            if _adjacent(indptr, indices, w3, w4):
-                                b4 |= 1 << 9
+                            b4 = b3 | _joins(indptr, indices, (r, w1, w2, w3), w4)
                             _credit(acc, t, lut, b4, nodes)
                     _cover(indptr, indices, w2, cov, -1)
                 _cover(indptr, indices, w1, cov, -1)
@@ -193,10 +187,7 @@ def orbit_counts_5node(indptr: np.ndarray, indices: np.ndarray, check: bool = Tr
     ValueError
         The CSR is not that of an undirected graph (with ``check``).
     """
-    if check:
-        indptr, indices = loop_free_csr(indptr, indices)
-    indptr = np.ascontiguousarray(indptr, dtype=np.int64)
-    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    indptr, indices = _counting_csr(indptr, indices, check)
     n = len(indptr) - 1
     threads = max(1, min(n, numba.get_num_threads()))
     acc = np.zeros((threads, n, _N5), dtype=np.int64)

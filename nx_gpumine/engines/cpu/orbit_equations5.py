@@ -47,7 +47,8 @@ import numpy as np
 from numba import njit, prange
 
 from ...plan.orbits import PAIRS5, orbit_lookup5
-from .orbit_counts import loop_free_csr, node_orbit_counts
+from .local_counts import _two_paths
+from .orbit_counts import _counting_csr, loop_free_csr, node_orbit_counts
 from .orbit_counts5 import _adjacent, _cover, _extend
 
 __all__ = ["node_orbit_counts5", "orbit_counts_5node_equations"]
@@ -214,16 +215,7 @@ def _two_hop(
         mark = marks[t]
         mark[:] = 0
         for a in range(t, n, nthreads):
-            k = ptr[a]
-            for e in range(indptr[a], indptr[a + 1]):
-                b = indices[e]
-                for f in range(indptr[b], indptr[b + 1]):
-                    w = indices[f]
-                    if w != a:
-                        if mark[w] == 0:
-                            ids[k] = w
-                            k += 1
-                        mark[w] += 1
+            k = ptr[a] + _two_paths(indptr, indices, a, mark, ids[ptr[a] :])
             row = np.sort(ids[ptr[a] : k])
             for i in range(len(row)):
                 ids[ptr[a] + i] = row[i]
@@ -463,10 +455,7 @@ def orbit_counts_5node_equations(
     >>> orbit_counts_5node_equations(ptr, idx)[:, :3].tolist()
     [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]]
     """
-    if check:
-        indptr, indices = loop_free_csr(indptr, indices)
-    indptr = np.ascontiguousarray(indptr, dtype=np.int64)
-    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    indptr, indices = _counting_csr(indptr, indices, check)
     n = len(indptr) - 1
     if n == 0:
         return np.zeros((0, _N5), dtype=np.int64)

@@ -36,7 +36,7 @@ from ...plan.fsm import (
     LabelledPattern,
     OrbitImages,
     OrbitSearch,
-    orbit_search,
+    orbit_search_or_bound,
 )
 from ._runtime import (
     current_device,
@@ -223,12 +223,9 @@ def orbit_images(
         Ctrl-C while a launch ran (the launch is told to stop and waited for).
     """
     n = len(indptr) - 1
-    search = orbit_search(p, eligible, groups)
-    ng = len(search.groups)
-    bound = 0 if p.k > n else int(search.sizes.min())
-    if bound < min_support or p.k > n:
-        masks = [np.zeros(n, bool) for _ in range(ng)] if images else []
-        return OrbitImages(bound, np.full(ng, -1, np.int64), masks)
+    search = orbit_search_or_bound(n, p, eligible, groups, min_support, images)
+    if isinstance(search, OrbitImages):
+        return search
     cp = import_cupy()
     dev = _device_graph((indptr, indices, label, elabel, usable))
     defines = kernel_defines()
