@@ -4,7 +4,10 @@
 - :func:`orbit_counts_5node_equations` equals the ESU
   :func:`~nx_gpumine.engines.cpu.orbit_counts5.orbit_counts_5node` (exact, checked against a
   brute force and ORCA in ``test_orbits5``) on random graphs (with self-loops and isolated
-  nodes), K6, the Petersen graph and the karate club, and on raw CSR with self-loop entries.
+  nodes), K6, the Petersen graph and the karate club, and on raw CSR with self-loop entries;
+  with hubs at the smallest and at the largest ids (a hub root cut into strided tasks; a hub
+  as the set's last node, counted through its neighbour histogram or, when too large for it,
+  by the walk of a smaller member), on one thread and on several.
 - ORCA's own output, where ``ORCA_BIN`` names a compiled ORCA.
 """
 
@@ -84,3 +87,36 @@ def test_against_orca(G, tmp_path):
     A.sort_indices()
     got = orbit_counts_5node_equations(A.indptr, A.indices)
     assert np.array_equal(got, _orca(binary, G, tmp_path)[:, 15:])
+
+
+def _hub_graph(hub_last: bool) -> nx.Graph:
+    """Two hubs (degree ~90 and ~60) over a sparse random graph, at the smallest or the
+    largest ids, their neighbourhoods partly triangulated (dense 4-node sets around them)."""
+    G = nx.gnm_random_graph(120, 260, seed=11)
+    hubs = (118, 119) if hub_last else (0, 1)
+    rng = np.random.default_rng(3)
+    for h, deg in zip(hubs, (90, 60), strict=True):
+        nbrs = rng.choice([v for v in range(120) if v not in hubs], size=deg, replace=False)
+        G.add_edges_from((h, int(v)) for v in nbrs)
+        G.add_edges_from((int(a), int(b)) for a, b in zip(nbrs[::2], nbrs[1::2], strict=False))
+    return G
+
+
+@pytest.mark.parametrize("hub_last", [False, True])
+def test_hubs_split_into_tasks_equal_esu(hub_last):
+    import numba
+
+    from nx_gpumine.engines.cpu.orbit_equations5 import _root_tasks
+
+    g = as_static_graph(_hub_graph(hub_last))
+    tasks = _root_tasks(g.indptr, g.indices, 4)
+    # a hub among the smallest ids is cut into several tasks; at the largest, no root is
+    assert (tasks[:, 2].max() > 1) != hub_last
+    want = orbit_counts_5node(g.indptr, g.indices)
+    before = numba.get_num_threads()
+    try:
+        for threads in sorted({1, before}):
+            numba.set_num_threads(threads)
+            assert (orbit_counts_5node_equations(g.indptr, g.indices) == want).all(), threads
+    finally:
+        numba.set_num_threads(before)
