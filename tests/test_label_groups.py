@@ -147,6 +147,14 @@ def test_short_labelled_lists_choose_the_trie():
     assert auto_trie(labelled, True, S)  # ...yet the short lists send it to the trie
     assert mean_list(S, labelled) < WARP_LANES
     assert not auto_trie(plain, True)  # no graph given: the tail rule alone
+    # a tail of 3+ levels stays with the DFS however short the lists (a 30-leaf star in a
+    # 40-leaf star: the trie would list C(40, 30) prefixes; the GPU suite's star-tail test)
+    star = ng.from_networkx(nx.star_graph(40))
+    p = build_static_plan(
+        ng.Pattern.from_networkx(nx.star_graph(30)), star, induced=False, distinct=True
+    )
+    assert p.k - p.tail_start > 2 and mean_list(star, p) < WARP_LANES
+    assert not auto_trie(p, True, star)
 
 
 def test_cpu_root_split_is_kept_once_per_plan():

@@ -248,16 +248,19 @@ def auto_trie(plan: Any, tail: bool, graph: StaticGraph | None = None) -> bool:
     """Strategy choice for plans without a shape kernel (docs/cuda_static.md).
 
     The DFS alone finishes a match with the count tail, so it takes the plans whose tail
-    spans 2+ levels, unless their candidate lists are short (:func:`mean_list` below
-    :data:`WARP_LANES`: labelled plans, issue 33, where the trie was 5-50x faster); the cuTS
-    trie takes the other plans of 4+ nodes (measured faster there: its breadth-first levels
-    give every warp the same amount of work per leaf).
+    spans 2+ levels, unless the tail spans exactly 2 levels and the candidate lists are short
+    (:func:`mean_list` below :data:`WARP_LANES`: labelled plans, issue 33, where the trie was
+    5-50x faster); the cuTS trie takes the other plans of 4+ nodes (measured faster there: its
+    breadth-first levels give every warp the same amount of work per leaf). A tail of 3+
+    levels stays with the DFS however short the lists: it counts a product of choices the trie
+    would list prefix by prefix (a 30-leaf star in a 40-leaf star: C(40, 30) prefixes).
     """
     if int(plan.k) < 4:
         return False
-    if not (tail and int(plan.k) - int(plan.tail_start) >= 2):
+    span = int(plan.k) - int(plan.tail_start)
+    if not (tail and span >= 2):
         return True
-    return graph is not None and mean_list(graph, plan) < WARP_LANES
+    return span == 2 and graph is not None and mean_list(graph, plan) < WARP_LANES
 
 
 def uses_trie(plan: Any, strategy: str, tail: bool, graph: StaticGraph | None = None) -> bool:
