@@ -120,3 +120,18 @@ def test_hubs_split_into_tasks_equal_esu(hub_last):
             assert (orbit_counts_5node_equations(g.indptr, g.indices) == want).all(), threads
     finally:
         numba.set_num_threads(before)
+
+
+def test_accumulator_budget_lowers_threads(monkeypatch):
+    import numba
+
+    from nx_gpumine.engines.cpu import orbit_equations5
+
+    g = as_static_graph(_hub_graph(False))
+    want = orbit_counts_5node(g.indptr, g.indices)
+    assert orbit_equations5._threads(g.n) == min(g.n, numba.get_num_threads())
+    # room for one thread's rows only (or less): the count runs on one thread, same answer
+    for budget in (g.n * 58 * 8, 1):
+        monkeypatch.setattr(orbit_equations5, "ACCUMULATOR_BYTES", budget)
+        assert orbit_equations5._threads(g.n) == 1
+        assert (orbit_counts_5node_equations(g.indptr, g.indices) == want).all()

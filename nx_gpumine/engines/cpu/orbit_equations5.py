@@ -61,6 +61,9 @@ __all__ = ["node_orbit_counts5", "orbit_counts_5node_equations"]
 
 #: Orbits of the 5-node graphlets (15..72).
 _N5 = 58
+#: Most bytes the per-thread accumulators ``[threads, n, 58]`` take together (fewer threads
+#: beyond it; one thread's rows are always allocated).
+ACCUMULATOR_BYTES = 4 << 30
 #: Node pairs of a 4-node set, in mask-bit order.
 _PAIRS4 = tuple(itertools.combinations(range(4), 2))
 
@@ -492,6 +495,12 @@ def _root_tasks(indptr: np.ndarray, indices: np.ndarray, threads: int) -> np.nda
     return np.ascontiguousarray(np.stack([roots, first, steps[roots]], axis=1))
 
 
+def _threads(n: int) -> int:
+    """Threads for ``n`` nodes: numba's, fewer where their accumulators ``[threads, n, 58]``
+    would pass :data:`ACCUMULATOR_BYTES` (at least one)."""
+    return max(1, min(n, numba.get_num_threads(), ACCUMULATOR_BYTES // (n * _N5 * 8)))
+
+
 def _batch(n: int, threads: int) -> int:
     """Tasks per call of :func:`_esu4`: at most about 16 calls (each parallel region has a
     fixed start cost), at least 256 roots per thread so an interrupt still lands between."""
@@ -538,7 +547,7 @@ def orbit_counts_5node_equations(
     n = len(indptr) - 1
     if n == 0:
         return np.zeros((0, _N5), dtype=np.int64)
-    threads = max(1, min(n, numba.get_num_threads()))
+    threads = _threads(n)
     rows, coef, order = _tables()
     plan = _plan()
     hop = _two_hop if len(indices) > 50_000 else _two_hop_serial
