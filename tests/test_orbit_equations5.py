@@ -7,7 +7,8 @@
   nodes), K6, the Petersen graph and the karate club, and on raw CSR with self-loop entries;
   with hubs at the smallest and at the largest ids (a hub root cut into strided tasks; a hub
   as the set's last node, counted through its neighbour histogram or, when too large for it,
-  by the walk of a smaller member), on one thread and on several.
+  by the walk of a smaller member; the third and fourth nodes' common neighbours by walking the
+  fourth's neighbours or by the distance-two table), on one thread and on several.
 - ORCA's own output, where ``ORCA_BIN`` names a compiled ORCA.
 """
 
@@ -117,7 +118,10 @@ def test_hubs_split_into_tasks_equal_esu(hub_last):
     try:
         for threads in sorted({1, before}):
             numba.set_num_threads(threads)
-            assert (orbit_counts_5node_equations(g.indptr, g.indices) == want).all(), threads
+            # the third and fourth nodes' common neighbours by the walk or the table search
+            for walk in (-1, 0, 10**9):
+                got = orbit_counts_5node_equations(g.indptr, g.indices, walk_degree=walk)
+                assert (got == want).all(), (threads, walk)
     finally:
         numba.set_num_threads(before)
 

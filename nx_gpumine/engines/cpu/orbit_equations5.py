@@ -61,6 +61,10 @@ __all__ = ["node_orbit_counts5", "orbit_counts_5node_equations"]
 
 #: Orbits of the 5-node graphlets (15..72).
 _N5 = 58
+#: Largest degree of a set's fourth node whose common neighbours with the third are counted by
+#: walking its neighbours on the third's marks; above it, a binary search in the distance-two
+#: table (on power-law graphs that search took 60% of the time when done for every degree).
+WALK_DEGREE = 128
 #: Most bytes the per-thread accumulators ``[threads, n, 58]`` take together (fewer threads
 #: beyond it; one thread's rows are always allocated).
 ACCUMULATOR_BYTES = 4 << 30
@@ -339,6 +343,7 @@ def _credit(
     com0: np.ndarray,
     com1: np.ndarray,
     marks: tuple,
+    walk_degree: int,
 ) -> None:
     """Add each equation term of the 4-node set ``nd`` (edges ``m4``) to its nodes' rows.
 
@@ -360,8 +365,15 @@ def _credit(
                 val = com0[nd[second]]
             elif first == 1:
                 val = com1[nd[second]]
-            else:
-                val = _common(hptr, hids, hcnt, nd[first], nd[second])
+            else:  # nodes 2 and 3: node 3's neighbours on node 2's marks, or the table
+                x = nd[3]
+                if indptr[x + 1] - indptr[x] <= walk_degree:
+                    a2 = marks[2]
+                    val = 0
+                    for e in range(indptr[x], indptr[x + 1]):
+                        val += a2[indices[e]]
+                else:
+                    val = _common(hptr, hids, hcnt, nd[first], nd[second])
             val -= plan[m4, j, 4]
         else:
             val = _outer_dense(indptr, indices, sub, nd, marks)
@@ -401,11 +413,13 @@ def _esu4(
     ext: np.ndarray,
     adj: np.ndarray,
     com: np.ndarray,
+    walk: int,
 ) -> None:
     """Every connected induced 4-node set of the tasks ``lo..hi-1`` (:func:`_root_tasks`), its
     equation terms added to ``acc[thread, node, row]`` (``cover`` and ``ext`` as in ESU for
     k = 5; ``adj[t, j]`` marks the neighbours of the set's node ``j`` and ``com[t, j]`` counts
-    each node's common neighbours with it, ``j`` = 0, 1, all zeros on entry and exit). Thread
+    each node's common neighbours with it, ``j`` = 0, 1, all zeros on entry and exit; ``walk``:
+    :data:`WALK_DEGREE`'s role). Thread
     ``t`` takes the tasks ``lo + t``, ``lo + t + threads``, ...
 
     Mask bits follow ``_PAIRS4``: (0,1) 0, (0,2) 1, (0,3) 2, (1,2) 3, (1,3) 4, (2,3) 5.
@@ -450,7 +464,9 @@ def _esu4(
                         nd[3] = w3
                         b3 = b2 | (a0[w3] << 2) | (a1[w3] << 4) | (a2[w3] << 5)
                         hist[8] = -1
-                        _credit(indptr, indices, hop, rows, plan, b3, nd, acc, t, c0, c1, marks)
+                        _credit(
+                            indptr, indices, hop, rows, plan, b3, nd, acc, t, c0, c1, marks, walk
+                        )
                     for e in range(indptr[w2], indptr[w2 + 1]):
                         a2[indices[e]] = 0
                 _cover(indptr, indices, w1, cov, -1)
@@ -508,7 +524,7 @@ def _batch(n: int, threads: int) -> int:
 
 
 def orbit_counts_5node_equations(
-    indptr: np.ndarray, indices: np.ndarray, check: bool = True
+    indptr: np.ndarray, indices: np.ndarray, check: bool = True, walk_degree: int = -1
 ) -> np.ndarray:
     """Induced counts of the 58 orbits (15..72) of the connected 5-node graphlets, per node.
 
@@ -524,6 +540,8 @@ def orbit_counts_5node_equations(
     check : bool
         Check the CSR first (as :func:`~nx_gpumine.engines.cpu.orbit_counts.node_orbit_counts`
         does). Pass False only for valid arrays without self-loops (a ``StaticGraph``'s).
+    walk_degree : int
+        :data:`WALK_DEGREE` for this call (-1: that default; tests force either side).
 
     Returns
     -------
@@ -557,11 +575,12 @@ def orbit_counts_5node_equations(
     ext = np.empty((threads, 3, n), dtype=np.int64)
     adj = np.zeros((threads, 3, n), dtype=np.int64)
     com = np.zeros((threads, 2, n), dtype=np.int64)
+    walk = WALK_DEGREE if walk_degree < 0 else int(walk_degree)
     tasks = _root_tasks(indptr, indices, threads)
     step = _batch(len(tasks), threads)
     for lo in range(0, len(tasks), step):  # from Python: Ctrl-C lands between batches
         hi = min(len(tasks), lo + step)
-        _esu4(indptr, indices, two, rows, plan, tasks, lo, hi, acc, cover, ext, adj, com)
+        _esu4(indptr, indices, two, rows, plan, tasks, lo, hi, acc, cover, ext, adj, com, walk)
     return _solve(acc.sum(axis=0), coef, order)
 
 
