@@ -340,12 +340,15 @@ def _credit(
     nd: np.ndarray,
     acc: np.ndarray,
     t: int,
+    loc: np.ndarray,
     com0: np.ndarray,
     com1: np.ndarray,
     marks: tuple,
     walk_degree: int,
 ) -> None:
-    """Add each equation term of the 4-node set ``nd`` (edges ``m4``) to its nodes' rows.
+    """Add each equation term of the 4-node set ``nd`` (edges ``m4``) to its nodes' rows: the
+    fourth node's in ``acc[t]``, the first three's in ``loc[0..2]`` (they stay the same over
+    many sets; the walk adds them to ``acc`` when it leaves the node, :func:`_flush`).
 
     ``plan[m4, j]`` (``j`` < ``plan[m4, 15, 0]``) is ``(S, |S|, first, second, inner)``: a
     subset with equations, its size, its first two nodes and, for ``|S|`` <= 2, the nodes of
@@ -379,10 +382,23 @@ def _credit(
             val = _outer_dense(indptr, indices, sub, nd, marks)
         if val == 0:
             continue
-        for p in range(4):
+        for p in range(3):  # the set's first three nodes: their rows in ``loc`` (flushed later)
             r = rows[m4, p, sub]
             if r >= 0:
-                acc[t, nd[p], r] += val
+                loc[p, r] += val
+        r = rows[m4, 3, sub]
+        if r >= 0:
+            acc[t, nd[3], r] += val
+
+
+@njit(cache=True, inline="always")
+def _flush(loc: np.ndarray, p: int, acc: np.ndarray, t: int, node: int) -> None:
+    """Add ``loc[p]`` (the terms of the set's node ``p`` while it stayed ``node``) to
+    ``acc[t, node]`` and clear it."""
+    for r in range(loc.shape[1]):
+        if loc[p, r] != 0:
+            acc[t, node, r] += loc[p, r]
+            loc[p, r] = 0
 
 
 @njit(cache=True, inline="always")
@@ -439,6 +455,7 @@ def _esu4(
         c012 = np.empty(1, dtype=np.int64)
         hist = np.empty(9, dtype=np.int64)
         marks = (a0, a1, a2, c012, hist)
+        loc = np.zeros((3, _N5), dtype=np.int64)
         for j in range(lo + t, hi, nthreads):
             r = tasks[j, 0]
             nd[0] = r
@@ -465,12 +482,28 @@ def _esu4(
                         b3 = b2 | (a0[w3] << 2) | (a1[w3] << 4) | (a2[w3] << 5)
                         hist[8] = -1
                         _credit(
-                            indptr, indices, hop, rows, plan, b3, nd, acc, t, c0, c1, marks, walk
+                            indptr,
+                            indices,
+                            hop,
+                            rows,
+                            plan,
+                            b3,
+                            nd,
+                            acc,
+                            t,
+                            loc,
+                            c0,
+                            c1,
+                            marks,
+                            walk,
                         )
                     for e in range(indptr[w2], indptr[w2 + 1]):
                         a2[indices[e]] = 0
+                    _flush(loc, 2, acc, t, w2)
+                _flush(loc, 1, acc, t, w1)
                 _cover(indptr, indices, w1, cov, -1)
                 _mark(indptr, indices, w1, a1, c1, -1)
+            _flush(loc, 0, acc, t, r)
             _cover(indptr, indices, r, cov, -1)
             _mark(indptr, indices, r, a0, c0, -1)
 
