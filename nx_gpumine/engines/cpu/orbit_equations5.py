@@ -434,9 +434,9 @@ def _esu4(
     """Every connected induced 4-node set of the tasks ``lo..hi-1`` (:func:`_root_tasks`), its
     equation terms added to ``acc[thread, node, row]`` (``cover`` and ``ext`` as in ESU for
     k = 5; ``adj[t, j]`` marks the neighbours of the set's node ``j`` and ``com[t, j]`` counts
-    each node's common neighbours with it, ``j`` = 0, 1, all zeros on entry and exit; ``walk``:
-    :data:`WALK_DEGREE`'s role). Thread
-    ``t`` takes the tasks ``lo + t``, ``lo + t + threads``, ...
+    each node's common neighbours with it, ``j`` = 0, 1, all zeros on entry and exit; ``walk``
+    plays :data:`WALK_DEGREE`'s role). Thread ``t`` takes the tasks ``lo + t``,
+    ``lo + t + threads``, ...
 
     Mask bits follow ``_PAIRS4``: (0,1) 0, (0,2) 1, (0,3) 2, (1,2) 3, (1,3) 4, (2,3) 5.
     """
@@ -552,7 +552,7 @@ def _threads(n: int) -> int:
 
 def _batch(n: int, threads: int) -> int:
     """Tasks per call of :func:`_esu4`: at most about 16 calls (each parallel region has a
-    fixed start cost), at least 256 roots per thread so an interrupt still lands between."""
+    fixed start cost), at least 256 tasks per thread so an interrupt still lands between."""
     return max(threads, min(n, max(256 * threads, -(-n // 16))))
 
 
