@@ -27,6 +27,7 @@ from numba import njit, prange
 
 from ...plan.orbits import orbit_lookup5
 from .orbit_counts import _counting_csr
+from .static_walk import _lower_bound
 
 __all__ = ["orbit_counts_5node"]
 
@@ -39,15 +40,8 @@ def _adjacent(indptr: np.ndarray, indices: np.ndarray, x: int, y: int) -> bool:
     """Whether ``y`` is in ``x``'s sorted row (binary search in the shorter of the two rows)."""
     if indptr[x + 1] - indptr[x] > indptr[y + 1] - indptr[y]:
         x, y = y, x
-    lo = indptr[x]
-    hi = indptr[x + 1]
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if indices[mid] < y:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < indptr[x + 1] and indices[lo] == y
+    p = _lower_bound(indices, indptr[x], indptr[x + 1], y)
+    return p < indptr[x + 1] and indices[p] == y
 
 
 @njit(cache=True, inline="always")

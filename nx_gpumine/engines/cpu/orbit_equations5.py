@@ -56,6 +56,7 @@ from ...plan.orbits import PAIRS5, orbit_lookup5
 from .local_counts import _two_paths
 from .orbit_counts import _counting_csr, loop_free_csr, node_orbit_counts
 from .orbit_counts5 import _adjacent, _cover, _extend
+from .static_walk import _lower_bound
 
 __all__ = ["node_orbit_counts5", "orbit_counts_5node_equations"]
 
@@ -246,16 +247,9 @@ def _common(hptr: np.ndarray, hids: np.ndarray, hcnt: np.ndarray, a: int, b: int
     """Number of common neighbours of ``a`` and ``b`` (binary search in the shorter row)."""
     if hptr[a + 1] - hptr[a] > hptr[b + 1] - hptr[b]:
         a, b = b, a
-    lo = hptr[a]
-    hi = hptr[a + 1]
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if hids[mid] < b:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < hptr[a + 1] and hids[lo] == b:
-        return hcnt[lo]
+    p = _lower_bound(hids, hptr[a], hptr[a + 1], b)
+    if p < hptr[a + 1] and hids[p] == b:
+        return hcnt[p]
     return 0
 
 
