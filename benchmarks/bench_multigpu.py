@@ -1,29 +1,32 @@
-"""Several GPUs of one host (issue 11): whole-call times on 1, 2, 4, 8 devices, speed-up vs 1.
+"""Several GPUs of one host (issues 11, 34): whole-call times on 1, 2, 4, 8 devices, speed-up vs 1.
 
 usage (on the GPU machine, from the repo root):
 
     python3 benchmarks/bench_multigpu.py [--out OUT_DIR] [--devices 1,2,4,8] [--virtual]
-        [--graphs pl10m,synth10m] [--patterns P1,P2,P5,P7] [--motifs M1,M4,M8]
-        [--delta 86400] [--repeat 3] [--split-shapes] [--deadline SECONDS]
-        [--tasks-per-device 16] [--parts-per-device 4]
+        [--graphs pl10m,pl100m,synth10m,synth100m] [--patterns triangle,4-cycle,P1,...]
+        [--big-patterns triangle,4-cycle,P1,P2,P7] [--motifs M1,M4,M8] [--delta 86400]
+        [--repeat 3] [--warmups 2] [--deadline SECONDS]
 
 Dry run without a GPU (checks the script; the CPU engine on plain threads, small graphs):
 ``--dry-run``.
 
 Queries are the public calls: ``count_subgraphs(G, P, engine="cuda", devices=D)`` on pl10m
-(``powerlaw_graph.generate(2_000_000, 10_000_000, 2.3, 3000, 1)``, as bench_static_peers.py;
-T-DFS patterns P1, P2, P5, P7, mappings) and ``count_motifs(T, M, delta=86400,
+(``powerlaw_graph.generate(2_000_000, 10_000_000, 2.3, 3000, 1)``, as bench_static_peers.py)
+and pl100m (``generate(20_000_000, 100_000_000, 2.3, 6000, 1)``, drawn on the GPU), T-DFS
+patterns and the triangle / 4-cycle, mappings; ``count_motifs(T, M, delta=86400,
 tie="input_order", engine="cuda", devices=D)`` on synth10m (``gen_temporal.py --seed 1``: 10M
-edges, 1M nodes, as bench_temporal_peers.py). ``D`` is None (one device, today's path) and
-then 2, 4, 8 devices, only as many as CuPy sees; ``--virtual`` also runs ``[0] * N`` (the split
-and merge of N devices on GPU 0, taking turns: the overhead of splitting).
-``--split-shapes`` adds rows that force root-edge splitting for the shape-kernel patterns (P1,
-P2, P7 normally run whole on the first device, see docs/multigpu.md).
+edges, 1M nodes, as bench_temporal_peers.py) and synth100m (``gen_temporal.generate(100M
+edges, 10M nodes, seed 1)``). ``D`` is None (one device, the single-device path) and then 2, 4,
+8 devices, only as many as CuPy sees; ``--virtual`` also runs ``[0] * N`` (the split and merge
+of N devices on GPU 0, taking turns: the overhead of splitting).
 
-Each cell: one warm-up call (NVRTC compile, uploads to every device, time slices; reported as
-``first_call_s``), then the median of ``--repeat`` whole calls (host clock). Counts must equal
-the one-device count (``counts_equal``). The issue's target: speed-up >= 1.8 on 2 GPUs and
->= 3.4 on 4 for every query taking more than 100 ms on one GPU (``target``: met / missed / n/a).
+Each cell: ``--warmups`` calls (NVRTC compile, uploads to every device; the first is reported
+as ``first_call_s``; the second lets the placement rule measure the query, see
+docs/multigpu.md), then the median of ``--repeat`` whole calls (host clock), with the last
+call's placement (``multigpu``: split or not, why, per-device busy seconds). Counts must equal
+the one-device count (``counts_equal``). The targets (``target``): issue 34 on 2 devices, for a
+query taking 100 ms or more on one device a speed-up of 1.9 or more, for any other query at
+most 0.2 ms slower than one device; issue 11's 3.4x on 4 devices.
 Writes OUT_DIR/multigpu.json (after every cell; OUT_DIR defaults to $OUT, else ./bench_out).
 """
 
@@ -50,10 +53,13 @@ from powerlaw_graph import generate  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
 from nx_gpumine.execution.executors import devices as mg  # noqa: E402
+from nx_gpumine.inputs.patterns import as_pattern  # noqa: E402
 from nx_gpumine.inputs.static_graph import from_arrays  # noqa: E402
 from nx_gpumine.inputs.temporal_graph import temporal_from_arrays  # noqa: E402
 
-TARGET = {2: 1.8, 4: 3.4}
+TARGET = {2: 1.9, 4: 3.4}
+#: Most a light query (under 100 ms on one device) may lose on several devices (issue 34).
+SLACK_MS = 0.2
 
 
 def machine() -> dict:
@@ -90,11 +96,13 @@ def slot_sets(max_n: int, visible: int, virtual: bool) -> list[tuple[str, object
     return cols
 
 
-def timed(fn, repeat: int) -> dict:
+def timed(fn, repeat: int, warmups: int = 2) -> dict:
     mg.last_run.clear()
     t = time.perf_counter()
     first = fn()
     first_s = time.perf_counter() - t
+    for _ in range(warmups - 1):
+        fn()
     walls, values = [], []
     for _ in range(repeat):
         mg.last_run.clear()  # one-device calls leave it empty
@@ -111,6 +119,13 @@ def timed(fn, repeat: int) -> dict:
     }
 
 
+STATIC_SPECS = {
+    "pl10m": (2_000_000, 10_000_000, 2.3, 3000, 1),
+    "pl100m": (20_000_000, 100_000_000, 2.3, 6000, 1),
+}
+TEMPORAL_SPECS = {"synth10m": (10_000_000, 1_000_000), "synth100m": (100_000_000, 10_000_000)}
+
+
 def static_graph(name: str, dry: bool):
     t = time.perf_counter()
     if dry:
@@ -118,22 +133,24 @@ def static_graph(name: str, dry: bool):
         a, b = (np.array(x) for x in zip(*G.edges, strict=True))
         g, src = from_arrays(a, b, num_nodes=3000), "gnm_random_graph(3000, 30000, seed=1)"
     else:
-        a, b = generate(2_000_000, 10_000_000, 2.3, 3000, 1)
-        g = from_arrays(a, b, num_nodes=2_000_000)
-        src = "powerlaw_graph.py 2000000 10000000 2.3 3000 1"
+        spec = STATIC_SPECS[name]
+        a, b = generate(*spec, device=True)
+        g = from_arrays(a, b, num_nodes=spec[0])
+        src = "powerlaw_graph.py " + " ".join(map(str, spec))
     return g, {"source": src, "build_s": time.perf_counter() - t}
 
 
-def temporal_graph(dry: bool):
+def temporal_graph(name: str, dry: bool):
     t = time.perf_counter()
     if dry:
         s, d, tt = gen_temporal(edges=50_000, nodes=5_000, seed=1)
         g = temporal_from_arrays(s, d, tt, nodes=range(5_000))
         src = "gen_temporal.generate(edges=50000, nodes=5000, seed=1)"
     else:
-        s, d, tt = gen_temporal(seed=1)
-        g = temporal_from_arrays(s, d, tt, nodes=range(1_000_000))
-        src = "gen_temporal.py --seed 1 (10M edges, 1M nodes)"
+        m, n = TEMPORAL_SPECS[name]
+        s, d, tt = gen_temporal(edges=m, nodes=n, seed=1, device=True)
+        g = temporal_from_arrays(s, d, tt, nodes=range(n))
+        src = f"gen_temporal.py --edges {m} --nodes {n} --seed 1"
     return g, {"source": src, "build_s": time.perf_counter() - t}
 
 
@@ -180,8 +197,10 @@ def add_speedups(cells: list[dict]) -> None:
         c["speedup"] = base["wall_ms"] / max(c["wall_ms"], 1e-9)
         c["counts_equal"] = c["count"] == base["count"]
         n = int(c["devices"]) if c["devices"].isdigit() else None
-        if n in TARGET and base["wall_ms"] > 100.0:
+        if n in TARGET and base["wall_ms"] >= 100.0:
             c["target"] = "met" if c["speedup"] >= TARGET[n] else "missed"
+        elif n == 2:
+            c["target"] = "met" if c["wall_ms"] <= base["wall_ms"] + SLACK_MS else "missed"
         else:
             c["target"] = "n/a"
 
@@ -192,18 +211,19 @@ def main() -> None:
     ap.add_argument("--devices", default="1,2,4,8", help="device counts to try (capped)")
     ap.add_argument("--virtual", action="store_true", help="also [0]*N on GPU 0")
     ap.add_argument("--graphs", default="pl10m,synth10m")
-    ap.add_argument("--patterns", default="P1,P2,P5,P7")
+    ap.add_argument("--patterns", default="triangle,4-cycle,P1,P2,P3,P4,P5,P6,P7")
+    ap.add_argument("--big-patterns", default="triangle,4-cycle,P1,P2,P7", help="on pl100m")
     ap.add_argument("--motifs", default="M1,M4,M8")
     ap.add_argument("--delta", type=int, default=86400)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--split-shapes", action="store_true")
+    ap.add_argument("--warmups", type=int, default=2)
     ap.add_argument("--deadline", type=float, default=480.0, help="seconds for the whole run")
     ap.add_argument("--dry-run", action="store_true", help="CPU engine, small graphs")
-    ap.add_argument("--tasks-per-device", type=int, default=mg.TASKS_PER_DEVICE)
-    ap.add_argument("--parts-per-device", type=int, default=mg.PARTS_PER_DEVICE)
+    ap.add_argument("--count-parts", type=int, default=mg.COUNT_PARTS_PER_DEVICE)
+    ap.add_argument("--ranges-per-device", type=int, default=mg.RANGES_PER_DEVICE)
     args = ap.parse_args()
-    mg.TASKS_PER_DEVICE = args.tasks_per_device  # root-edge ranges per slot (static)
-    mg.PARTS_PER_DEVICE = args.parts_per_device  # time partitions per slot (temporal)
+    mg.COUNT_PARTS_PER_DEVICE = args.count_parts  # count_part parts per slot (static counts)
+    mg.RANGES_PER_DEVICE = args.ranges_per_device  # root ranges per slot (temporal)
     t_start = time.perf_counter()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -239,7 +259,7 @@ def main() -> None:
             if late(f"{row['graph']} {row['query']} on {label}"):
                 continue
             try:
-                cell = {"devices": label, **timed(make(devices), args.repeat)}
+                cell = {"devices": label, **timed(make(devices), args.repeat, args.warmups)}
             except Exception as exc:  # recorded: the rest of the run still reports
                 cell = {"devices": label, "error": repr(exc)}
             cells.append(cell)
@@ -255,32 +275,28 @@ def main() -> None:
         save()
 
     graphs = args.graphs.split(",")
-    if "pl10m" in graphs and not late("pl10m"):
-        g, info = static_graph("pl10m", dry)
-        report["graphs"]["pl10m"] = info
-        print(f"== pl10m: n={g.n} entries={len(g.indices)} {info}", flush=True)
-        for pname in args.patterns.split(","):
-            pat = t_dfs_pattern(pname)
-            row = {"graph": "pl10m", "query": pname, "kind": "mappings"}
-            run_query(row, lambda d, pat=pat: static_call(g, pat, d, dry))
-            if args.split_shapes and pname != "P5" and not dry:
-                from nx_gpumine.engines.cuda import static as cuda_static
-
-                keep = cuda_static.whole_range_count
-                cuda_static.whole_range_count = lambda graph, plan: False
-                try:
-                    row = {"graph": "pl10m", "query": f"{pname}/split", "kind": "mappings"}
-                    run_query(row, lambda d, pat=pat: static_call(g, pat, d, dry))
-                finally:
-                    cuda_static.whole_range_count = keep
+    for gname in ("pl10m", "pl100m"):
+        if gname not in graphs or late(gname):
+            continue
+        g, info = static_graph(gname, dry)
+        report["graphs"][gname] = info
+        print(f"== {gname}: n={g.n} entries={len(g.indices)} {info}", flush=True)
+        names = args.patterns if gname == "pl10m" else args.big_patterns
+        for pname in names.split(","):
+            pat = t_dfs_pattern(pname) if pname.startswith("P") else as_pattern(pname)
+            row = {"graph": gname, "query": pname, "kind": "mappings"}
+            run_query(row, lambda d, pat=pat, g=g: static_call(g, pat, d, dry))
         del g
-    if "synth10m" in graphs and not late("synth10m"):
-        g, info = temporal_graph(dry)
-        report["graphs"]["synth10m"] = info
-        print(f"== synth10m: m={g.m} {info}", flush=True)
+    for gname in ("synth10m", "synth100m"):
+        if gname not in graphs or late(gname):
+            continue
+        g, info = temporal_graph(gname, dry)
+        report["graphs"][gname] = info
+        print(f"== {gname}: m={g.m} {info}", flush=True)
         for motif in args.motifs.split(","):
-            row = {"graph": "synth10m", "query": motif, "delta": args.delta}
-            run_query(row, lambda d, motif=motif: temporal_call(g, motif, args.delta, d, dry))
+            row = {"graph": gname, "query": motif, "delta": args.delta}
+            run_query(row, lambda d, motif=motif, g=g: temporal_call(g, motif, args.delta, d, dry))
+        del g
     report["total_s"] = time.perf_counter() - t_start
     save()
     print(f"wrote {path}")

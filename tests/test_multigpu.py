@@ -39,6 +39,14 @@ from nx_gpumine.plan.static_plan import static_plan
 from nx_gpumine.plan.temporal_plan import temporal_plan
 
 
+@pytest.fixture(autouse=True)
+def _always_split(request, monkeypatch):
+    """These tests are of the split and the merge: every call splits, whatever its size
+    (the placement rule has its tests in tests/test_placement.py)."""
+    forced = dict(split=True, source="test", seconds=None, work=None)
+    monkeypatch.setattr(mg, "placement", lambda job, nslots: forced)
+
+
 # ====================================================================== inputs
 def _labelled_graph(directed: bool = False) -> nx.Graph:
     G = nx.gnm_random_graph(120, 700, seed=5, directed=directed)
@@ -336,13 +344,21 @@ def test_static_split_no_match_and_trivial():
     assert got.shape == (0, 3)
 
 
+@pytest.mark.parametrize("budget", [None, 1 << 40])
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
 @pytest.mark.parametrize("name, delta, gaps", TEMPORAL_MOTIFS)
-def test_temporal_partitions_equal_one_process(name, delta, gaps, tie):
+def test_temporal_partitions_equal_one_process(name, delta, gaps, tie, budget):
+    from nx_gpumine import device_limits as memory
+
     graph = _tie_graph()
     plan = _temporal_case(name, delta, gaps, tie, graph)
     want = run_temporal(graph, plan, "count", engine="cpu")
     rows = run_temporal(graph, plan, "enumerate", engine="cpu")
+    with memory.device_budget(budget):  # a budget: time partitions, else root ranges
+        _temporal_split_equals(graph, plan, want, rows)
+
+
+def _temporal_split_equals(graph, plan, want, rows):
     for slots in ([0, 0, 0, 0], [0, 1]):
         assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", slots) == want
         got = run_on_devices(TemporalJob.of(graph, plan, "enumerate"), "cpu", slots)
@@ -355,14 +371,17 @@ def test_temporal_partitions_equal_one_process(name, delta, gaps, tie):
 
 @pytest.mark.parametrize("delta", [None, 10**6])
 def test_temporal_without_window_uses_root_ranges_on_the_whole_graph(delta):
+    from nx_gpumine import device_limits as memory
+
     big = _tie_graph()
     graph = big.edge_slice(0, 500)
     plan = _temporal_case("M4", 60, None, "input_order", graph)
     plan = temporal_plan(plan.motif.with_(delta=delta), graph)
     want = run_temporal(graph, plan, "count", engine="cpu")
     rows = run_temporal(graph, plan, "enumerate", engine="cpu")
-    assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0]) == want
-    got = run_on_devices(TemporalJob.of(graph, plan, "enumerate"), "cpu", [0, 1])
+    with memory.device_budget(1 << 40):  # slices wanted, but they would overlap too much
+        assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0]) == want
+        got = run_on_devices(TemporalJob.of(graph, plan, "enumerate"), "cpu", [0, 1])
     assert np.array_equal(got, rows)
     assert mg.last_run["tasks"] > 2
     assert graph._derived[mg.SLICE_CACHE_KEY] == {}  # no slice was cut
@@ -373,21 +392,33 @@ def test_temporal_without_window_uses_root_ranges_on_the_whole_graph(delta):
 
 
 def test_temporal_slices_are_kept_for_the_next_call():
+    from nx_gpumine import device_limits as memory
+
     graph = _tie_graph()
     plan = _temporal_case("M1", 60, None, "strict", graph)
-    run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0])
-    table = graph._derived[mg.SLICE_CACHE_KEY]
-    kept = dict(table)
-    assert kept
-    run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0])
-    assert all(graph._derived[mg.SLICE_CACHE_KEY][k] is v for k, v in kept.items())
+    with memory.device_budget(1 << 40):  # a budget: each device gets time partitions
+        run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0])
+        table = graph._derived[mg.SLICE_CACHE_KEY]
+        kept = dict(table)
+        assert kept
+        run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0])
+        assert all(graph._derived[mg.SLICE_CACHE_KEY][k] is v for k, v in kept.items())
+    # without a budget every device keeps the whole graph: root ranges, the slices dropped
+    want = run_temporal(graph, plan, "count", engine="cpu")
+    assert run_on_devices(TemporalJob.of(graph, plan, "count"), "cpu", [0, 0, 0]) == want
+    assert mg.SLICE_CACHE_KEY not in graph._derived
+    assert mg.last_run["tasks"] == 3 * mg.RANGES_PER_DEVICE
 
 
+@pytest.mark.parametrize("budget", [None, 1 << 40])
 @pytest.mark.parametrize("tie", ["strict", "input_order"])
-def test_census_partitions_equal_one_process(tie):
+def test_census_partitions_equal_one_process(tie, budget):
+    from nx_gpumine import device_limits as memory
+
     graph = _tie_graph()
     want = run_census(graph, 60, tie, engine="cpu")
-    got = run_on_devices(CensusJob.of(graph, 60, tie), "cpu", [0, 0, 0])
+    with memory.device_budget(budget):
+        got = run_on_devices(CensusJob.of(graph, 60, tie), "cpu", [0, 0, 0])
     assert np.array_equal(got, want)
 
 
@@ -598,3 +629,54 @@ def test_gpu_device_one_gets_its_own_arrays(cupy):
         assert ng.count_subgraphs(g, "4-cycle", engine="cuda") == want
     assert g.device_data(("arrays", 1))["indptr"].device.id == 1
     assert g.device_data(("arrays", 0))["indptr"].device.id == 0
+
+
+def _pair_edge_pattern() -> Pattern:
+    """T-DFS's P4: poles 0 and 1 joined to 2, 3 and 4, with the edge 2-3 among those."""
+    edges = [(0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3)]
+    return Pattern.from_networkx(nx.Graph(edges), name="pair-edge")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("parts", [2, 3, 5])
+def test_gpu_count_parts_add_up(cupy, parts):
+    """``count_part`` (issue 34): the parts of every kernel's count add up to the whole count,
+    for mappings and distinct occurrences, in memory and out of core."""
+    from nx_gpumine.engines.cuda import static as gs
+
+    g = as_static_graph(nx.powerlaw_cluster_graph(3000, 6, 0.3, seed=4))
+    cases = [
+        (as_pattern("triangle"), "clique"),
+        (as_pattern("4-clique"), "clique"),
+        (as_pattern("4-cycle"), "cycle4"),
+        (as_pattern("diamond"), "book"),
+        (_pair_edge_pattern(), "pair_edge"),
+        (as_pattern("house"), None),
+        (as_pattern("5-cycle"), None),
+    ]
+    for pat, shape in cases:
+        for distinct in (True, False):
+            plan = static_plan(pat, g, induced=False, distinct=distinct)
+            assert plan.shape == shape
+            want = gs.count(g, plan)
+            if shape is not None:
+                assert gs.last_run["strategy"] == shape
+            assert want == run_static(g, plan, "count", engine="cpu")
+            got = [gs.count_part(g, plan, i, parts) for i in range(parts)]
+            assert sum(got) == want, (pat.name, distinct, got)
+            if shape not in (None, "book") and want > 1000:
+                assert max(got) < 0.8 * want  # dealt out: no part holds (nearly) everything
+            if shape is None:
+                for strategy in ("dfs", "trie"):
+                    parts_sum = sum(
+                        gs.count(g, plan, strategy=strategy, part=(i, parts)) for i in range(parts)
+                    )
+                    assert parts_sum == want, (pat.name, strategy)
+    plan = static_plan(as_pattern("house"), g, induced=False, distinct=True)
+    small = gs.device_need(g, plan, shape=False)["total"] * 2 // 3
+    want = gs.count(g, plan)
+    got = sum(gs.count(g, plan, max_device_bytes=small, part=(i, parts)) for i in range(parts))
+    assert gs.last_run.get("out_of_core") and got == want
+    g.forget_derived("cuda_static_graph_ooc")
+    with pytest.raises(ValueError, match="part"):
+        gs.count_part(g, plan, parts, parts)

@@ -187,8 +187,15 @@ class EngineHooks(Protocol):
         ...
 
     def whole_range_count(self, graph: Any, plan: Any) -> bool:
-        """Whether ``count`` over all roots runs one whole-range kernel, so a multi-device
-        caller should not split it into tasks (static; the CUDA engine's shape kernels)."""
+        """Whether ``count`` over all roots runs one whole-range kernel that cannot be split,
+        so a multi-device caller runs it whole on one device (static; the CUDA engine's book
+        kernel)."""
+        ...
+
+    def count_part(self, graph: Any, plan: Any, part: int, parts: int) -> int:
+        """Part ``part`` of ``parts`` of ``count`` over all roots, the parts of about equal
+        work and adding up to the whole count (static; the CUDA engine deals its heavy-first
+        work lists out in turn). Without it, a multi-device count splits into root ranges."""
         ...
 
     def induced_census(self, graph: Any, k: int) -> list[int] | None:
@@ -206,7 +213,7 @@ class EngineHooks(Protocol):
 
 #: The optional hooks (:class:`EngineHooks`) callers look for, by problem kind.
 OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
-    "static": ("unsupported", "iter_matches", "whole_range_count"),
+    "static": ("unsupported", "iter_matches", "whole_range_count", "count_part"),
     "temporal": ("unsupported", "release"),
     "refine": (),
     "local_counts": (),

@@ -24,6 +24,12 @@ undirected graph (``count_pair_edge`` returns mappings: see there):
 
 All of them work on the *rank graph* (:func:`rank_graph`), built once per graph on the device
 and kept with it (its build time is reported apart, as G2Miner reports its orientation apart).
+
+**Parts** (several GPUs): every kernel but the book's walks a list of vertices (or of the
+triangle pass's row batches), heaviest first; ``part=(i, n)`` walks every ``n``-th entry of it
+from the ``i``-th (:func:`share`), so the ``n`` parts hold about equal work (the heavy entries
+are dealt out in turn) and their counts add up to the whole count. The book's count needs each
+edge's whole triangle support, so it has no parts.
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ __all__ = [
     "triangle_support",
     "count_cycle4",
     "count_pair_edge",
+    "share",
+    "WHOLE",
     "MAX_CLIQUE",
     "MAX_ROWS",
 ]
@@ -151,6 +159,26 @@ def _verts(rg: dict, key: tuple, mask: Any, weight: Any) -> Any:
     return hit
 
 
+#: The whole count: part 0 of 1.
+WHOLE = (0, 1)
+
+
+def share(rg: dict, key: tuple, items: Any, part: tuple[int, int], width: int = 1) -> Any:
+    """Part ``part = (i, n)`` of a heavy-first work list: every ``n``-th item from the ``i``-th
+    (items of ``width`` consecutive entries; cached per key and part). The whole list for
+    ``(0, 1)``."""
+    i, n = part
+    if n == 1:
+        return items
+    if not 0 <= i < n:
+        raise ValueError(f"part {i} of {n} does not exist")
+    hit = rg["lists"].get((key, i, n))
+    if hit is None:
+        hit = items.reshape(-1, width)[i::n].ravel().copy()
+        rg["lists"][(key, i, n)] = hit
+    return hit
+
+
 def _rows_per_task(rg: dict, verts: Any) -> int:
     """Rows of ``S`` per triangle task: 32, or 8 when 32-row tasks are too few to keep every
     resident warp busy (small graphs: the longest task would be the kernel's critical path)."""
@@ -205,7 +233,12 @@ def _persistent(per_sm: int) -> int:
 
 
 def _triangle_pass(
-    graph: StaticGraph, k: int, stats: dict, sup: Any = None, apex: tuple | None = None
+    graph: StaticGraph,
+    k: int,
+    stats: dict,
+    sup: Any = None,
+    apex: tuple | None = None,
+    part: tuple[int, int] = WHOLE,
 ) -> int:
     rg = device_rank_graph(graph)
     w = _words(max(rg["max_out"], 1))
@@ -217,7 +250,9 @@ def _triangle_pass(
     stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
     kern = mod.kernel("clique_count")
     if k == 3:
-        verts = _row_batches(rg, verts, rb)
+        verts = share(rg, ("row_batches", rb), _row_batches(rg, verts, rb), part, 2)
+    else:
+        verts = share(rg, ("clique", k), verts, part)
     ctl = _ctl()
     nverts = len(verts) // 2 if k == 3 else len(verts)
     if nverts:
@@ -242,12 +277,13 @@ def _triangle_pass(
     return _check(ctl.get())
 
 
-def count_clique(graph: StaticGraph, k: int, stats: dict) -> int:
-    """Distinct ``k``-cliques of an undirected graph (``clique_supported`` must hold)."""
+def count_clique(graph: StaticGraph, k: int, stats: dict, part: tuple[int, int] = WHOLE) -> int:
+    """Distinct ``k``-cliques of an undirected graph (``clique_supported`` must hold); of
+    ``part`` only (see the module docstring)."""
     reason = clique_supported(graph, k)
     if reason:
         raise ValueError(reason)
-    return _triangle_pass(graph, k, stats)
+    return _triangle_pass(graph, k, stats, part=part)
 
 
 def triangle_support(graph: StaticGraph, stats: dict) -> tuple[int, Any]:
@@ -277,8 +313,8 @@ def count_book(graph: StaticGraph, t: int, stats: dict) -> int:
     return _check(ctl.get())
 
 
-def count_cycle4(graph: StaticGraph, stats: dict) -> int:
-    """Distinct 4-cycles of an undirected graph."""
+def count_cycle4(graph: StaticGraph, stats: dict, part: tuple[int, int] = WHOLE) -> int:
+    """Distinct 4-cycles of an undirected graph (of ``part`` only: see the module docstring)."""
     cp = import_cupy()
     if graph.directed:
         raise ValueError("4-cycle counting needs an undirected graph")
@@ -297,6 +333,8 @@ def count_cycle4(graph: StaticGraph, stats: dict) -> int:
     bound, smem = tuning.c4_light_bound, tuning.c4_smem
     light = _verts(rg, ("c4_light", bound), (low >= 2) & (ub <= bound), ub)
     heavy = _verts(rg, ("c4_heavy", bound), (low >= 2) & (ub > bound), ub)
+    light = share(rg, ("c4_light", bound), light, part)
+    heavy = share(rg, ("c4_heavy", bound), heavy, part)
     maxdeg = int(cp.max(rg["rptr"][1:] - rg["rptr"][:-1]))
     pack16 = int(maxdeg < 65535)
     mod = load_module("static_count.cu", {"PACK16": pack16})
@@ -365,7 +403,7 @@ def apex_lists(graph: StaticGraph, stats: dict) -> tuple:
     return hit
 
 
-def count_pair_edge(graph: StaticGraph, t: int, stats: dict) -> int:
+def count_pair_edge(graph: StaticGraph, t: int, stats: dict, part: tuple[int, int] = WHOLE) -> int:
     """**Mappings** of the pair-edge shape with ``t >= 3`` common neighbours of its poles.
 
     The shape: poles ``a``, ``b`` (not adjacent in the pattern), each joined to ``t`` further
@@ -373,7 +411,8 @@ def count_pair_edge(graph: StaticGraph, t: int, stats: dict) -> int:
     ``c = |N(a) & N(b)|`` and ``e`` edges inside ``N(a) & N(b)`` the mappings are
     ``4 e (c - 2)_(t - 2)`` (poles ordered, the edge's ends ordered, the other nodes a falling
     factorial), so this returns ``4 U`` with ``U`` the kernel's sum; divide by the pattern's
-    automorphisms for distinct occurrences.
+    automorphisms for distinct occurrences (each pole pair's term is a multiple of them, so
+    the sum of ``part`` is too).
     """
     cp = import_cupy()
     if graph.directed:
@@ -390,6 +429,7 @@ def count_pair_edge(graph: StaticGraph, t: int, stats: dict) -> int:
         rg["pair_work"] = wdeg[rg["rptr"][1:]] - wdeg[rg["rptr"][:-1]]  # wedges at each pole
     deg = rg["rptr"][1:] - rg["rptr"][:-1]
     verts = _verts(rg, ("pair_edge", t), deg >= t, rg["pair_work"])
+    verts = share(rg, ("pair_edge", t), verts, part)
     mod = load_module("static_count.cu", {"TPAIR": int(t)})
     stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
     ctl = _ctl()

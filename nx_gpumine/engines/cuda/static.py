@@ -65,6 +65,7 @@ from .static_launch import (
     enumerate_chunks,
     exists_chunks,
     last_run,
+    shape_parts,
     shape_reason,
 )
 from .static_stream import count_ooc, enumerate_ooc, exists_ooc, residency
@@ -76,6 +77,7 @@ __all__ = [
     "unsupported",
     "device_need",
     "whole_range_count",
+    "count_part",
     "last_run",
     "MAX_K",
 ]
@@ -100,12 +102,15 @@ def _roots(
 
 
 def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
-    """Whether :func:`count` over every root of ``graph`` runs a whole-range kernel.
+    """Whether :func:`count` over every root of ``graph`` runs a whole-range kernel that
+    :func:`count_part` cannot split: the book's (the diamond's), which needs every edge's
+    whole triangle support.
 
-    The shape kernels (cliques, books, 4-cycles, pair-edges; :mod:`.shapes`) count the whole
-    root range at once and are not used for sub-ranges, so a caller that would split the roots
-    into tasks (several devices) runs such a count in one call instead. Builds the device rank
-    graph of ``graph`` on the current device when it is not there yet.
+    The other shape kernels (cliques, 4-cycles, pair-edges; :mod:`.shapes`) count the whole
+    root range at once too but in parts (every ``n``-th entry of their heavy-first vertex
+    lists), so a caller with several devices splits them with :func:`count_part`; a book count
+    it runs in one call. Builds the device rank graph of ``graph`` on the current device when it
+    is not there yet.
 
     False when the count would run out of core under the device budget in force (shape
     kernels need the graph in device memory); decided as :func:`count` decides it.
@@ -114,7 +119,7 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
         return False
     if residency(graph, plan, None, "managed", "count", shape=True) is not None:
         return False
-    return shape_reason(graph, plan) is None
+    return shape_reason(graph, plan) is None and not shape_parts(plan)
 
 
 @oom_retry({"dump_capacity": 1 << 21, "trie_budget": 1 << 26}, on_oom=drop_work, what="count")
@@ -134,6 +139,7 @@ def count(
     tail: bool = True,
     max_device_bytes: int | None = None,
     placement: str = "pinned",
+    part: tuple[int, int] = (0, 1),
 ) -> int:
     """Count the matches the plan admits among root entries ``[lo, hi)``.
 
@@ -181,6 +187,9 @@ def count(
         Out-of-core host memory: pinned zero-copy memory (default), or managed memory with the
         hottest entry blocks cached on the device (its first GPU run of 2026-11-25 hit an
         illegal address: see docs/out_of_core.md).
+    part : (int, int)
+        ``(i, n)``: part ``i`` of ``n`` of the count, every ``n``-th item of the kernel's
+        heavy-first work list from the ``i``-th (:func:`count_part`); default the whole count.
 
     Returns
     -------
@@ -211,6 +220,7 @@ def count(
     )
     settings = dict(strategy=strategy, tail=tail, timeout_ms=timeout_ms, trie_depth=trie_depth)
     settings.update(page_log=page_log, pool_pages=pool_pages, dump_capacity=dump_capacity)
+    settings.update(part=part)
     if ooc is not None:
         if strategy == "shape":
             raise EngineUnavailableError(
@@ -221,12 +231,43 @@ def count(
     if strategy in ("auto", "shape") and full:
         reason = shape_reason(graph, plan)
         if reason is None:
-            return count_shape(graph, plan)
+            if part[1] > 1 and not shape_parts(plan):  # the book: part 0 counts it whole
+                return count_shape(graph, plan) if part[0] == 0 else 0
+            return count_shape(graph, plan, part)
         if strategy == "shape":
             raise EngineUnavailableError(reason)
     elif strategy == "shape":
         raise EngineUnavailableError("shape counting covers the whole root range of a plan")
     return count_chunks(graph, plan, [(lo, hi)], trie_budget=trie_budget, **settings)
+
+
+def count_part(graph: StaticGraph, plan: Any, part: int, parts: int) -> int:
+    """Part ``part`` of ``parts`` of the count of ``plan`` over every root (the parts' counts
+    add up to :func:`count`'s); for several devices, one part each.
+
+    Each kernel deals its heavy-first work list out in turn: the T-DFS its root tasks (every
+    ``parts``-th from the ``part``-th), the clique, 4-cycle and pair-edge kernels their vertex
+    lists (:mod:`.shapes`), the trie and the out-of-core path ``8 * parts`` root ranges of equal
+    estimated cost; so the parts hold about equal work without a shared queue, and each runs as
+    one count (one launch and its straggler rounds), as on one device. A book count has no
+    parts (:func:`whole_range_count`): part 0 counts it whole, the others are 0.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph.
+    plan : StaticPlan
+        A plan of 3+ nodes.
+    part, parts : int
+        Which part, of how many (``0 <= part < parts``).
+
+    Returns
+    -------
+    int
+    """
+    if isinstance(parts, bool) or int(parts) < 1 or not 0 <= int(part) < int(parts):
+        raise ValueError(f"part must be in [0, parts) with parts >= 1, got {part} of {parts}")
+    return count(graph, plan, part=(int(part), int(parts)))
 
 
 @oom_retry(on_oom=drop_work, what="existence test")

@@ -383,12 +383,26 @@ def grow_pool(prep: Prep, w: Work) -> None:
 
 
 # ====================================================================== task lists
-def root_tasks(prep: Prep, lo: int, hi: int) -> Any:
+def root_tasks(prep: Prep, lo: int, hi: int, part: tuple[int, int] = (0, 1)) -> Any:
     """Root entries of ``[lo, hi)`` that pass the root mask, heaviest first (int64, device).
 
     The estimate ``deg(u) + deg(v)`` orders the tasks so that the long ones start first and the
     end of the launch is made of short ones; the full range's list is kept with the plan.
+    ``part = (i, n)``: every ``n``-th task of that list from the ``i``-th (a part of about
+    ``1/n`` of the work, kept too: the heavy tasks are dealt out in turn).
     """
+    i, n = part
+    if n != 1:
+        if not 0 <= i < n:
+            raise ValueError(f"part {i} of {n} does not exist")
+        key = (lo, hi, i, n)
+        hit = prep.data["tasks"].get(key)
+        if hit is None:
+            full = root_tasks(prep, lo, hi)
+            hit = full[i::n].copy()
+            if lo == 0 and hi == prep.g["nnz"]:
+                prep.data["tasks"][key] = hit
+        return hit
     key = (lo, hi)
     hit = prep.data["tasks"].get(key)
     if hit is not None:

@@ -25,6 +25,7 @@ import numpy as np
 from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
+from ...plan.root_split import static_root_bounds
 from ..checks import checked_total, overflow_error
 from . import shapes
 from ._runtime import (
@@ -203,13 +204,21 @@ def dfs_launch(
 
 
 def count_dfs(
-    prep: Prep, lo: int, hi: int, timeout_ms: float, pool_pages: int | None, dump_capacity: int
+    prep: Prep,
+    lo: int,
+    hi: int,
+    timeout_ms: float,
+    pool_pages: int | None,
+    dump_capacity: int,
+    part: tuple[int, int] = shapes.WHOLE,
 ) -> int:
-    """Count root entries ``[lo, hi)`` by the DFS, relaunching over straggler records."""
+    """Count root entries ``[lo, hi)`` by the DFS, relaunching over straggler records; with
+    ``part = (i, n)``, only every ``n``-th root task of the heavy-first list from the ``i``-th
+    (:func:`~.static_device.root_tasks`)."""
     tau = int(timeout_ms * 1e6) if timeout_ms and timeout_ms > 0 else 0
     if tau and dump_capacity < 1:
         raise ValueError("dump_capacity must be >= 1")
-    tasks = root_tasks(prep, lo, hi)
+    tasks = root_tasks(prep, lo, hi, part)
     w = _work(prep, 0, pool_pages, dump_capacity if tau else 0)
     total = 0
     rounds = records = 0
@@ -374,21 +383,47 @@ def count_chunks(
     pool_pages: int | None,
     dump_capacity: int,
     ooc: Ooc | None = None,
+    part: tuple[int, int] = shapes.WHOLE,
 ) -> int:
     """Count the root ``ranges`` in turn by the DFS or the trie (the strategy's choice for a
-    plan without a shape kernel); out of core (``ooc``) over the host-resident graph."""
+    plan without a shape kernel); out of core (``ooc``) over the host-resident graph.
+
+    ``part = (i, n)``: part ``i`` of ``n`` of the count of each range: the DFS takes every
+    ``n``-th task of its heavy-first list, the trie every ``n``-th of ``n *``
+    :data:`STRIPES_PER_PART` stripes of the range (:func:`stripes`)."""
     trie = uses_trie(plan, strategy, tail, graph)
     prep = prepare(graph, plan, page_log, tail=tail and not trie, ooc=ooc)
     total = 0
     for a, b in ranges:
         if trie:
-            total += count_trie(prep, 0, a, b, trie_budget, trie_depth, pool_pages)
+            for c, d in stripes(graph, plan, a, b, part):
+                total += count_trie(prep, 0, c, d, trie_budget, trie_depth, pool_pages)
         else:
-            total += count_dfs(prep, a, b, timeout_ms, pool_pages, dump_capacity)
+            total += count_dfs(prep, a, b, timeout_ms, pool_pages, dump_capacity, part)
         checked_total(total)
     if trie or ooc is not None:  # count_dfs published a one-range DFS count's statistics
         finish_stats(prep, strategy="trie" if trie else "dfs")
     return total
+
+
+#: Stripes per part of a count split into parts that walks root ranges (:func:`stripes`).
+STRIPES_PER_PART = 8
+
+
+def stripes(
+    graph: StaticGraph, plan: Any, lo: int, hi: int, part: tuple[int, int]
+) -> list[tuple[int, int]]:
+    """Part ``part = (i, n)`` of root entries ``[lo, hi)`` as root ranges (the trie, the
+    out-of-core path): the range cut into ``STRIPES_PER_PART * n`` stripes of about equal
+    estimated cost (:func:`~nx_gpumine.plan.root_split.static_root_bounds`, on sampled
+    entries), every ``n``-th from the ``i``-th; ``[(lo, hi)]`` for ``(0, 1)``."""
+    i, n = part
+    if n == 1:
+        return [(lo, hi)]
+    if not 0 <= i < n:
+        raise ValueError(f"part {i} of {n} does not exist")
+    bounds = static_root_bounds(graph, STRIPES_PER_PART * n, plan.root_ok, lo, hi).tolist()
+    return [(a, b) for a, b in list(zip(bounds[:-1], bounds[1:], strict=True))[i::n] if b > a]
 
 
 def exists_chunks(
@@ -515,6 +550,12 @@ def _enumerate_range(
 
 
 # ====================================================================== shapes
+def shape_parts(plan: Any) -> bool:
+    """Whether the shape kernel of ``plan`` counts in parts (:func:`count_shape`): every
+    shape but the book."""
+    return getattr(plan, "shape", None) != "book"
+
+
 def shape_reason(graph: StaticGraph, plan: Any) -> str | None:
     """Why the shape kernels cannot count ``plan`` on ``graph`` (None when they can)."""
     shape = getattr(plan, "shape", None)
@@ -536,22 +577,25 @@ def shape_reason(graph: StaticGraph, plan: Any) -> str | None:
     return f"unknown shape {shape!r}"  # pragma: no cover - plan and engine disagree
 
 
-def count_shape(graph: StaticGraph, plan: Any) -> int:
+def count_shape(graph: StaticGraph, plan: Any, part: tuple[int, int] = shapes.WHOLE) -> int:
     """Count ``plan`` over the whole root range by its shape kernel (:func:`shape_reason` is
-    None)."""
+    None); with ``part = (i, n)``, part ``i`` of ``n`` of that count (the parts add up to it;
+    the book's count has no parts: :func:`shape_parts`)."""
     stats: dict = {}
     had = graph.has_derived(("cuda_rank_graph", current_device()))
     if plan.shape == "clique":
-        distinct = shapes.count_clique(graph, int(plan.shape_arg), stats)
+        distinct = shapes.count_clique(graph, int(plan.shape_arg), stats, part)
     elif plan.shape == "book":
+        if part != shapes.WHOLE:
+            raise ValueError("the book count has no parts (it needs whole triangle supports)")
         distinct = shapes.count_book(graph, int(plan.shape_arg), stats)
     elif plan.shape == "pair_edge":
-        mappings = shapes.count_pair_edge(graph, int(plan.shape_arg), stats)
+        mappings = shapes.count_pair_edge(graph, int(plan.shape_arg), stats, part)
         distinct, rest = divmod(mappings, int(plan.num_automorphisms))
         if rest:  # pragma: no cover - a pair-edge pattern's automorphisms divide its mappings
             raise AssertionError("pair-edge mappings not a multiple of the automorphisms")
     else:
-        distinct = shapes.count_cycle4(graph, stats)
+        distinct = shapes.count_cycle4(graph, stats, part)
     if not had:
         stats["preprocess_seconds"] = (
             stats.get("preprocess_seconds", 0.0)

@@ -119,8 +119,10 @@ def count_ooc(
     page_log: int,
     pool_pages: int | None = None,
     dump_capacity: int = 1 << 21,
+    part: tuple[int, int] = (0, 1),
 ) -> int:
-    """Out-of-core count: root entry chunks in turn over the host-resident graph."""
+    """Out-of-core count: root entry chunks in turn over the host-resident graph (of each
+    chunk, part ``part`` only: :func:`~.static_launch.count_chunks`)."""
     ranges = chunks(lo, hi, ooc.chunk)
     total = count_chunks(
         graph,
@@ -135,6 +137,7 @@ def count_ooc(
         pool_pages=pool_pages,
         dump_capacity=max(min(dump_capacity, ooc.dump_rows), 1),
         ooc=ooc,
+        part=part,
     )
     _ooc_stats(ooc, graph, len(ranges))
     return total

@@ -8,19 +8,33 @@ launches, device syncs and copies release the GIL, so one process keeps every GP
 shipping the graph between processes (Dask, :mod:`~nx_gpumine.execution.executors.dask`, is
 for several hosts).
 
-Work units are the job's tasks (``job.tasks(n, sliced=True)``): :data:`TASKS_PER_DEVICE` per
-slot for jobs whose tasks all read the whole graph (static root-edge ranges), in one shared
-queue: a device that finishes early takes the next task (dynamic stealing);
-:data:`PARTS_PER_DEVICE` per slot for jobs whose tasks read their own edge slices (temporal
-motifs and the census: time partitions). Task ``j`` of such a job has a home slot (contiguous
-blocks, in time order); a slot runs its own tasks first, then steals the last task of the slot
-with the most left. A job that would rather run whole (:meth:`Job.prefers_whole`: static
-counts with a whole-range shape kernel, see
+Placement (:func:`placement`): a call that one device finishes quickly stays on the first
+device (splitting would cost more than it saves); a heavy one splits. The decision reads the
+query's one-device time measured by an earlier multi-device call on the graph (kept under
+:meth:`Job.cost_key`; a call's first run, which compiles and uploads, is not kept): split from
+:data:`SPLIT_MIN_SECONDS` on. A query not timed yet splits when the plan's estimate of its work
+(:meth:`Job.estimated_work`: degree statistics, window sizes) reaches the job's
+:attr:`Job.heavy_work`. ``last_run`` records the decision, its source, the per-device busy
+times and tasks; ``progress=True`` prints it.
+
+Work units of a split: a count whose engine deals its own work out (``count_part``, the CUDA
+static engine: every ``n``-th entry of its heavy-first task or vertex lists) runs
+:data:`COUNT_PARTS_PER_DEVICE` parts per slot (each one count, with its launch and straggler
+rounds, as on one device; the parts are about equal by construction). Other static jobs
+(enumeration, existence) run :data:`TASKS_PER_DEVICE` root-edge ranges per slot in one shared
+queue: a device that finishes early takes the next task (dynamic stealing). Jobs whose tasks
+may read their own edge slices (temporal motifs, the census) run on a whole copy of the graph
+per device, :data:`RANGES_PER_DEVICE` root ranges per slot balanced by window sizes; under a
+device budget they are Everest's time partitions instead, :data:`PARTS_PER_DEVICE` per slot,
+each on its own slice: task ``j`` has a home slot (contiguous blocks, in time order); a slot
+runs its own tasks first, then steals the last task of the slot with the most left. A job
+that would rather run whole (:meth:`Job.prefers_whole`: a count by the book kernel, which
+needs every edge's whole triangle support, see
 :func:`~nx_gpumine.engines.cuda.static.whole_range_count`) runs on the first device.
 
 Data: every device cache of the engines is keyed by device id, so each GPU uploads the graph,
-or the slices it runs, once and keeps them with the graph object; the slices of the last call
-are kept on the graph (under :data:`SLICE_CACHE_KEY`) for the next one.
+or the slices it runs, once and keeps them with the graph object (freed with it); the slices
+of the last call are kept on the graph (under :data:`SLICE_CACHE_KEY`) for the next one.
 
 Results are those of one device, bit for bit: the job's results go through the one
 :class:`~nx_gpumine.execution.merge.Merge` (counts refused past 64 bits, matches in task order,
@@ -52,6 +66,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import sys
 import threading
 import time
 from collections import deque
@@ -75,6 +90,12 @@ __all__ = [
     "PARTS_PER_DEVICE",
     "STOP_GRACE",
     "SLICE_CACHE_KEY",
+    "TIMES_KEY",
+    "SPLIT_MIN_SECONDS",
+    "COUNT_PARTS_PER_DEVICE",
+    "PROGRESS_PARTS",
+    "RANGES_PER_DEVICE",
+    "placement",
     "device_count",
     "parse_devices",
     "resolve_devices",
@@ -334,7 +355,8 @@ def run_tasks(
     Returns
     -------
     dict
-        ``stolen`` (tasks run off their home slot) and ``stopped`` (stopped early).
+        ``stolen`` (tasks run off their home slot), ``stopped`` (stopped early),
+        ``busy_seconds`` and ``ran`` (per slot: seconds spent in ``work``, tasks run).
 
     Raises
     ------
@@ -345,6 +367,8 @@ def run_tasks(
     sched = _Scheduler(len(slots), ntasks, homes)
     dones = []
     spread = len(set(slots))
+    busy = [0.0] * len(slots)
+    ran = [0] * len(slots)
 
     def body(k: int, done: threading.Lock) -> None:
         dev = slots[k]
@@ -357,7 +381,10 @@ def run_tasks(
                     with _device_lock(dev):
                         if sched.stop:
                             break
+                        start = time.perf_counter()
                         value = work(i)
+                        busy[k] += time.perf_counter() - start
+                        ran[k] += 1
                     with sched.lock:
                         if not sched.stop and on_result(i, value):
                             sched.stop = True
@@ -399,7 +426,7 @@ def run_tasks(
         raise
     if sched.error is not None:
         raise sched.error
-    return {"stolen": sched.stolen, "stopped": sched.stop}
+    return {"stolen": sched.stolen, "stopped": sched.stop, "busy_seconds": busy, "ran": ran}
 
 
 def _units(requested: int | None, per_slot: int, nslots: int) -> int:
@@ -445,6 +472,98 @@ def _release_slice(eng: ModuleType, sub: Any) -> None:
         release(sub)
 
 
+#: Key of the graph's table of measured one-device times (:func:`placement`).
+TIMES_KEY = ("multigpu_seconds",)
+#: A query measured below this on one device stays on one device: splitting it would save
+#: less than the split costs (a worker thread and a launch per device, about 0.1-0.3 ms).
+SPLIT_MIN_SECONDS = 0.004
+#: Parts per device slot of a count the engine deals out itself (``count_part``); with a
+#: progress bar, :data:`PROGRESS_PARTS` (the bar's steps).
+COUNT_PARTS_PER_DEVICE = 1
+PROGRESS_PARTS = 8
+#: Root ranges per device slot of a temporal job on whole-graph copies (no slices).
+RANGES_PER_DEVICE = 2
+
+
+def _times(job: Job) -> dict:
+    return job.graph.derived(TIMES_KEY, dict)
+
+
+def placement(job: Job, nslots: int) -> dict[str, Any]:
+    """Whether a call of ``job`` over ``nslots`` device slots splits, and why.
+
+    A query timed before on this graph (a multi-device call kept its one-device time under
+    :meth:`Job.cost_key`; a call's first run, which compiles and uploads, is not kept) splits
+    when that time is at least :data:`SPLIT_MIN_SECONDS`; one not timed yet splits when the
+    plan's estimate of its work (:meth:`Job.estimated_work`: the degree or window costs its
+    tasks are balanced on) reaches the job's :attr:`Job.heavy_work`.
+
+    Returns
+    -------
+    dict
+        ``split`` (bool), ``source`` (``"measured"`` or ``"estimate"``), ``seconds`` (the
+        measured one-device time, or None) and ``work`` (the estimate, or None).
+    """
+    key = job.cost_key()
+    seen = _times(job).get(key) if key is not None else None
+    if seen is not None and seen[1] is not None and seen[0] is job.plan:
+        seconds = float(seen[1])
+        return dict(
+            split=seconds >= SPLIT_MIN_SECONDS, source="measured", seconds=seconds, work=None
+        )
+    work = job.estimated_work()
+    split = work is None or work >= job.heavy_work
+    return dict(split=split, source="estimate", seconds=None, work=work)
+
+
+def _keep_time(job: Job, seconds: float) -> None:
+    """Keep ``seconds`` as the one-device time of ``job``'s query (not on its first run)."""
+    key = job.cost_key()
+    if key is None:
+        return
+    table = _times(job)
+    seen = table.get(key)
+    if seen is None or seen[0] is not job.plan:
+        table[key] = (job.plan, None)  # first run: compile and uploads, not kept
+    else:
+        table[key] = (job.plan, seconds)
+
+
+def _needs_slices(job: Job) -> bool:
+    """Whether a job that may read edge slices should (a device budget is in force: each
+    device then holds its own time partitions, streamed under the budget); else every device
+    keeps a whole copy of the graph, uploaded once, and its tasks are root ranges on it."""
+    return job.reads_slices and current_budget() is not None
+
+
+def _show(progress: bool, job: Job, text: str) -> None:
+    """With ``progress=True``: one line saying where the call runs (above the bars)."""
+    if not progress:
+        return
+    line = f"nx_gpumine: {job.desc}: {text}"
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # tqdm is optional
+        print(line, file=sys.stderr)
+        return
+    write = getattr(tqdm, "write", None)
+    if write is None:
+        print(line, file=sys.stderr)
+    else:
+        write(line, file=sys.stderr)
+
+
+def _describe(place: dict, slots: Sequence[int]) -> str:
+    if place["source"] == "measured":
+        why = f"{place['seconds'] * 1e3:.3g} ms on one device last time"
+    elif place["work"] is None:
+        why = "no estimate"
+    else:
+        why = f"estimated work {place['work']:.3g}"
+    where = f"split over devices {sorted(set(slots))}" if place["split"] else f"device {slots[0]}"
+    return f"{where} ({why})"
+
+
 def run_job(
     job: Job,
     eng: ModuleType | None,
@@ -457,9 +576,12 @@ def run_job(
 
     ``job``, ``eng``, ``progress``: as in :func:`~.local.run_job` (with the CPU engine the
     slots are plain threads: the tests of the scheduling and merging). ``devices``: the device
-    id per worker slot (:func:`resolve_devices`). ``ntasks``: number of tasks (default
-    :data:`TASKS_PER_DEVICE` per slot, or :data:`PARTS_PER_DEVICE` for jobs whose tasks read
-    their own slices). Returns exactly what the job gives on one device (rows in task order).
+    id per worker slot (:func:`resolve_devices`). ``ntasks``: number of tasks (forces the split;
+    default: :func:`placement` decides, and a split has :data:`COUNT_PARTS_PER_DEVICE` parts
+    per slot for a count the engine deals out itself, else :data:`TASKS_PER_DEVICE` root
+    ranges per slot, or for jobs on edge slices :data:`PARTS_PER_DEVICE` partitions per slot
+    under a device budget and :data:`RANGES_PER_DEVICE` root ranges without one). Returns
+    exactly what the job gives on one device (rows in task order).
     """
     slots = list(devices)
     answer = job.answer()
@@ -467,19 +589,42 @@ def run_job(
         return answer
     settle()  # an interrupted call's workers may still hold a device lock
     ctx = device_context(eng)
+    start = time.perf_counter()
     if len(slots) == 1:
         with ctx(slots[0]), _device_lock(slots[0]):
-            _record(slots=slots, tasks=1, whole=True)
+            _record(slots=slots, tasks=1, whole=True, placement="one slot")
             return local.run_job(job, eng, progress)
     with ctx(slots[0]), _device_lock(slots[0]), spread_devices(len(set(slots))):
         if job.prefers_whole(eng):
-            _record(slots=slots[:1], tasks=1, whole=True)
+            _record(slots=slots[:1], tasks=1, whole=True, placement="whole-range kernel")
+            _show(progress, job, f"device {slots[0]} (a whole-range kernel)")
             return job.whole(eng)
-    per_slot = PARTS_PER_DEVICE if job.reads_slices else TASKS_PER_DEVICE
-    tasks = job.tasks(_units(ntasks, per_slot, len(slots)), sliced=True)
+        place = placement(job, len(slots)) if ntasks is None else None
+        if place is not None and not place["split"]:
+            _show(progress, job, _describe(place, slots))
+            result = local.run_job(job, eng, progress)
+            seconds = time.perf_counter() - start
+            _keep_time(job, seconds)
+            _record(
+                slots=slots[:1], tasks=1, whole=True, placement=place["source"],
+                estimate=place, seconds=seconds, busy_seconds=[seconds],
+            )  # fmt: skip
+            return result
+    if place is not None:
+        _show(progress, job, _describe(place, slots))
+    parts = len(slots) * (PROGRESS_PARTS if progress else COUNT_PARTS_PER_DEVICE)
+    tasks = job.device_tasks(eng, ntasks or parts) if not job.reads_slices else None
+    sliced = _needs_slices(job)
+    if tasks is None:
+        per_slot = TASKS_PER_DEVICE
+        if job.reads_slices:
+            per_slot = PARTS_PER_DEVICE if sliced else RANGES_PER_DEVICE
+        tasks = job.tasks(_units(ntasks, per_slot, len(slots)), sliced=sliced)
     keys = [job.input_key(task) for task in tasks]
     graph = job.graph
-    table: dict = _slice_table(graph, keys) if job.reads_slices else {}
+    if job.reads_slices and not sliced:
+        graph.forget_derived(*SLICE_CACHE_KEY)  # an earlier call's slices: not needed now
+    table: dict = _slice_table(graph, keys) if sliced else {}
     homes = None
     if any(key is not None for key in keys):  # slices: neighbours in time share a device
         homes = [j * len(slots) // len(tasks) for j in range(len(tasks))]
@@ -503,5 +648,11 @@ def run_job(
     finally:
         if bar is not None:
             bar.close()
-    _record(slots=slots, tasks=len(tasks), whole=False, **stats)
+    if not stats["stopped"]:
+        _keep_time(job, sum(stats["busy_seconds"]))
+    _record(
+        slots=slots, tasks=len(tasks), whole=False,
+        placement="forced" if place is None else place["source"], estimate=place,
+        seconds=time.perf_counter() - start, **stats,
+    )  # fmt: skip
     return merge.result()

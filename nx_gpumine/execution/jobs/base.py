@@ -119,6 +119,25 @@ class Job(ABC):
         """Whether :meth:`whole` on one device beats splitting over several."""
         return False
 
+    #: :meth:`estimated_work` from which a query never timed before splits over several
+    #: devices (:func:`~nx_gpumine.execution.executors.devices.placement`).
+    heavy_work: ClassVar[float] = float("inf")
+
+    def estimated_work(self) -> float | None:
+        """The job's estimated work in the units its tasks are balanced on (the plan's root
+        costs: degrees, window sizes); None where there is no estimate."""
+        return None
+
+    def cost_key(self) -> Any:
+        """A hashable key naming this query on its graph (plan and mode), under which a
+        multi-device call keeps the measured one-device time; None: nothing kept."""
+        return None
+
+    def device_tasks(self, eng: ModuleType, parts: int) -> list | None:
+        """``parts`` tasks of about equal work for several devices where the engine deals its
+        own work out (static counts: ``count_part``), or None: :meth:`tasks` then."""
+        return None
+
     @abstractmethod
     def tasks(self, n: int, sliced: bool) -> list:
         """At most ``n`` tasks covering the job, in result order.

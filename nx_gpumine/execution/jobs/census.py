@@ -17,7 +17,7 @@ import numpy as np
 from ...engines import select_engine
 from ...inputs.motifs import TemporalMotif
 from ...inputs.temporal_graph import TemporalGraph
-from ...plan.temporal_plan import build_temporal_plan, census_window
+from ...plan.temporal_plan import build_temporal_plan, census_window, temporal_total_cost
 from .base import Job
 from .temporal import edge_tasks, part_input, part_roots, part_weights
 
@@ -62,6 +62,15 @@ class CensusJob(Job):
         its tasks are split by)."""
         triangle = TemporalMotif([(0, 1), (1, 2), (2, 0)], delta=self.delta)
         return build_temporal_plan(triangle, self.graph)
+
+    heavy_work: ClassVar[float] = 5e8
+
+    def estimated_work(self) -> float:
+        reach = self.reach()
+        return temporal_total_cost(self.graph, reach.delta_on, reach.delta)
+
+    def cost_key(self) -> Any:
+        return ("census", self.delta, self.tie)
 
     def tasks(self, n: int, sliced: bool) -> list:
         return edge_tasks(self.graph, self.reach(), n, sliced)
