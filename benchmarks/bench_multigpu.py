@@ -274,28 +274,27 @@ def main() -> None:
         report["rows"].append(row)
         save()
 
-    graphs = args.graphs.split(",")
-    for gname in ("pl10m", "pl100m"):
-        if gname not in graphs or late(gname):
+    for gname in args.graphs.split(","):  # in the order given
+        if late(gname):
             continue
-        g, info = static_graph(gname, dry)
-        report["graphs"][gname] = info
-        print(f"== {gname}: n={g.n} entries={len(g.indices)} {info}", flush=True)
-        names = args.patterns if gname == "pl10m" else args.big_patterns
-        for pname in names.split(","):
-            pat = t_dfs_pattern(pname) if pname.startswith("P") else as_pattern(pname)
-            row = {"graph": gname, "query": pname, "kind": "mappings"}
-            run_query(row, lambda d, pat=pat, g=g: static_call(g, pat, d, dry))
-        del g
-    for gname in ("synth10m", "synth100m"):
-        if gname not in graphs or late(gname):
-            continue
-        g, info = temporal_graph(gname, dry)
-        report["graphs"][gname] = info
-        print(f"== {gname}: m={g.m} {info}", flush=True)
-        for motif in args.motifs.split(","):
-            row = {"graph": gname, "query": motif, "delta": args.delta}
-            run_query(row, lambda d, motif=motif, g=g: temporal_call(g, motif, args.delta, d, dry))
+        if gname in STATIC_SPECS:
+            g, info = static_graph(gname, dry)
+            report["graphs"][gname] = info
+            print(f"== {gname}: n={g.n} entries={len(g.indices)} {info}", flush=True)
+            names = args.patterns if gname == "pl10m" else args.big_patterns
+            for pname in names.split(","):
+                pat = t_dfs_pattern(pname) if pname.startswith("P") else as_pattern(pname)
+                row = {"graph": gname, "query": pname, "kind": "mappings"}
+                run_query(row, lambda d, pat=pat, g=g: static_call(g, pat, d, dry))
+        else:
+            g, info = temporal_graph(gname, dry)
+            report["graphs"][gname] = info
+            print(f"== {gname}: m={g.m} {info}", flush=True)
+            for motif in args.motifs.split(","):
+                row = {"graph": gname, "query": motif, "delta": args.delta}
+                run_query(
+                    row, lambda d, motif=motif, g=g: temporal_call(g, motif, args.delta, d, dry)
+                )
         del g
     report["total_s"] = time.perf_counter() - t_start
     save()
