@@ -5,7 +5,7 @@ usage (on the GPU machine, from the repo root):
     python3 benchmarks/bench_multigpu.py [--out OUT_DIR] [--devices 1,2,4,8] [--virtual]
         [--graphs pl10m,pl100m,synth10m,synth100m] [--patterns triangle,4-cycle,P1,...]
         [--big-patterns triangle,4-cycle,P1,P2,P7] [--motifs M1,M4,M8] [--delta 86400]
-        [--repeat 3] [--warmups 2] [--deadline SECONDS]
+        [--repeat 3] [--warmups 4] [--deadline SECONDS]
 
 Dry run without a GPU (checks the script; the CPU engine on plain threads, small graphs):
 ``--dry-run``.
@@ -21,7 +21,7 @@ edges, 10M nodes, seed 1)``). ``D`` is None (one device, the single-device path)
 of N devices on GPU 0, taking turns: the overhead of splitting).
 
 Each cell: ``--warmups`` calls (NVRTC compile, uploads to every device; the first is reported
-as ``first_call_s``; the second lets the placement rule measure the query, see
+as ``first_call_s``; the later ones let the placement rule time the query both ways, see
 docs/multigpu.md), then the median of ``--repeat`` whole calls (host clock), with the last
 call's placement (``multigpu``: split or not, why, per-device busy seconds). Counts must equal
 the one-device count (``counts_equal``). The targets (``target``): issue 34 on 2 devices, for a
@@ -216,7 +216,7 @@ def main() -> None:
     ap.add_argument("--motifs", default="M1,M4,M8")
     ap.add_argument("--delta", type=int, default=86400)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--warmups", type=int, default=2)
+    ap.add_argument("--warmups", type=int, default=4)
     ap.add_argument("--deadline", type=float, default=480.0, help="seconds for the whole run")
     ap.add_argument("--dry-run", action="store_true", help="CPU engine, small graphs")
     ap.add_argument("--count-parts", type=int, default=mg.COUNT_PARTS_PER_DEVICE)

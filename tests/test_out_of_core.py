@@ -371,15 +371,21 @@ def test_budget_with_virtual_devices(gs, gt, skewed, hub_graph):
     hub_graph.forget_derived("cuda_static_graph_ooc")
 
 
-def test_static_out_of_core_refused_on_distinct_devices(rand_graph):
+def test_static_out_of_core_refused_on_distinct_devices(rand_graph, monkeypatch):
     import cupy as cp
+
+    from nx_gpumine.execution.executors import devices as mg
 
     if cp.cuda.runtime.getDeviceCount() < 2:
         pytest.skip("needs two or more visible GPUs")
-    with pytest.raises(CapacityError, match="one GPU only"):
-        ng.count_subgraphs(
-            rand_graph, "house", engine="cuda", devices=[0, 1], max_device_bytes=SMALL
-        )
-    assert ng.count_subgraphs(rand_graph, "house", engine="cuda", devices=[0, 1]) == (
-        ng.count_subgraphs(rand_graph, "house", engine="cpu")
-    )
+    want = ng.count_subgraphs(rand_graph, "house", engine="cpu")
+    kw = dict(engine="cuda", devices=[0, 1], max_device_bytes=SMALL)
+    # a query the placement keeps on one device runs out of core there
+    assert ng.count_subgraphs(rand_graph, "house", **kw) == want
+    assert mg.last_run["whole"] is True
+    rand_graph.forget_derived("cuda_static_graph_ooc")
+    split = dict(split=True, source="test", seconds=None, work=None)
+    monkeypatch.setattr(mg, "placement", lambda job, nslots: split)
+    with pytest.raises(CapacityError, match="one GPU only"):  # split: refused
+        ng.count_subgraphs(rand_graph, "house", **kw)
+    assert ng.count_subgraphs(rand_graph, "house", engine="cuda", devices=[0, 1]) == want

@@ -61,26 +61,32 @@ def test_heavy_estimate_splits(graph, monkeypatch):
     assert len(mg.last_run["busy_seconds"]) == 2 and sum(mg.last_run["ran"]) == 32
 
 
-def test_measured_time_decides_after_the_first_run(graph, monkeypatch):
+def test_measured_times_decide_after_the_first_runs(graph, monkeypatch):
     plan = _plan(graph)
     monkeypatch.setattr(StaticJob, "heavy_work", 1.0)  # the estimate says: split
     want = run_static(graph, plan, "count", engine="cpu")
     key = ("static", id(plan), "count")
+    table = lambda: graph.derived(mg.TIMES_KEY, dict)[key]  # noqa: E731
     run = lambda: run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1])  # noqa: E731
     assert run() == want
-    assert graph.derived(mg.TIMES_KEY, dict)[key] == (plan, None)  # first run: not kept
+    assert table()["split"] is None and table()["one"] is None  # a first run: not kept
     assert run() == want and mg.last_run["placement"] == "estimate"
-    seconds = graph.derived(mg.TIMES_KEY, dict)[key][1]
-    assert seconds > 0  # the slots' busy time: what one device would take
-    monkeypatch.setattr(mg, "SPLIT_MIN_SECONDS", 1e9)  # measured: too quick to split
+    split, one = table()["split"], table()["one"]
+    assert split > 0 and one == pytest.approx(sum(mg.last_run["busy_seconds"]))
+    monkeypatch.setattr(mg, "SPLIT_MIN_SECONDS", 1e9)
+    table()["split"] = None  # the one-device time only (a split's busy time): too quick
     assert run() == want
     assert mg.last_run["placement"] == "measured" and mg.last_run["whole"] is True
-    assert mg.last_run["estimate"]["seconds"] == pytest.approx(seconds)
-    monkeypatch.setattr(mg, "SPLIT_MIN_SECONDS", 0.0)
-    assert run() == want
-    assert mg.last_run["placement"] == "measured" and mg.last_run["whole"] is False
+    assert table()["one"] == pytest.approx(one)  # the first one-device run: not kept
+    assert run() == want and table()["one"] != one  # now measured on one device
+    # both known: the faster placement, whatever SPLIT_MIN_SECONDS says
+    table()["one"], table()["split"] = 2.0, 1.0
+    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is True
+    table()["one"], table()["split"] = 1.0, 2.0
+    assert run() == want and mg.last_run["whole"] is True
+    assert mg.last_run["estimate"]["seconds"] == (1.0, 2.0)
     # another plan object under the same id is not taken for this one
-    graph.derived(mg.TIMES_KEY, dict)[key] = (object(), 5.0)
+    graph.derived(mg.TIMES_KEY, dict)[key] = {"plan": object(), "one": 5.0, "split": None}
     assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["source"] == "estimate"
 
 

@@ -26,9 +26,9 @@ All of them work on the *rank graph* (:func:`rank_graph`), built once per graph 
 and kept with it (its build time is reported apart, as G2Miner reports its orientation apart).
 
 **Parts** (several GPUs): every kernel but the book's walks a list of vertices (or of the
-triangle pass's row batches), heaviest first; ``part=(i, n)`` walks every ``n``-th entry of it
-from the ``i``-th (:func:`share`), so the ``n`` parts hold about equal work (the heavy entries
-are dealt out in turn) and their counts add up to the whole count. The book's count needs each
+triangle pass's row batches), heaviest first; ``part=(i, n)`` walks the ``i``-th of ``n``
+parts of it, its entries dealt out in snake order (:func:`share`), so the parts hold about
+equal work and their counts add up to the whole count. The book's count needs each
 edge's whole triangle support, so it has no parts.
 """
 
@@ -43,7 +43,7 @@ from ...inputs.static_graph import StaticGraph
 from ..checks import overflow_error
 from . import static_build
 from ._runtime import control_count, current_device, import_cupy, load_module, sm_count, wait_event
-from .static_build import C_FLAGS, F_OVERFLOW
+from .static_build import C_FLAGS, F_OVERFLOW, WHOLE, deal
 
 __all__ = [
     "rank_graph",
@@ -55,7 +55,6 @@ __all__ = [
     "count_cycle4",
     "count_pair_edge",
     "share",
-    "WHOLE",
     "MAX_CLIQUE",
     "MAX_ROWS",
 ]
@@ -159,23 +158,15 @@ def _verts(rg: dict, key: tuple, mask: Any, weight: Any) -> Any:
     return hit
 
 
-#: The whole count: part 0 of 1.
-WHOLE = (0, 1)
-
-
 def share(rg: dict, key: tuple, items: Any, part: tuple[int, int], width: int = 1) -> Any:
-    """Part ``part = (i, n)`` of a heavy-first work list: every ``n``-th item from the ``i``-th
-    (items of ``width`` consecutive entries; cached per key and part). The whole list for
-    ``(0, 1)``."""
-    i, n = part
-    if n == 1:
+    """Part ``part = (i, n)`` of a heavy-first work list (:func:`~.static_build.deal`: items
+    of ``width`` entries dealt out in snake order), cached per key and part; the whole list
+    for ``(0, 1)``."""
+    if part == WHOLE:
         return items
-    if not 0 <= i < n:
-        raise ValueError(f"part {i} of {n} does not exist")
-    hit = rg["lists"].get((key, i, n))
+    hit = rg["lists"].get((key, *part))
     if hit is None:
-        hit = items.reshape(-1, width)[i::n].ravel().copy()
-        rg["lists"][(key, i, n)] = hit
+        hit = rg["lists"][(key, *part)] = deal(items, part, width)
     return hit
 
 

@@ -57,7 +57,7 @@ from ..checks import checked_limit, checked_range
 from ..contract import STATIC_MIN_K
 from . import static_build
 from ._runtime import import_cupy, oom_retry
-from .static_build import MAX_K, STRATEGIES, check_k, device_need, unsupported
+from .static_build import MAX_K, STRATEGIES, check_k, check_part, device_need, unsupported
 from .static_device import drop_work, prepare
 from .static_launch import (
     count_chunks,
@@ -201,6 +201,7 @@ def count(
     ValueError
         A plan of fewer than 3 nodes (execution answers those), a bad strategy or range.
     """
+    part = check_part(part)
     span = _roots(graph, plan, lo, hi, strategy)
     if span is None:
         return 0
@@ -245,11 +246,12 @@ def count_part(graph: StaticGraph, plan: Any, part: int, parts: int) -> int:
     """Part ``part`` of ``parts`` of the count of ``plan`` over every root (the parts' counts
     add up to :func:`count`'s); for several devices, one part each.
 
-    Each kernel deals its heavy-first work list out in turn: the T-DFS its root tasks (every
-    ``parts``-th from the ``part``-th), the clique, 4-cycle and pair-edge kernels their vertex
-    lists (:mod:`.shapes`), the trie and the out-of-core path ``8 * parts`` root ranges of equal
-    estimated cost; so the parts hold about equal work without a shared queue, and each runs as
-    one count (one launch and its straggler rounds), as on one device. A book count has no
+    Each kernel deals its heavy-first work list out in snake order
+    (:func:`~.static_build.deal`): the T-DFS its root tasks, the clique, 4-cycle and pair-edge
+    kernels their vertex lists (:mod:`.shapes`); the trie and the out-of-core path take every
+    ``parts``-th of ``8 * parts`` root ranges of equal estimated cost. So the parts hold about
+    equal work without a shared queue, and each runs as one count (one launch and its
+    straggler rounds), as on one device. A book count has no
     parts (:func:`whole_range_count`): part 0 counts it whole, the others are 0.
 
     Parameters
@@ -265,9 +267,7 @@ def count_part(graph: StaticGraph, plan: Any, part: int, parts: int) -> int:
     -------
     int
     """
-    if isinstance(parts, bool) or int(parts) < 1 or not 0 <= int(part) < int(parts):
-        raise ValueError(f"part must be in [0, parts) with parts >= 1, got {part} of {parts}")
-    return count(graph, plan, part=(int(part), int(parts)))
+    return count(graph, plan, part=check_part((part, parts)))
 
 
 @oom_retry(on_oom=drop_work, what="existence test")

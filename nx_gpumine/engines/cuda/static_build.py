@@ -23,7 +23,7 @@ from ...inputs.static_graph import StaticGraph
 from ...plan.static_plan import size_needs
 from ..contract import STATIC_MIN_K
 from . import memory
-from ._runtime import sm_count
+from ._runtime import import_cupy, sm_count
 from .tuning import TuningSlot
 
 __all__ = [
@@ -47,6 +47,9 @@ __all__ = [
     "device_need",
     "chunks",
     "resume_tasks",
+    "WHOLE",
+    "check_part",
+    "deal",
 ]
 
 #: Largest pattern the kernels take (per-level sets of earlier levels are 32-bit masks).
@@ -346,3 +349,30 @@ def resume_tasks(
     else:
         lo = lo + (cursor - ntl)
     return ent.astype(np.int64), sks.astype(np.int64), lo
+
+
+#: The whole count: part 0 of 1 (``count(..., part=...)``).
+WHOLE = (0, 1)
+
+
+def check_part(part: tuple[int, int]) -> tuple[int, int]:
+    """``part = (i, n)`` checked: ``n >= 1`` parts, ``0 <= i < n``."""
+    i, n = (int(x) for x in part)
+    if n < 1 or not 0 <= i < n:
+        raise ValueError(f"part must be (i, n) with 0 <= i < n, got {part}")
+    return i, n
+
+
+def deal(items: Any, part: tuple[int, int], width: int = 1) -> Any:
+    """Part ``part = (i, n)`` of a heavy-first work list: its items dealt out to ``n`` parts in
+    snake order (``0, 1, ..., n - 1, n - 1, ..., 1, 0, 0, 1, ...``), so the parts get about
+    equal shares of the heavy items as well as of the light ones (dealt in plain turns, part
+    0 would get the heavier item of every round). Items are ``width`` consecutive entries; a
+    new array (a device array for a device list). The whole list for ``(0, 1)``."""
+    i, n = check_part(part)
+    if n == 1:
+        return items
+    rows = items.reshape(-1, width)
+    xp = import_cupy() if not isinstance(items, np.ndarray) else np
+    turn = xp.arange(len(rows)) % (2 * n)
+    return rows[(turn == i) | (turn == 2 * n - 1 - i)].ravel()

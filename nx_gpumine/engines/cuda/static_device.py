@@ -25,7 +25,7 @@ from ...inputs.static_graph import StaticGraph
 from . import hostmem
 from ._runtime import current_device, import_cupy, per_device, persistent_blocks
 from .kernel_args import KernelStruct
-from .static_build import WPB, kernel_defines, pack_plan, unsupported
+from .static_build import WPB, check_part, deal, kernel_defines, pack_plan, unsupported
 
 __all__ = [
     "GRAPH",
@@ -388,18 +388,15 @@ def root_tasks(prep: Prep, lo: int, hi: int, part: tuple[int, int] = (0, 1)) -> 
 
     The estimate ``deg(u) + deg(v)`` orders the tasks so that the long ones start first and the
     end of the launch is made of short ones; the full range's list is kept with the plan.
-    ``part = (i, n)``: every ``n``-th task of that list from the ``i``-th (a part of about
-    ``1/n`` of the work, kept too: the heavy tasks are dealt out in turn).
+    ``part = (i, n)``: the ``i``-th of ``n`` parts of that list, its tasks dealt out in snake
+    order (:func:`~.static_build.deal`: about ``1/n`` of the work each; kept too).
     """
-    i, n = part
+    i, n = check_part(part)
     if n != 1:
-        if not 0 <= i < n:
-            raise ValueError(f"part {i} of {n} does not exist")
         key = (lo, hi, i, n)
         hit = prep.data["tasks"].get(key)
         if hit is None:
-            full = root_tasks(prep, lo, hi)
-            hit = full[i::n].copy()
+            hit = deal(root_tasks(prep, lo, hi), part)
             if lo == 0 and hi == prep.g["nnz"]:
                 prep.data["tasks"][key] = hit
         return hit

@@ -49,7 +49,9 @@ from .static_build import (
     SRC_RECORDS,
     SRC_ROOTS,
     SRC_TRIE,
+    WHOLE,
     WPB,
+    check_part,
     resume_tasks,
     tail_defines,
     uses_trie,
@@ -210,10 +212,10 @@ def count_dfs(
     timeout_ms: float,
     pool_pages: int | None,
     dump_capacity: int,
-    part: tuple[int, int] = shapes.WHOLE,
+    part: tuple[int, int] = WHOLE,
 ) -> int:
     """Count root entries ``[lo, hi)`` by the DFS, relaunching over straggler records; with
-    ``part = (i, n)``, only every ``n``-th root task of the heavy-first list from the ``i``-th
+    ``part = (i, n)``, only that part of the heavy-first root tasks
     (:func:`~.static_device.root_tasks`)."""
     tau = int(timeout_ms * 1e6) if timeout_ms and timeout_ms > 0 else 0
     if tau and dump_capacity < 1:
@@ -383,14 +385,14 @@ def count_chunks(
     pool_pages: int | None,
     dump_capacity: int,
     ooc: Ooc | None = None,
-    part: tuple[int, int] = shapes.WHOLE,
+    part: tuple[int, int] = WHOLE,
 ) -> int:
     """Count the root ``ranges`` in turn by the DFS or the trie (the strategy's choice for a
     plan without a shape kernel); out of core (``ooc``) over the host-resident graph.
 
-    ``part = (i, n)``: part ``i`` of ``n`` of the count of each range: the DFS takes every
-    ``n``-th task of its heavy-first list, the trie every ``n``-th of ``n *``
-    :data:`STRIPES_PER_PART` stripes of the range (:func:`stripes`)."""
+    ``part = (i, n)``: part ``i`` of ``n`` of the count of each range: the DFS takes its share
+    of its heavy-first task list (:func:`~.static_device.root_tasks`), the trie every ``n``-th
+    of ``n *`` :data:`STRIPES_PER_PART` stripes of the range (:func:`stripes`)."""
     trie = uses_trie(plan, strategy, tail, graph)
     prep = prepare(graph, plan, page_log, tail=tail and not trie, ooc=ooc)
     total = 0
@@ -417,11 +419,9 @@ def stripes(
     out-of-core path): the range cut into ``STRIPES_PER_PART * n`` stripes of about equal
     estimated cost (:func:`~nx_gpumine.plan.root_split.static_root_bounds`, on sampled
     entries), every ``n``-th from the ``i``-th; ``[(lo, hi)]`` for ``(0, 1)``."""
-    i, n = part
+    i, n = check_part(part)
     if n == 1:
         return [(lo, hi)]
-    if not 0 <= i < n:
-        raise ValueError(f"part {i} of {n} does not exist")
     bounds = static_root_bounds(graph, STRIPES_PER_PART * n, plan.root_ok, lo, hi).tolist()
     return [(a, b) for a, b in list(zip(bounds[:-1], bounds[1:], strict=True))[i::n] if b > a]
 
@@ -577,7 +577,7 @@ def shape_reason(graph: StaticGraph, plan: Any) -> str | None:
     return f"unknown shape {shape!r}"  # pragma: no cover - plan and engine disagree
 
 
-def count_shape(graph: StaticGraph, plan: Any, part: tuple[int, int] = shapes.WHOLE) -> int:
+def count_shape(graph: StaticGraph, plan: Any, part: tuple[int, int] = WHOLE) -> int:
     """Count ``plan`` over the whole root range by its shape kernel (:func:`shape_reason` is
     None); with ``part = (i, n)``, part ``i`` of ``n`` of that count (the parts add up to it;
     the book's count has no parts: :func:`shape_parts`)."""
@@ -586,7 +586,7 @@ def count_shape(graph: StaticGraph, plan: Any, part: tuple[int, int] = shapes.WH
     if plan.shape == "clique":
         distinct = shapes.count_clique(graph, int(plan.shape_arg), stats, part)
     elif plan.shape == "book":
-        if part != shapes.WHOLE:
+        if part != WHOLE:
             raise ValueError("the book count has no parts (it needs whole triangle supports)")
         distinct = shapes.count_book(graph, int(plan.shape_arg), stats)
     elif plan.shape == "pair_edge":

@@ -489,44 +489,66 @@ def _times(job: Job) -> dict:
     return job.graph.derived(TIMES_KEY, dict)
 
 
+def _timing(job: Job) -> dict | None:
+    """The measured times of ``job``'s query on its graph (None: none kept)."""
+    key = job.cost_key()
+    if key is None:
+        return None
+    entry = _times(job).get(key)
+    if entry is None or entry["plan"] is not job.plan:  # another plan under a reused id
+        entry = _times(job)[key] = {"plan": job.plan, "one": None, "split": None, "seen": set()}
+    return entry
+
+
 def placement(job: Job, nslots: int) -> dict[str, Any]:
     """Whether a call of ``job`` over ``nslots`` device slots splits, and why.
 
-    A query timed before on this graph (a multi-device call kept its one-device time under
-    :meth:`Job.cost_key`; a call's first run, which compiles and uploads, is not kept) splits
-    when that time is at least :data:`SPLIT_MIN_SECONDS`; one not timed yet splits when the
-    plan's estimate of its work (:meth:`Job.estimated_work`: the degree or window costs its
-    tasks are balanced on) reaches the job's :attr:`Job.heavy_work`.
+    The times measured by earlier multi-device calls of the query on this graph decide
+    (:meth:`Job.cost_key`; the first run of each placement, which compiles and uploads, is
+    not kept): with both the one-device time and the split call's time known, the faster
+    placement; with the one-device time only (or the summed busy time of the devices of a
+    split), split from :data:`SPLIT_MIN_SECONDS` on. A query not timed yet splits when the
+    plan's estimate of its work (:meth:`Job.estimated_work`: degree statistics, window
+    sizes) reaches the job's :attr:`Job.heavy_work`. So a quick query stays on one device
+    from the start, a heavy one splits, and the few between are settled by their own times
+    after a call or two of each placement.
 
     Returns
     -------
     dict
         ``split`` (bool), ``source`` (``"measured"`` or ``"estimate"``), ``seconds`` (the
-        measured one-device time, or None) and ``work`` (the estimate, or None).
+        one-device time and the split call's, where measured) and ``work`` (the estimate, or
+        None).
     """
-    key = job.cost_key()
-    seen = _times(job).get(key) if key is not None else None
-    if seen is not None and seen[1] is not None and seen[0] is job.plan:
-        seconds = float(seen[1])
+    entry = _timing(job)
+    one = split = None
+    if entry is not None:
+        one, split = entry["one"], entry["split"]
+    if one is not None and split is not None:
+        return dict(split=split < one, source="measured", seconds=(one, split), work=None)
+    if one is not None:
         return dict(
-            split=seconds >= SPLIT_MIN_SECONDS, source="measured", seconds=seconds, work=None
+            split=one >= SPLIT_MIN_SECONDS, source="measured", seconds=(one, None), work=None
         )
     work = job.estimated_work()
-    split = work is None or work >= job.heavy_work
-    return dict(split=split, source="estimate", seconds=None, work=work)
+    return dict(
+        split=work is None or work >= job.heavy_work, source="estimate", seconds=None, work=work
+    )
 
 
-def _keep_time(job: Job, seconds: float) -> None:
-    """Keep ``seconds`` as the one-device time of ``job``'s query (not on its first run)."""
-    key = job.cost_key()
-    if key is None:
+def _keep_time(job: Job, how: str, seconds: float, busy: float | None = None) -> None:
+    """Keep the call's time under ``how`` (``"one"``: on one device, ``"split"``; not the
+    first run of each: compiles and uploads); a split's summed ``busy`` time stands for the
+    one-device time until that is measured."""
+    entry = _timing(job)
+    if entry is None:
         return
-    table = _times(job)
-    seen = table.get(key)
-    if seen is None or seen[0] is not job.plan:
-        table[key] = (job.plan, None)  # first run: compile and uploads, not kept
-    else:
-        table[key] = (job.plan, seconds)
+    if how not in entry["seen"]:
+        entry["seen"].add(how)
+        return
+    entry[how] = seconds
+    if how == "split" and busy is not None and "one" not in entry["seen"]:
+        entry["one"] = busy
 
 
 def _needs_slices(job: Job) -> bool:
@@ -555,7 +577,10 @@ def _show(progress: bool, job: Job, text: str) -> None:
 
 def _describe(place: dict, slots: Sequence[int]) -> str:
     if place["source"] == "measured":
-        why = f"{place['seconds'] * 1e3:.3g} ms on one device last time"
+        one, split = place["seconds"]
+        why = f"{one * 1e3:.3g} ms on one device"
+        if split is not None:
+            why += f", {split * 1e3:.3g} ms split, measured"
     elif place["work"] is None:
         why = "no estimate"
     else:
@@ -594,22 +619,23 @@ def run_job(
         with ctx(slots[0]), _device_lock(slots[0]):
             _record(slots=slots, tasks=1, whole=True, placement="one slot")
             return local.run_job(job, eng, progress)
+    place = placement(job, len(slots)) if ntasks is None else None
+    if place is not None and not place["split"]:  # as a one-device call, on the first slot
+        _show(progress, job, _describe(place, slots))
+        with ctx(slots[0]), _device_lock(slots[0]):
+            result = local.run_job(job, eng, progress)
+        seconds = time.perf_counter() - start
+        _keep_time(job, "one", seconds)
+        _record(
+            slots=slots[:1], tasks=1, whole=True, placement=place["source"], estimate=place,
+            seconds=seconds, busy_seconds=[seconds],
+        )  # fmt: skip
+        return result
     with ctx(slots[0]), _device_lock(slots[0]), spread_devices(len(set(slots))):
         if job.prefers_whole(eng):
             _record(slots=slots[:1], tasks=1, whole=True, placement="whole-range kernel")
             _show(progress, job, f"device {slots[0]} (a whole-range kernel)")
             return job.whole(eng)
-        place = placement(job, len(slots)) if ntasks is None else None
-        if place is not None and not place["split"]:
-            _show(progress, job, _describe(place, slots))
-            result = local.run_job(job, eng, progress)
-            seconds = time.perf_counter() - start
-            _keep_time(job, seconds)
-            _record(
-                slots=slots[:1], tasks=1, whole=True, placement=place["source"],
-                estimate=place, seconds=seconds, busy_seconds=[seconds],
-            )  # fmt: skip
-            return result
     if place is not None:
         _show(progress, job, _describe(place, slots))
     parts = len(slots) * (PROGRESS_PARTS if progress else COUNT_PARTS_PER_DEVICE)
@@ -648,11 +674,12 @@ def run_job(
     finally:
         if bar is not None:
             bar.close()
+    seconds = time.perf_counter() - start
     if not stats["stopped"]:
-        _keep_time(job, sum(stats["busy_seconds"]))
+        _keep_time(job, "split", seconds, sum(stats["busy_seconds"]))
     _record(
         slots=slots, tasks=len(tasks), whole=False,
         placement="forced" if place is None else place["source"], estimate=place,
-        seconds=time.perf_counter() - start, **stats,
+        seconds=seconds, **stats,
     )  # fmt: skip
     return merge.result()
