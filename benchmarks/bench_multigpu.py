@@ -5,7 +5,7 @@ usage (on the GPU machine, from the repo root):
     python3 benchmarks/bench_multigpu.py [--out OUT_DIR] [--devices 1,2,4,8] [--virtual]
         [--graphs pl10m,pl100m,synth10m,synth100m] [--patterns triangle,4-cycle,P1,...]
         [--big-patterns triangle,4-cycle,P1,P2,P7] [--motifs M1,M4,M8] [--delta 86400]
-        [--repeat 3] [--warmups 4] [--deadline SECONDS]
+        [--repeat 3] [--warmups 4] [--deadline SECONDS] [--parts-sweep 2,4,8]
 
 Dry run without a GPU (checks the script; the CPU engine on plain threads, small graphs):
 ``--dry-run``.
@@ -23,7 +23,9 @@ of N devices on GPU 0, taking turns: the overhead of splitting).
 Each cell: ``--warmups`` calls (NVRTC compile, uploads to every device; the first is reported
 as ``first_call_s``; the later ones let the placement rule time the query both ways, see
 docs/multigpu.md), then the median of ``--repeat`` whole calls (host clock), with the last
-call's placement (``multigpu``: split or not, why, per-device busy seconds). Counts must equal
+call's placement (``multigpu``: split or not, why, per-device busy seconds). ``--parts-sweep``
+adds 2-device cells of the ``--sweep-patterns`` queries with that many ``count_part`` parts
+per device (``parts_per_device``; the default is ``COUNT_PARTS_PER_DEVICE``). Counts must equal
 the one-device count (``counts_equal``). The targets (``target``): issue 34 on 2 devices, for a
 query taking 100 ms or more on one device a speed-up of 1.9 or more, for any other query at
 most 0.2 ms slower than one device; issue 11's 3.4x on 4 devices.
@@ -220,6 +222,8 @@ def main() -> None:
     ap.add_argument("--deadline", type=float, default=480.0, help="seconds for the whole run")
     ap.add_argument("--dry-run", action="store_true", help="CPU engine, small graphs")
     ap.add_argument("--count-parts", type=int, default=mg.COUNT_PARTS_PER_DEVICE)
+    ap.add_argument("--parts-sweep", default="", help="count parts per device to try, e.g. 2,4")
+    ap.add_argument("--sweep-patterns", default="P5", help="queries the sweep runs on")
     ap.add_argument("--ranges-per-device", type=int, default=mg.RANGES_PER_DEVICE)
     args = ap.parse_args()
     mg.COUNT_PARTS_PER_DEVICE = args.count_parts  # count_part parts per slot (static counts)
@@ -263,6 +267,15 @@ def main() -> None:
             except Exception as exc:  # recorded: the rest of the run still reports
                 cell = {"devices": label, "error": repr(exc)}
             cells.append(cell)
+            if label == "2" and row["query"] in args.sweep_patterns.split(","):
+                for k in (int(x) for x in args.parts_sweep.split(",") if x):
+                    keep = mg.COUNT_PARTS_PER_DEVICE
+                    mg.COUNT_PARTS_PER_DEVICE = k
+                    try:
+                        more = timed(make(devices), args.repeat, args.warmups)
+                    finally:
+                        mg.COUNT_PARTS_PER_DEVICE = keep
+                    cells.append({"devices": label, "parts_per_device": k, **more})
             print(
                 f"{row['graph']:9s} {row['query']:9s} devices={label:3s} "
                 f"{cell.get('wall_ms', float('nan')):10.2f} ms  count={cell.get('count')}"
@@ -301,7 +314,8 @@ def main() -> None:
     print(f"wrote {path}")
     for row in report["rows"]:
         cells = " ".join(
-            f"{c['devices']}:{c.get('wall_ms', float('nan')):.1f}ms"
+            f"{c['devices']}{'/p' + str(c['parts_per_device']) if 'parts_per_device' in c else ''}"
+            f":{c.get('wall_ms', float('nan')):.1f}ms"
             f"(x{c.get('speedup', float('nan')):.2f},{c.get('target', '?')},"
             f"{'=' if c.get('counts_equal') else '!='})"
             for c in row["cells"]

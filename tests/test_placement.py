@@ -71,23 +71,45 @@ def test_measured_times_decide_after_the_first_runs(graph, monkeypatch):
     assert run() == want
     assert table()["split"] is None and table()["one"] is None  # a first run: not kept
     assert run() == want and mg.last_run["placement"] == "estimate"
-    split, one = table()["split"], table()["one"]
-    assert split > 0 and one == pytest.approx(sum(mg.last_run["busy_seconds"]))
-    monkeypatch.setattr(mg, "SPLIT_MIN_SECONDS", 1e9)
-    table()["split"] = None  # the one-device time only (a split's busy time): too quick
+    split = table()["split"]
+    assert split == pytest.approx(mg.last_run["seconds"]) and table()["one"] is None
+    # a quick split (under SPLIT_CLEAR_SECONDS): the next call is timed on one device, kept
+    # at once (the split warmed the device)
+    assert split < mg.SPLIT_CLEAR_SECONDS
     assert run() == want
     assert mg.last_run["placement"] == "measured" and mg.last_run["whole"] is True
-    assert table()["one"] == pytest.approx(one)  # the first one-device run: not kept
-    assert run() == want and table()["one"] != one  # now measured on one device
-    # both known: the faster placement, whatever SPLIT_MIN_SECONDS says
+    assert table()["one"] == pytest.approx(mg.last_run["seconds"])
+    # both known: the faster placement
     table()["one"], table()["split"] = 2.0, 1.0
-    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is True
+    assert run() == want and mg.last_run["whole"] is False
+    assert mg.last_run["estimate"]["seconds"] == (2.0, 1.0)
     table()["one"], table()["split"] = 1.0, 2.0
     assert run() == want and mg.last_run["whole"] is True
-    assert mg.last_run["estimate"]["seconds"] == (1.0, 2.0)
+    # one known: split from SPLIT_MIN_SECONDS on; a slow split alone: split
+    table()["one"], table()["split"] = 1.0, None
+    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is True
+    table()["one"], table()["split"] = mg.SPLIT_MIN_SECONDS / 2, None
+    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is False
+    table()["one"], table()["split"] = None, mg.SPLIT_CLEAR_SECONDS
+    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is True
     # another plan object under the same id is not taken for this one
     graph.derived(mg.TIMES_KEY, dict)[key] = {"plan": object(), "one": 5.0, "split": None}
     assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["source"] == "estimate"
+
+
+def test_one_device_first_then_split_timed_twice(graph, monkeypatch):
+    """A query placed on one device and found slow enough is split; a split's first run (the
+    other devices compile and upload) is not kept."""
+    plan = _plan(graph)
+    want = run_static(graph, plan, "count", engine="cpu")
+    key = ("static", id(plan), "count")
+    table = lambda: graph.derived(mg.TIMES_KEY, dict)[key]  # noqa: E731
+    run = lambda: run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1])  # noqa: E731
+    assert run() == want and table()["one"] is None  # estimate: one device, first run
+    assert run() == want and table()["one"] is not None
+    monkeypatch.setattr(mg, "SPLIT_MIN_SECONDS", 0.0)
+    assert run() == want and mg.last_run["whole"] is False and table()["split"] is None
+    assert run() == want and table()["split"] is not None
 
 
 def test_forced_task_count_always_splits(graph):

@@ -9,13 +9,13 @@ shipping the graph between processes (Dask, :mod:`~nx_gpumine.execution.executor
 for several hosts).
 
 Placement (:func:`placement`): a call that one device finishes quickly stays on the first
-device (splitting would cost more than it saves); a heavy one splits. The decision reads the
-query's one-device time measured by an earlier multi-device call on the graph (kept under
-:meth:`Job.cost_key`; a call's first run, which compiles and uploads, is not kept): split from
-:data:`SPLIT_MIN_SECONDS` on. A query not timed yet splits when the plan's estimate of its work
-(:meth:`Job.estimated_work`: degree statistics, window sizes) reaches the job's
-:attr:`Job.heavy_work`. ``last_run`` records the decision, its source, the per-device busy
-times and tasks; ``progress=True`` prints it.
+device (splitting would cost more than it saves); a heavy one splits. A query not timed yet is
+placed by the plan's estimate of its work (:meth:`Job.estimated_work`: degree statistics,
+window sizes; split from the job's :attr:`Job.heavy_work`); after that by the times of its
+earlier multi-device calls on the graph (kept under :meth:`Job.cost_key`, not those of a
+placement's first run, which compiles and uploads): the faster of one device and the split
+once both are timed. ``last_run`` records the decision, its source, the per-device busy times
+and tasks; ``progress=True`` prints it.
 
 Work units of a split: a count whose engine deals its own work out (``count_part``, the CUDA
 static engine: every ``n``-th entry of its heavy-first task or vertex lists) runs
@@ -92,6 +92,7 @@ __all__ = [
     "SLICE_CACHE_KEY",
     "TIMES_KEY",
     "SPLIT_MIN_SECONDS",
+    "SPLIT_CLEAR_SECONDS",
     "COUNT_PARTS_PER_DEVICE",
     "PROGRESS_PARTS",
     "RANGES_PER_DEVICE",
@@ -472,11 +473,14 @@ def _release_slice(eng: ModuleType, sub: Any) -> None:
         release(sub)
 
 
-#: Key of the graph's table of measured one-device times (:func:`placement`).
+#: Key of the graph's table of measured times (:func:`placement`).
 TIMES_KEY = ("multigpu_seconds",)
 #: A query measured below this on one device stays on one device: splitting it would save
 #: less than the split costs (a worker thread and a launch per device, about 0.1-0.3 ms).
 SPLIT_MIN_SECONDS = 0.004
+#: A query whose split run took this long or more goes on splitting without being timed on
+#: one device (a quicker one is timed there once, to compare).
+SPLIT_CLEAR_SECONDS = 0.02
 #: Parts per device slot of a count the engine deals out itself (``count_part``); with a
 #: progress bar, :data:`PROGRESS_PARTS` (the bar's steps).
 COUNT_PARTS_PER_DEVICE = 1
@@ -494,9 +498,10 @@ def _timing(job: Job) -> dict | None:
     key = job.cost_key()
     if key is None:
         return None
-    entry = _times(job).get(key)
+    table = _times(job)
+    entry = table.get(key)
     if entry is None or entry["plan"] is not job.plan:  # another plan under a reused id
-        entry = _times(job)[key] = {"plan": job.plan, "one": None, "split": None, "seen": set()}
+        entry = table[key] = {"plan": job.plan, "one": None, "split": None, "seen": set()}
     return entry
 
 
@@ -504,51 +509,49 @@ def placement(job: Job, nslots: int) -> dict[str, Any]:
     """Whether a call of ``job`` over ``nslots`` device slots splits, and why.
 
     The times measured by earlier multi-device calls of the query on this graph decide
-    (:meth:`Job.cost_key`; the first run of each placement, which compiles and uploads, is
-    not kept): with both the one-device time and the split call's time known, the faster
-    placement; with the one-device time only (or the summed busy time of the devices of a
-    split), split from :data:`SPLIT_MIN_SECONDS` on. A query not timed yet splits when the
-    plan's estimate of its work (:meth:`Job.estimated_work`: degree statistics, window
-    sizes) reaches the job's :attr:`Job.heavy_work`. So a quick query stays on one device
-    from the start, a heavy one splits, and the few between are settled by their own times
-    after a call or two of each placement.
+    (:meth:`Job.cost_key`; kept from a placement's second run on, the first compiling and
+    uploading): with the one-device time and the split call's both known, the faster
+    placement; with the split's only, a split of :data:`SPLIT_CLEAR_SECONDS` or more goes on
+    splitting and a quicker one is tried on one device; with the one-device time only, split
+    from :data:`SPLIT_MIN_SECONDS` on. A query not timed yet splits when the plan's estimate
+    of its work (:meth:`Job.estimated_work`: degree statistics, window sizes) reaches the
+    job's :attr:`Job.heavy_work`. So a quick query stays on one device from the start, a
+    heavy one splits, and those between are settled by their own times within four calls.
 
     Returns
     -------
     dict
         ``split`` (bool), ``source`` (``"measured"`` or ``"estimate"``), ``seconds`` (the
-        one-device time and the split call's, where measured) and ``work`` (the estimate, or
-        None).
+        one-device and the split times, each None where not measured; None for an estimate)
+        and ``work`` (the estimate, or None).
     """
     entry = _timing(job)
-    one = split = None
-    if entry is not None:
+    if entry is not None and (entry["one"] is not None or entry["split"] is not None):
         one, split = entry["one"], entry["split"]
-    if one is not None and split is not None:
-        return dict(split=split < one, source="measured", seconds=(one, split), work=None)
-    if one is not None:
-        return dict(
-            split=one >= SPLIT_MIN_SECONDS, source="measured", seconds=(one, None), work=None
-        )
+        if one is not None and split is not None:
+            go = split < one
+        elif split is not None:
+            go = split >= SPLIT_CLEAR_SECONDS
+        else:
+            go = one >= SPLIT_MIN_SECONDS
+        return dict(split=go, source="measured", seconds=(one, split), work=None)
     work = job.estimated_work()
     return dict(
         split=work is None or work >= job.heavy_work, source="estimate", seconds=None, work=work
     )
 
 
-def _keep_time(job: Job, how: str, seconds: float, busy: float | None = None) -> None:
-    """Keep the call's time under ``how`` (``"one"``: on one device, ``"split"``; not the
-    first run of each: compiles and uploads); a split's summed ``busy`` time stands for the
-    one-device time until that is measured."""
+def _keep_time(job: Job, how: str, seconds: float) -> None:
+    """Keep the call's time under ``how`` (``"one"``: on the first slot's device, kept once
+    any run of the query went before, which warmed that device; ``"split"``: kept once a
+    split went before, which warmed every device)."""
     entry = _timing(job)
     if entry is None:
         return
-    if how not in entry["seen"]:
-        entry["seen"].add(how)
-        return
-    entry[how] = seconds
-    if how == "split" and busy is not None and "one" not in entry["seen"]:
-        entry["one"] = busy
+    warm = bool(entry["seen"]) if how == "one" else how in entry["seen"]
+    entry["seen"].add(how)
+    if warm:
+        entry[how] = seconds
 
 
 def _needs_slices(job: Job) -> bool:
@@ -577,10 +580,8 @@ def _show(progress: bool, job: Job, text: str) -> None:
 
 def _describe(place: dict, slots: Sequence[int]) -> str:
     if place["source"] == "measured":
-        one, split = place["seconds"]
-        why = f"{one * 1e3:.3g} ms on one device"
-        if split is not None:
-            why += f", {split * 1e3:.3g} ms split, measured"
+        times = zip(("on one device", "split"), place["seconds"], strict=True)
+        why = "measured " + ", ".join(f"{t * 1e3:.3g} ms {w}" for w, t in times if t is not None)
     elif place["work"] is None:
         why = "no estimate"
     else:
@@ -676,7 +677,7 @@ def run_job(
             bar.close()
     seconds = time.perf_counter() - start
     if not stats["stopped"]:
-        _keep_time(job, "split", seconds, sum(stats["busy_seconds"]))
+        _keep_time(job, "split", seconds)
     _record(
         slots=slots, tasks=len(tasks), whole=False,
         placement="forced" if place is None else place["source"], estimate=place,

@@ -80,7 +80,11 @@ def edge_tasks(
         parts = time_partitions(graph, plan, n)
         if not fallback or sum(p.edge_hi - p.edge_lo for p in parts) <= 2 * graph.m:
             return parts
-    return [TimePartition(a, b, 0, graph.m) for a, b in temporal_tasks(graph, plan, n)]
+    # kept with the graph: the split depends on the window only (its estimate searches the
+    # time line, some 20 ms on 100M edges: more than a quick query's run)
+    key = ("root_ranges", bool(plan.delta_on), plan.delta if plan.delta_on else None, int(n))
+    ranges = graph.derived(key, lambda: temporal_tasks(graph, plan, n))
+    return [TimePartition(a, b, 0, graph.m) for a, b in ranges]
 
 
 def part_weights(
