@@ -25,10 +25,9 @@ through its distinct sibling). How it walks the plan (kernels in ``kernels/stati
   candidate-set sizes (falling factorial, binomial, or ``|A||B| - |A & B|``).
 * **Load balance** (count mode): root tasks are ordered heaviest first by an estimate
   ``deg(u) + deg(v)``; a task running longer than ``timeout_ms`` gives away the candidates of
-  the shallowest level of its branch it has not started, as *records* (a path prefix each)
-  in a buffer, and goes on with the branch it is in (T-DFS's split), splitting it again one
-  level deeper each ``timeout_ms``; the host relaunches over the records (each round
-  splitting stragglers again) until none are left. No queue is shared while the kernel
+  its first level it has not started, as *records* (a path prefix each) in a buffer, and
+  finishes the branch it is in (T-DFS's split); the host relaunches over the records (each
+  round splitting stragglers again) until none are left. No queue is shared while the kernel
   runs, so nothing serialises on one word.
 * **cuTS trie** (``strategy="trie"``): levels 1..D (D = 2 or 3) built breadth-first as a trie
   in chunks bounded by ``trie_budget``; its leaves are the DFS tasks.

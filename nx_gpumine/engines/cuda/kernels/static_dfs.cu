@@ -310,14 +310,12 @@ __device__ __forceinline__ bool leaf(Ctx& x) {
 }
 
 // ------------------------------------------------------------------ straggler splitting
-// A task that runs longer than tau gives away the candidates of level L it has not started
-// (T-DFS splits the same way): records (depth L + 1, path prefix) for the host to relaunch,
-// and level L is cut there; the warp goes on with the branch it is in. L is the shallowest
-// level of that branch with candidates left (run_dfs), so each record carries a whole
-// subtree; a branch still running tau later is split again one level deeper, so no warp
-// keeps a heavy root's first branch to itself for the rest of the launch (that branch was
-// the critical path of counts with hubs). All records or none (buffer full: the warp keeps
-// the work). Returns true if it split.
+// A task started at level L that runs longer than tau gives away the candidates of level L it
+// has not started (T-DFS splits the same way): records (depth L + 1, path prefix) for the host
+// to relaunch, and level L is cut there; the warp finishes the branch it is in. Only level L
+// is split, so each record carries a whole subtree (deeper records would each recompute the
+// reused raw sets of their prefix for little work). All records or none (buffer full: the
+// warp keeps the work). Returns true if it split.
 __device__ bool split_task(Ctx& x, int L, int lev) {
   // at lev == L the candidate it[L] is not started yet (run_dfs polls before taking it);
   // deeper, its branch is under way and is kept
@@ -368,7 +366,6 @@ __device__ int run_dfs(Ctx& x, int L) {
   int lev = L;
   unsigned tick = 0;
   bool may_split = x.tau > 0;
-  int split_from = L;  // levels above it were split already (their rest given away)
   while (true) {
     if (x.it[lev] >= x.sz[lev]) {  // exhausted: on to the previous level's next candidate
       if (lev == L) return 0;
@@ -378,24 +375,13 @@ __device__ int run_dfs(Ctx& x, int L) {
     }
     // every 16 steps, on warp-uniform values (lane 0 reads, all lanes follow: collectives come
     // next): a stop bit ends the task (pool exhausted, overflow, found or host stop, buffer
-    // full); a task past tau (count mode with a dump buffer) splits at the shallowest level
-    // of its branch with candidates left, and again each tau after. Polled before it[lev] is
-    // taken: split_task relies on it.
+    // full); a task past tau (count mode with a dump buffer) splits once. Polled before it[lev]
+    // is taken: split_task relies on it.
     if ((++tick & 15u) == 0) {
       if (warp_flags(x.ctl) & STOP_BITS) return -1;
       if (may_split && (i64)(warp_now() - x.t0) > x.tau) {
-        int j = split_from;
-        while (j < lev && x.it[j] + 1 >= x.sz[j]) ++j;  // levels with no candidate left
-        if (!split_task(x, j, lev)) {
-          may_split = false;  // buffer full (or nothing left): the warp keeps its work
-        } else {
-          split_from = j + 1;
-          x.t0 = warp_now();
-          if (j == lev) {  // level lev was cut before its candidate it[lev]: exhausted
-            if (lev == L) return 0;
-            continue;
-          }
-        }
+        may_split = false;  // once per task: what is left of it is one branch
+        if (split_task(x, L, lev) && lev == L) return 0;
       }
     }
     x.path[lev] = pget(x.ptw, x.pool, x.maxpg, 2 * lev, x.it[lev]);
