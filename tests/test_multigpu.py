@@ -44,7 +44,7 @@ def _always_split(request, monkeypatch):
     """These tests are of the split and the merge: every call splits, whatever its size
     (the placement rule has its tests in tests/test_placement.py)."""
     forced = dict(split=True, source="test", seconds=None, work=None)
-    monkeypatch.setattr(mg, "placement", lambda job, nslots: forced)
+    monkeypatch.setattr(mg, "placement", lambda job, slots: forced)
 
 
 # ====================================================================== inputs

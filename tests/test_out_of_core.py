@@ -385,7 +385,7 @@ def test_static_out_of_core_refused_on_distinct_devices(rand_graph, monkeypatch)
     assert mg.last_run["whole"] is True
     rand_graph.forget_derived("cuda_static_graph_ooc")
     split = dict(split=True, source="test", seconds=None, work=None)
-    monkeypatch.setattr(mg, "placement", lambda job, nslots: split)
+    monkeypatch.setattr(mg, "placement", lambda job, slots: split)
     with pytest.raises(CapacityError, match="one GPU only"):  # split: refused
         ng.count_subgraphs(rand_graph, "house", **kw)
     assert ng.count_subgraphs(rand_graph, "house", engine="cuda", devices=[0, 1]) == want

@@ -68,10 +68,12 @@ def test_measured_times_decide_after_the_first_runs(graph, monkeypatch):
     key = ("static", id(plan), "count")
     table = lambda: graph.derived(mg.TIMES_KEY, dict)[key]  # noqa: E731
     run = lambda: run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1])  # noqa: E731
+    place = lambda: mg.placement(StaticJob.of(graph, plan, "count"), [0, 1])  # noqa: E731
     assert run() == want
-    assert table()["split"] is None and table()["one"] is None  # a first run: not kept
+    assert table()["split"] == {} and table()["one"] is None  # a first run: not kept
+    assert table()["warm"] == {0, 1}
     assert run() == want and mg.last_run["placement"] == "estimate"
-    split = table()["split"]
+    split = table()["split"][(0, 1)]
     assert split == pytest.approx(mg.last_run["seconds"]) and table()["one"] is None
     # a quick split (under SPLIT_CLEAR_SECONDS): the next call is timed on one device, kept
     # at once (the split warmed the device)
@@ -80,36 +82,39 @@ def test_measured_times_decide_after_the_first_runs(graph, monkeypatch):
     assert mg.last_run["placement"] == "measured" and mg.last_run["whole"] is True
     assert table()["one"] == pytest.approx(mg.last_run["seconds"])
     # both known: the faster placement
-    table()["one"], table()["split"] = 2.0, 1.0
+    table()["one"], table()["split"] = 2.0, {(0, 1): 1.0}
     assert run() == want and mg.last_run["whole"] is False
     assert mg.last_run["estimate"]["seconds"] == (2.0, 1.0)
-    table()["one"], table()["split"] = 1.0, 2.0
+    table()["one"], table()["split"] = 1.0, {(0, 1): 2.0}
     assert run() == want and mg.last_run["whole"] is True
     # one known: split from SPLIT_MIN_SECONDS on; a slow split alone: split
-    table()["one"], table()["split"] = 1.0, None
-    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is True
-    table()["one"], table()["split"] = mg.SPLIT_MIN_SECONDS / 2, None
-    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is False
-    table()["one"], table()["split"] = None, mg.SPLIT_CLEAR_SECONDS
-    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["split"] is True
+    table()["one"], table()["split"] = 1.0, {}
+    assert place()["split"] is True
+    table()["one"] = mg.SPLIT_MIN_SECONDS / 2
+    assert place()["split"] is False
+    table()["one"], table()["split"] = None, {(0, 1): mg.SPLIT_CLEAR_SECONDS}
+    assert place()["split"] is True
     # another plan object under the same id is not taken for this one
-    graph.derived(mg.TIMES_KEY, dict)[key] = {"plan": object(), "one": 5.0, "split": None}
-    assert mg.placement(StaticJob.of(graph, plan, "count"), 2)["source"] == "estimate"
+    graph.derived(mg.TIMES_KEY, dict)[key] = {"plan": object(), "one": 5.0}
+    assert place()["source"] == "estimate"
 
 
-def test_one_device_first_then_split_timed_twice(graph, monkeypatch):
-    """A query placed on one device and found slow enough is split; a split's first run (the
-    other devices compile and upload) is not kept."""
+def test_split_times_are_kept_per_device_set(graph, monkeypatch):
+    """A split is timed per set of devices: a device that never ran the query makes the run
+    cold (not kept), and the time on two devices does not stand for four."""
     plan = _plan(graph)
+    monkeypatch.setattr(StaticJob, "heavy_work", 1.0)
     want = run_static(graph, plan, "count", engine="cpu")
     key = ("static", id(plan), "count")
     table = lambda: graph.derived(mg.TIMES_KEY, dict)[key]  # noqa: E731
-    run = lambda: run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1])  # noqa: E731
-    assert run() == want and table()["one"] is None  # estimate: one device, first run
-    assert run() == want and table()["one"] is not None
-    monkeypatch.setattr(mg, "SPLIT_MIN_SECONDS", 0.0)
-    assert run() == want and mg.last_run["whole"] is False and table()["split"] is None
-    assert run() == want and table()["split"] is not None
+    for _ in range(2):
+        assert run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1]) == want
+    assert set(table()["split"]) == {(0, 1)}
+    assert mg.placement(StaticJob.of(graph, plan, "count"), [0, 1, 2, 3])["source"] == "estimate"
+    assert run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1, 2, 3]) == want
+    assert set(table()["split"]) == {(0, 1)}  # devices 2 and 3 ran it first: not kept
+    assert run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1, 2, 3]) == want
+    assert set(table()["split"]) == {(0, 1), (0, 1, 2, 3)}
 
 
 def test_forced_task_count_always_splits(graph):

@@ -12,10 +12,11 @@ Placement (:func:`placement`): a call that one device finishes quickly stays on 
 device (splitting would cost more than it saves); a heavy one splits. A query not timed yet is
 placed by the plan's estimate of its work (:meth:`Job.estimated_work`: degree statistics,
 window sizes; split from the job's :attr:`Job.heavy_work`); after that by the times of its
-earlier multi-device calls on the graph (kept under :meth:`Job.cost_key`, not those of a
-placement's first run, which compiles and uploads): the faster of one device and the split
-once both are timed. ``last_run`` records the decision, its source, the per-device busy times
-and tasks; ``progress=True`` prints it.
+earlier multi-device calls on the graph (kept under :meth:`Job.cost_key`, the split's per set
+of devices; a run is kept once every device it used had run the query, a first run compiling
+and uploading): the faster of one device and the split once both are timed. ``last_run``
+records the decision, its source, the per-device busy times and tasks; ``progress=True``
+prints it.
 
 Work units of a split: a count whose engine deals its own work out (``count_part``, the CUDA
 static engine: every ``n``-th entry of its heavy-first task or vertex lists) runs
@@ -494,29 +495,32 @@ def _times(job: Job) -> dict:
 
 
 def _timing(job: Job) -> dict | None:
-    """The measured times of ``job``'s query on its graph (None: none kept)."""
+    """The measured times of ``job``'s query on its graph (None: none kept): ``one`` (seconds
+    on one device), ``split`` (seconds per device set, a sorted tuple of slots) and ``warm``
+    (the devices that ran it: compiled and uploaded)."""
     key = job.cost_key()
     if key is None:
         return None
     table = _times(job)
     entry = table.get(key)
     if entry is None or entry["plan"] is not job.plan:  # another plan under a reused id
-        entry = table[key] = {"plan": job.plan, "one": None, "split": None, "seen": set()}
+        entry = table[key] = {"plan": job.plan, "one": None, "split": {}, "warm": set()}
     return entry
 
 
-def placement(job: Job, nslots: int) -> dict[str, Any]:
-    """Whether a call of ``job`` over ``nslots`` device slots splits, and why.
+def placement(job: Job, slots: Sequence[int]) -> dict[str, Any]:
+    """Whether a call of ``job`` over the device ``slots`` splits, and why.
 
     The times measured by earlier multi-device calls of the query on this graph decide
-    (:meth:`Job.cost_key`; kept from a placement's second run on, the first compiling and
-    uploading): with the one-device time and the split call's both known, the faster
-    placement; with the split's only, a split of :data:`SPLIT_CLEAR_SECONDS` or more goes on
-    splitting and a quicker one is tried on one device; with the one-device time only, split
-    from :data:`SPLIT_MIN_SECONDS` on. A query not timed yet splits when the plan's estimate
-    of its work (:meth:`Job.estimated_work`: degree statistics, window sizes) reaches the
-    job's :attr:`Job.heavy_work`. So a quick query stays on one device from the start, a
-    heavy one splits, and those between are settled by their own times within four calls.
+    (:meth:`Job.cost_key`; a run is kept once every device it used had run the query before,
+    the first compiling and uploading): with the one-device time and the split's on these
+    devices both known, the faster placement; with the split's only, a split of
+    :data:`SPLIT_CLEAR_SECONDS` or more goes on splitting and a quicker one is tried on one
+    device; with the one-device time only, split from :data:`SPLIT_MIN_SECONDS` on. A query
+    not timed yet splits when the plan's estimate of its work (:meth:`Job.estimated_work`:
+    degree statistics, window sizes) reaches the job's :attr:`Job.heavy_work`. So a quick
+    query stays on one device from the start, a heavy one splits, and those between are
+    settled by their own times within four calls.
 
     Returns
     -------
@@ -526,32 +530,35 @@ def placement(job: Job, nslots: int) -> dict[str, Any]:
         and ``work`` (the estimate, or None).
     """
     entry = _timing(job)
-    if entry is not None and (entry["one"] is not None or entry["split"] is not None):
-        one, split = entry["one"], entry["split"]
-        if one is not None and split is not None:
-            go = split < one
-        elif split is not None:
-            go = split >= SPLIT_CLEAR_SECONDS
-        else:
-            go = one >= SPLIT_MIN_SECONDS
-        return dict(split=go, source="measured", seconds=(one, split), work=None)
+    if entry is not None:
+        one, split = entry["one"], entry["split"].get(tuple(sorted(slots)))
+        if one is not None or split is not None:
+            if one is not None and split is not None:
+                go = split < one
+            elif split is not None:
+                go = split >= SPLIT_CLEAR_SECONDS
+            else:
+                go = one >= SPLIT_MIN_SECONDS
+            return dict(split=go, source="measured", seconds=(one, split), work=None)
     work = job.estimated_work()
     return dict(
         split=work is None or work >= job.heavy_work, source="estimate", seconds=None, work=work
     )
 
 
-def _keep_time(job: Job, how: str, seconds: float) -> None:
-    """Keep the call's time under ``how`` (``"one"``: on the first slot's device, kept once
-    any run of the query went before, which warmed that device; ``"split"``: kept once a
-    split went before, which warmed every device)."""
+def _keep_time(job: Job, slots: Sequence[int], seconds: float) -> None:
+    """Keep the time of a run on ``slots`` (one slot: the one-device time; several: the split
+    time of that device set) if every device of it had run the query before."""
     entry = _timing(job)
     if entry is None:
         return
-    warm = bool(entry["seen"]) if how == "one" else how in entry["seen"]
-    entry["seen"].add(how)
-    if warm:
-        entry[how] = seconds
+    devs = set(slots)
+    if devs <= entry["warm"]:
+        if len(slots) == 1:
+            entry["one"] = seconds
+        else:
+            entry["split"][tuple(sorted(slots))] = seconds
+    entry["warm"] |= devs
 
 
 def _needs_slices(job: Job) -> bool:
@@ -620,13 +627,13 @@ def run_job(
         with ctx(slots[0]), _device_lock(slots[0]):
             _record(slots=slots, tasks=1, whole=True, placement="one slot")
             return local.run_job(job, eng, progress)
-    place = placement(job, len(slots)) if ntasks is None else None
+    place = placement(job, slots) if ntasks is None else None
     if place is not None and not place["split"]:  # as a one-device call, on the first slot
         _show(progress, job, _describe(place, slots))
         with ctx(slots[0]), _device_lock(slots[0]):
             result = local.run_job(job, eng, progress)
         seconds = time.perf_counter() - start
-        _keep_time(job, "one", seconds)
+        _keep_time(job, slots[:1], seconds)
         _record(
             slots=slots[:1], tasks=1, whole=True, placement=place["source"], estimate=place,
             seconds=seconds, busy_seconds=[seconds],
@@ -677,7 +684,7 @@ def run_job(
             bar.close()
     seconds = time.perf_counter() - start
     if not stats["stopped"]:
-        _keep_time(job, "split", seconds)
+        _keep_time(job, slots, seconds)
     _record(
         slots=slots, tasks=len(tasks), whole=False,
         placement="forced" if place is None else place["source"], estimate=place,
