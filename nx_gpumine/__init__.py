@@ -41,6 +41,7 @@ _EXPORTS: dict[str, str] = {
     "TemporalGraph": "nx_gpumine.inputs.temporal_graph",
     "TemporalMotif": "nx_gpumine.inputs.motifs",
     "count_motifs": "nx_gpumine.interfaces.temporal_functions",
+    "motif_counts": "nx_gpumine.interfaces.temporal_functions",
     "find_motifs": "nx_gpumine.interfaces.temporal_functions",
     "has_motif": "nx_gpumine.interfaces.temporal_functions",
     "motif_census": "nx_gpumine.interfaces.temporal_functions",

@@ -39,13 +39,14 @@ def test_mkdocs_build_strict(tmp_path):
         "read_edge_file",
         "census_heatmap",
         "subgraph_census",
+        "motif_counts",
     ):
         assert name in api
     # descriptions filled in at import (interfaces/paramdocs.py) are shown filled
     assert "{devices}" not in api and "{max_device_bytes}" not in api
-    # the filled devices= text, once per function taking it: count_subgraphs, count_motifs and
-    # subgraph_census
-    assert api.count("NX_GPUMINE_DEVICES") == 3
+    # the filled devices= text, once per function taking it: count_subgraphs, count_motifs,
+    # motif_counts and subgraph_census
+    assert api.count("NX_GPUMINE_DEVICES") == 4
     assert (site / "img" / "census_collegemsg.png").is_file()
     assert (site / "img" / "scaling_temporal.png").is_file()
 

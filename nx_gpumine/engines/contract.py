@@ -205,6 +205,13 @@ class EngineHooks(Protocol):
         equations). Without it, the census counts blocks and queries."""
         ...
 
+    def count_windows(self, graph: Any, plan: Any, windows: Any) -> list[int]:
+        """The counts of ``plan`` within each of the ascending ``windows`` (graph time units,
+        none above the plan's window), then the plan's own count, in one walk (temporal; the
+        CPU engine bins each match by its span). Without it, a motif table counts each window
+        in its own call."""
+        ...
+
     def release(self, graph: Any) -> None:
         """Free the current device's data of ``graph`` (temporal; the CUDA engine), called by
         the multi-device scheduler after each time-partition slice under a device budget."""
@@ -214,7 +221,7 @@ class EngineHooks(Protocol):
 #: The optional hooks (:class:`EngineHooks`) callers look for, by problem kind.
 OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "static": ("unsupported", "iter_matches", "whole_range_count", "count_part"),
-    "temporal": ("unsupported", "release"),
+    "temporal": ("unsupported", "release", "count_windows"),
     "refine": (),
     "local_counts": (),
     "census": ("induced_census",),

@@ -6,7 +6,8 @@ pick the executor (this process, several devices, Dask); a caller that names one
 (``TemporalJob.of(graph, plan, mode, limit)``, ``CensusJob.of(graph, delta, tie)``) and hands it
 to that executor's entry (:func:`~nx_gpumine.execution.runner.run_on_devices`,
 :func:`nx_gpumine.execution.executors.dask.run_job`); :func:`run_temporal_partitioned` runs
-Everest's time partitions one after the other in this process.
+Everest's time partitions one after the other in this process. :func:`run_motif_table` counts
+several motifs at several windows (one walk per motif where the engine bins matches by span).
 """
 
 from __future__ import annotations
@@ -16,12 +17,16 @@ from typing import Any
 
 import numpy as np
 
+from ..engines import select_engine
+from ..engines.contract import optional_hook
+from ..inputs.motifs import TemporalMotif
 from ..inputs.temporal_graph import TemporalGraph
-from ..plan.temporal_plan import TemporalPlan
+from ..plan.temporal_plan import TemporalPlan, temporal_plan
 from .executors import dask, local
+from .executors.devices import resolve_devices
 from .jobs.census import CensusJob
 from .jobs.temporal import TemporalJob, temporal_tasks
-from .merge import MODES, no_matches
+from .merge import MODES, no_matches, progress_bar
 from .runner import run_job
 
 __all__ = [
@@ -30,6 +35,7 @@ __all__ = [
     "iter_temporal_blocks",
     "temporal_frame_dask",
     "run_census",
+    "run_motif_table",
     "temporal_tasks",
     "MODES",
 ]
@@ -136,3 +142,70 @@ def run_census(
     """
     job = CensusJob.of(graph, delta, tie)
     return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
+
+
+def run_motif_table(
+    graph: TemporalGraph,
+    motifs: list[TemporalMotif],
+    deltas: list[float | int | None],
+    engine: str = "auto",
+    progress: bool = False,
+    client: Any = None,
+    devices: Any = None,
+) -> list[list[int]]:
+    """The count of each motif within each window: ``rows[i][j]`` for ``motifs[i]`` and
+    ``deltas[j]`` (each the count ``run_temporal`` gives for the motif with that window).
+
+    In this process, on an engine with the ``count_windows`` hook (the CPU engine), each motif
+    is walked once, at the largest window (none if a window is None), its matches binned by
+    their span; otherwise (the CUDA engine for now, Dask, several devices) each (motif, window)
+    is one call of :func:`run_temporal`.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    motifs : list of TemporalMotif
+        The motifs, in the graph's time units (their own windows are replaced).
+    deltas : list
+        Windows in the graph's time units (None: no window).
+    engine, progress, client, devices
+        As in :func:`run_temporal` (``progress``: a bar over the motifs).
+
+    Returns
+    -------
+    list of list of int
+    """
+    finite = sorted({d for d in deltas if d is not None})
+    top = None if any(d is None for d in deltas) else finite[-1]
+    here = client is None and engine != "dask" and resolve_devices(devices, engine) is None
+    bar = progress_bar(len(motifs), "motif table") if progress else None
+    rows = []
+    try:
+        for i, motif in enumerate(motifs):
+            plan = temporal_plan(motif.with_(delta=top), graph)
+            hook = None
+            if here and finite:
+                hook = optional_hook(select_engine(engine, "temporal", plan), "count_windows")
+            if hook is not None:
+                *within, total = hook(graph, plan, finite)
+                counts = {**dict(zip(finite, within, strict=True)), top: total}
+            else:
+                counts = {
+                    d: run_temporal(
+                        graph,
+                        temporal_plan(motif.with_(delta=d), graph),
+                        "count",
+                        engine,
+                        client=client,
+                        devices=devices,
+                    )  # fmt: skip
+                    for d in dict.fromkeys(deltas)
+                }
+            rows.append([int(counts[d]) for d in deltas])
+            if bar is not None:
+                bar.task_done(i)
+    finally:
+        if bar is not None:
+            bar.close()
+    return rows

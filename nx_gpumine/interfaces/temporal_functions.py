@@ -16,7 +16,7 @@ import numpy as np
 
 from ..device_limits import device_budget
 from ..errors import QueryError
-from ..execution.temporal import run_census, run_temporal
+from ..execution.temporal import run_census, run_motif_table, run_temporal
 from ..inputs.frames import frame_namespace, is_frame
 from ..inputs.motif_args import UNSET, as_motif
 from ..inputs.motifs import (
@@ -33,7 +33,7 @@ from ..plan.temporal_plan import temporal_plan, time_span
 from ..results.temporal import match_columns
 from .paramdocs import devices_doc, fill_doc, max_device_bytes_doc, run_options_doc
 
-__all__ = ["count_motifs", "find_motifs", "has_motif", "motif_census", "as_motif"]
+__all__ = ["count_motifs", "motif_counts", "find_motifs", "has_motif", "motif_census", "as_motif"]
 
 
 def _check_columns(graph_kw: Mapping) -> None:
@@ -70,6 +70,161 @@ def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, columns: tuple) ->
     m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
     check_motif_limits(m, time_span(graph))
     return graph, m, temporal_plan(m, graph)
+
+
+def _is_edge(x: Any) -> bool:
+    return (
+        isinstance(x, Sequence)
+        and not isinstance(x, str)
+        and len(x) == 2
+        and all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in x)
+    )
+
+
+def _as_list(value: Any, one: tuple[type, ...], what: str) -> list:
+    """``value`` as a list of items (``one``'s types, and anything not iterable, are one item)."""
+    if isinstance(value, one) or not isinstance(value, Sequence | np.ndarray):
+        return [value]
+    items = list(value)
+    if not items:
+        raise QueryError(f"{what} is empty")
+    return items
+
+
+def _motif_label(spec: Any, m: Any) -> str:
+    """The table's name of a motif: its catalogue name, the text given, else its edges."""
+    if m.name:
+        return m.name
+    if isinstance(spec, str):
+        return spec.strip()
+    if all(a < 10 and b < 10 for a, b in m.edges):
+        return " ".join(f"{a}{b}" for a, b in m.edges)
+    return " ".join(f"{a}-{b}" for a, b in m.edges)
+
+
+@fill_doc(
+    run_options=run_options_doc(
+        max_device_bytes_doc(
+            "an edge stream whose estimated need exceeds it is streamed through the GPU in time "
+            "partitions",
+            " (each streams its own time partitions when they exceed it)",
+        ),
+        devices_doc("Everest's time partitions"),
+    )
+)
+def motif_counts(
+    G: Any,
+    motifs: Any,
+    deltas: Any,
+    *,
+    tie: str | None = None,
+    engine: str = "auto",
+    progress: bool = False,
+    source: str = "source",
+    target: str = "target",
+    time: str = "time",
+    edge_label: str | None = None,
+    node_label: str | None = None,
+    node_labels: Mapping | None = None,
+    client: Any = None,
+    max_device_bytes: int | None = None,
+    devices: Any = None,
+) -> Any:
+    """The counts of several temporal motifs at several windows, as one table.
+
+    Each cell is the number :func:`count_motifs` gives for that motif with that window. On the
+    CPU engine each motif is walked once, at the largest window, and every match is binned by
+    its span ``t_last - t_first``: one pass for all the windows. On the GPU (and with ``client``
+    or ``devices``) each cell is counted by its own call for now.
+
+    Parameters
+    ----------
+    G : TemporalGraph, networkx.DiGraph, dataframe or array
+        The temporal graph.
+    motifs : motif or sequence of motifs
+        Each as :func:`count_motifs` takes it (a catalogue name such as ``"M4"``, Everest
+        text such as ``"01 12 20"``, a list of ``(a, b)`` edges, a ``TemporalMotif``, an
+        ``EverestQuery``); a single one is a table of one row. A list of ``(int, int)`` pairs
+        is one motif (its edges).
+    deltas : window or sequence of windows
+        Each a number in the unit of numeric times, a duration for datetime times, or None (no
+        window); the motifs' own windows are replaced.
+    tie : {"strict", "input_order"}, optional
+        Overrides each motif's tie policy.
+    engine : {"auto", "cpu", "cuda", "dask"}
+        Engine, as in :func:`count_motifs`.
+    progress : bool
+        A bar over the motifs (in this process).
+    source, target, time, edge_label, node_label, node_labels
+        As in :func:`count_motifs`.
+    {run_options}
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per motif (index ``motif``: the catalogue name, the text given, else the edges
+        as ``"01 12 20"``), one column per window (labelled by the values as given, None for no
+        window), int64 counts (Python ints for a count past ``2**63 - 1``).
+
+    Raises
+    ------
+    QueryError
+        An empty list of motifs or windows, two motifs with one name or two equal windows, or
+        what :func:`count_motifs` refuses.
+
+    Examples
+    --------
+    >>> import nx_gpumine as ng
+    >>> T = ng.temporal_from_arrays([0, 1, 2, 0], [1, 2, 0, 1], [0, 60, 120, 900])
+    >>> ng.motif_counts(T, ["M1", "triangle"], [100, 1000], engine="cpu")  # doctest: +SKIP
+    delta     100  1000
+    motif
+    M1          0     0
+    triangle    0     1
+    """
+    import pandas as pd
+
+    from ..inputs.everest_query import EverestQuery
+    from ..inputs.motifs import TemporalMotif
+
+    progress = as_flag(progress, "progress")
+    columns = dict(
+        zip(_COLUMN_ARGS, (source, target, time, edge_label, node_label, node_labels), strict=True)
+    )
+    _check_columns(columns)
+    graph = as_temporal_graph(G, **columns)
+    specs = _as_list(motifs, (str, TemporalMotif, EverestQuery), "motifs")
+    if all(_is_edge(x) for x in specs):
+        specs = [specs]
+    windows = _as_list(deltas, (str,), "deltas")
+    span = time_span(graph)
+    units = []
+    for d in windows:
+        u = limit_in_units(d, graph.time_spec, "delta")
+        check_int64_limit(u, span, "delta")
+        units.append(u)
+    if len(set(units)) < len(units):
+        raise QueryError(f"deltas holds one window twice: {windows}")
+    table, labels = [], []
+    for spec in specs:
+        m = as_motif(spec, tie=tie)
+        labels.append(_motif_label(spec, m))
+        m = motif_in_units(m, graph.time_spec)
+        check_motif_limits(m, span)
+        table.append(m)
+    if len(set(labels)) < len(labels):
+        raise QueryError(f"two motifs have one name: {labels}")
+    run = dict(engine=engine, progress=progress, client=client, devices=devices)
+    with device_budget(max_device_bytes):
+        rows = run_motif_table(graph, table, units, **run)
+    wide = any(abs(c) > np.iinfo(np.int64).max for r in rows for c in r)
+    frame = pd.DataFrame(
+        rows,
+        index=pd.Index(labels, name="motif"),
+        columns=pd.Index(windows, dtype=object, name="delta"),  # as given (None stays None)
+        dtype=object if wide else np.int64,
+    )
+    return frame
 
 
 @fill_doc(

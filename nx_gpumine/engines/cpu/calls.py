@@ -109,6 +109,7 @@ __all__ = [
     "PAUSED",
     "POLL_MASK",
     "run_kernel",
+    "chunk_counts",
     "enumerate_rows",
     "count_chunks",
     "stack_blocks",
@@ -277,7 +278,7 @@ def wide_count(count: int, limbs: np.ndarray) -> int:
     return count
 
 
-def _chunk_counts(res: np.ndarray) -> list[int] | np.ndarray:
+def chunk_counts(res: np.ndarray) -> list[int] | np.ndarray:
     """The exact count of each chunk of a ``run_chunks`` result (its int64 words as they are
     when no chunk spilled, else Python ints; -1 marks an overflowed chunk)."""
     if not res[3:].any():
@@ -519,7 +520,7 @@ def reduce_roots(
     offsets = np.zeros(len(chunks), dtype=np.int64)  # no rows: every chunk writes none
     res = run_kernel(kernels.chunks, chunks, *args, mode, no_rows, offsets, stop, stop=stop)
     # a chunk's -1 is an overflowing count (checked_sum raises)
-    return int(res[0].any()) if mode == EXISTS else checked_sum(_chunk_counts(res))
+    return int(res[0].any()) if mode == EXISTS else checked_sum(chunk_counts(res))
 
 
 def enumerate_rows(
@@ -691,7 +692,7 @@ def count_chunks(
         offsets = np.zeros(end - done, dtype=np.int64)
         part = chunks[done : end + 1]
         res = run_kernel(kernels.chunks, part, *args, COUNT, no_rows, offsets, stop, stop=stop)
-        counts.extend(int(c) for c in _chunk_counts(res))
+        counts.extend(int(c) for c in chunk_counts(res))
         held = checked_sum(counts)
         done, step = end, 2 * step
         if held * nch <= end * room // 4:  # far from the budget at this rate: the rest at once

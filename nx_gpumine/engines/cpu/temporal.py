@@ -14,6 +14,7 @@ poll a stop flag (see :mod:`.calls`: Ctrl-C, threads).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numba
 import numpy as np
@@ -23,6 +24,7 @@ from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import (
     CENSUS_TABLE,
     TemporalPlan,
+    build_temporal_plan,
     census_position,
     census_window,
     encode_limit,
@@ -34,6 +36,7 @@ from .calls import (
     COUNT,
     EXISTS,
     WalkKernels,
+    chunk_counts,
     enumerate_rows,
     new_stop,
     reduce_roots,
@@ -66,6 +69,7 @@ from .temporal_walk import (
 
 __all__ = [
     "count",
+    "count_windows",
     "enumerate_matches",
     "exists",
     "census",
@@ -189,8 +193,9 @@ def _graph_arrays(graph: TemporalGraph) -> TemporalGraphArrays:
     )
 
 
-def _args(graph: TemporalGraph, plan: TemporalPlan) -> TemporalArgs:
-    """The walk's arguments (numba-friendly dtypes), checked against each other."""
+def _args(graph: TemporalGraph, plan: TemporalPlan, windows: Any = ()) -> TemporalArgs:
+    """The walk's arguments (numba-friendly dtypes), checked against each other (``windows``:
+    the ascending windows a count bins its matches by, :func:`count_windows`)."""
     settle()  # no compilation may overlap one still running from an interrupted call
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
@@ -213,6 +218,7 @@ def _args(graph: TemporalGraph, plan: TemporalPlan) -> TemporalArgs:
         edge_label=_c(plan.edge_label, np.int32),
         has_allow=plan.node_allow is not None,
         allow=_DUMMY_ALLOW if plan.node_allow is None else _c(plan.node_allow, np.uint8),
+        windows=np.asarray(windows, dtype=tdt),
     )
     anti = AntiEdges(
         ptr=_c(plan.anti_ptr, i64),
@@ -244,6 +250,20 @@ def _reduce(graph: TemporalGraph, plan: TemporalPlan, lo: int, hi: int | None, m
     return reduce_roots(_KERNELS, _args(graph, plan), lo, hi, plan.l, mode, bounds)
 
 
+def _census_route(graph: TemporalGraph, plan: TemporalPlan) -> tuple[int | None, int]:
+    """``(census position, census parts)`` of a plan :func:`count` counts by the census's
+    sweeps; parts 0 for a plan it walks (see there)."""
+    idx = census_position(plan)
+    parts = 0 if idx is None else _census_parts(CENSUS_KEYS[idx])
+    if (
+        parts == 0
+        or parts == PART_TRIANGLE
+        or (parts != PART_TWO_NODE and census_index(graph).heaviest < HEAVY_PAIR)
+    ):
+        return idx, 0
+    return idx, parts
+
+
 def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> int:
     """Number of edge-id tuples matching the motif with the root edge id in ``[lo, hi)``
     (:class:`~nx_gpumine.engines.contract.TemporalEngine`; ``CapacityError`` past 64 bits).
@@ -253,19 +273,67 @@ def count(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None 
     counted by the census (per node pair, not enumerated; the same number). Triangles, and
     stars without such a pair, are walked: one motif's walk is faster there than the census's
     sweeps."""
-    idx = census_position(plan)
-    parts = 0 if idx is None else _census_parts(CENSUS_KEYS[idx])
-    if (
-        parts == 0
-        or parts == PART_TRIANGLE
-        or (parts != PART_TWO_NODE and census_index(graph).heaviest < HEAVY_PAIR)
-    ):
+    idx, parts = _census_route(graph, plan)
+    if not parts:
         return _reduce(graph, plan, lo, hi, COUNT)
     settle()
     if plan.lim_dtype != graph.time.dtype:
         raise ValueError("plan and graph differ in time dtype: build the plan for this graph")
     lo, hi = checked_range(lo, hi, graph.m)
     return int(_census(graph, plan.tie, plan.delta_on, plan.delta, lo, hi, parts)[idx])
+
+
+def count_windows(graph: TemporalGraph, plan: TemporalPlan, windows: Any) -> list[int]:
+    """The counts of ``plan`` within each of ``windows`` and its own count, in one walk.
+
+    ``windows``: ascending limits in the graph's time unit, none above the plan's own window
+    (when it has one). Entry ``j`` of the result counts the matches whose span ``t_last - t_0``
+    is within ``windows[j]`` (the window rule of every engine, :func:`~.temporal_walk._past`);
+    the last entry is the plan's whole count. The walk is the plan's own (its window bounds the
+    search); each match is binned by its span as it is counted (one pass for every window).
+    A motif whose count takes the census's per-pair sweeps (see :func:`count`), or with
+    anti-edges (whose intervals may end at the window), is counted once per window by
+    :func:`count` instead.
+
+    Raises
+    ------
+    ValueError
+        Windows not ascending, negative, or beyond the plan's window.
+    CapacityError
+        A count past 64 bits.
+    """
+    lims = list(windows)
+    checked = np.asarray(lims, dtype=graph.time.dtype)
+    if len(lims) and (
+        (np.diff(checked) < 0).any()
+        or checked[0] < 0
+        or (plan.delta_on and checked[-1] > plan.delta)
+    ):
+        raise ValueError(
+            f"windows must be ascending, >= 0 and within the plan's window, got {lims}"
+        )
+    if _census_route(graph, plan)[1] or len(plan.anti_src):
+        # the census sweeps take one window at a time; an anti-edge's interval can end at the
+        # window, so a match of a narrower window may be refused in a wider one
+        counts = [count(graph, _with_window(plan, w, graph)) for w in lims]
+        return [*counts, count(graph, plan)]
+    if plan.impossible or graph.m == 0:
+        return [0] * (len(lims) + 1)
+    chunks = _chunking(graph, plan.delta_on, plan.delta, 0, graph.m)()
+    nch = len(chunks) - 1
+    bins = np.zeros((nch, max(len(lims), 1)), dtype=np.int64)
+    offsets = np.arange(nch + 1, dtype=np.int64)  # chunk c bins into row c
+    stop = new_stop()
+    args = _args(graph, plan, lims)
+    res = run_kernel(_KERNELS.chunks, chunks, *args, COUNT, bins, offsets, stop, stop=stop)
+    total = checked_sum(chunk_counts(res))
+    per_bin = [sum(int(x) for x in bins[:, j].tolist()) for j in range(len(lims))]
+    return [*np.cumsum(per_bin, dtype=object).tolist(), total]
+
+
+def _with_window(plan: TemporalPlan, window: Any, graph: TemporalGraph) -> TemporalPlan:
+    """``plan``'s motif with window ``window`` (in the graph's unit), planned for ``graph``."""
+    return build_temporal_plan(plan.motif.with_(delta=window), graph)
 
 
 def exists(graph: TemporalGraph, plan: TemporalPlan, lo: int = 0, hi: int | None = None) -> bool:

@@ -106,6 +106,10 @@ class TemporalPlanArrays(NamedTuple):
     #: which graph nodes it may map to (uint8 ``[k, n]``).
     has_allow: bool
     allow: np.ndarray
+    #: ascending windows (the graph's time dtype) a count also bins its matches by: a match
+    #: whose span ``t_last - t_0`` is within ``windows[j]`` and not ``windows[j - 1]`` adds 1
+    #: to ``out[run.row0, j]`` (:func:`~.temporal.count_windows`); empty: no bins.
+    windows: np.ndarray
 
 
 class AntiEdges(NamedTuple):
@@ -330,6 +334,8 @@ def _run_range(graph, plan, anti, walk, run):
     src_new, dst_new, source = plan.src_new, plan.dst_new, plan.source
     delta_on, delta, gap_on, gap = plan.delta_on, plan.delta, plan.gap_on, plan.gap
     p_elab, p_nlab, has_allow, allow = plan.edge_label, plan.node_label, plan.has_allow, plan.allow
+    windows = plan.windows
+    nwin = len(windows)
     g_nlab, has_nlab = graph.node_label, graph.has_node_label
     pos_out, pos_in, out_after_in, in_after_out = walk
     anti_ptr = anti.ptr
@@ -386,6 +392,8 @@ def _run_range(graph, plan, anti, walk, run):
                     return cnt, rows, e0, FULL
                 out[rows, 0] = e0
                 rows += 1
+            elif nwin > 0:  # a span of 0 is within every window
+                out[row0, 0] += 1
             cnt += 1
             fmap[esrc[0]] = -1
             fmap[edst[0]] = -1
@@ -524,6 +532,12 @@ def _run_range(graph, plan, anti, walk, run):
                     for j in range(l):
                         out[rows, j] = eid[j]
                     rows += 1
+                elif nwin > 0:  # the smallest window the match's span fits in
+                    j = 0
+                    while j < nwin and _past(time[e], t0, windows[j]):
+                        j += 1
+                    if j < nwin:
+                        out[row0, j] += 1
                 cnt += 1
                 if mode == EXISTS:
                     stop[0] = 1  # the other chunks stop at their next look at the flag

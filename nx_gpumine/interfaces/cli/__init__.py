@@ -4,7 +4,8 @@ Subcommands::
 
     nx-gpumine count GRAPH PATTERN [PATTERN ...]   static pattern counts (table of count and time;
                                                   --estimate: the estimates, nothing counted)
-    nx-gpumine temporal GRAPH --motif M4 --delta 3600   one temporal motif (or --query FILE)
+    nx-gpumine temporal GRAPH --motif M4 --delta 3600   one temporal motif (or --query FILE);
+                                                  --motif M1,M4 --delta 3600,86400: a table
     nx-gpumine census GRAPH [--delta 3600]        the 36 three-edge temporal motifs, 6x6 table
     nx-gpumine graphlets GRAPH -k 4               every connected k-node pattern (static census)
     nx-gpumine fsm GRAPH --min-support S          frequent subgraph mining (MNI support)
@@ -184,11 +185,13 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("temporal", help="count one temporal motif")
     t.add_argument("graph", nargs="?", help="'src dst time' file, '-' (stdin), or 'collegemsg'")
     t.add_argument("--motif", help="catalogue name: M1..M13, M4-A, triangle, cycle<k>, path<l>, "
-                   "or a census key like '01 12 20'")  # fmt: skip
+                   "or a census key like '01 12 20'; several, comma-separated (M1,M4,M13), "
+                   "count as one table")  # fmt: skip
     t.add_argument("--edges", help="motif edges in temporal order, e.g. '0 1, 1 2, 2 0'")
     t.add_argument("--query", metavar="FILE", help="Everest-style query file (YAML)")
     t.add_argument("--delta", help=f"{DELTA_HELP}; required with --motif and --edges "
-                   "(with --query, the query's delta unless given)")  # fmt: skip
+                   "(with --query, the query's delta unless given); several, comma-separated "
+                   "(1h,1d), count as one table")  # fmt: skip
     t.add_argument("--tie", choices=("strict", "input_order"), default="strict",
                    help="equal timestamps: never ordered (strict) or by input order")  # fmt: skip
     t.add_argument("--find", type=int, metavar="N", help="also list the first N matches")

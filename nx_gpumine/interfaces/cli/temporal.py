@@ -16,6 +16,7 @@ __all__ = [
     "census_rows",
     "check_delta",
     "cmd_census",
+    "cmd_motif_table",
     "cmd_temporal",
     "delta_number",
     "parse_delta",
@@ -152,11 +153,81 @@ def _motif_from_args(args: argparse.Namespace) -> tuple[Any, str | None, int | N
     return named_motif(args.motif, tie=args.tie), None, None
 
 
+def _is_table(args: argparse.Namespace) -> bool:
+    """Several motifs (``--motif M1,M4``) or windows (``--delta 1h,1d``): a motif table."""
+    return bool(args.motif and "," in args.motif) or bool(args.delta and "," in args.delta)
+
+
+def cmd_motif_table(args: argparse.Namespace) -> Report:
+    """``temporal --motif M1,M4 --delta 1h,1d``: the counts of every motif at every window
+    (:func:`~nx_gpumine.interfaces.temporal_functions.motif_counts`), one row per motif."""
+    from ...inputs.motifs import named_motif
+    from ..temporal_functions import motif_counts
+
+    if args.edges or args.query or not args.motif:
+        raise CliError(
+            "several motifs or windows take --motif NAME,NAME,... (not --edges, --query)"
+        )
+    if args.delta is None:
+        raise CliError(
+            "a motif table needs --delta D1,D2,... (durations such as 1h for timestamps)"
+        )
+    if args.find:
+        raise CliError("--find lists the matches of one motif at one window")
+    engine = resolve_engine(args.engine, "temporal")
+    status = Status(args.progress)
+    names = [x.strip() for x in args.motif.split(",")]
+    for name in names:
+        named_motif(name)  # an unknown name is refused before the graph is read
+    texts = [x.strip() for x in args.delta.split(",")]
+    deltas = [parse_delta(x) for x in texts]
+    status.note(f"reading {args.graph}")
+    if args.graph is None:
+        raise CliError("name a temporal graph (file or 'collegemsg')")
+    graph, read_s = timed(lambda: load_temporal_graph(args.graph, Columns.from_args(args)))
+    for d in deltas:
+        check_delta(d, graph, args.graph, args.tie)
+    status.note("counting")
+    frame, secs = timed(
+        lambda: motif_counts(
+            graph, names, deltas, tie=args.tie, engine=engine, progress=status.bars
+        )
+    )
+    rows = [
+        [name, *(int(c) for c in row)]
+        for name, row in zip(names, frame.to_numpy().tolist(), strict=True)
+    ]
+    data: dict = {
+        "command": "temporal",
+        "graph": args.graph,
+        "nodes": graph.n,
+        "edges": graph.m,
+        "times": graph.time_spec.describe(),
+        "tie": args.tie,
+        "deltas": [delta_number(d) for d in deltas],
+        "counts": {
+            name: dict(zip(texts, row[1:], strict=True))
+            for name, row in zip(names, rows, strict=True)
+        },
+        "engine": engine,
+        "read_s": read_s,
+        "time_s": secs,
+    }
+    notes = [
+        f"temporal graph {args.graph}: {graph} (read in {read_s:.3f} s)",
+        f"{len(names)} motifs x {len(deltas)} windows in {secs:.3f} s ({engine})",
+    ]
+    return Report(["motif", *(f"delta {t}" for t in texts)], rows, data, notes=notes)
+
+
 def cmd_temporal(args: argparse.Namespace) -> Report:
-    """``temporal``: count (and optionally list) one temporal motif."""
+    """``temporal``: count (and optionally list) one temporal motif, or a motif table
+    (:func:`cmd_motif_table`: several names in ``--motif`` or windows in ``--delta``)."""
     from ...inputs.motif_args import as_motif
     from ..temporal_functions import count_motifs, find_motifs
 
+    if _is_table(args):
+        return cmd_motif_table(args)
     engine = resolve_engine(args.engine, "temporal")
     status = Status(args.progress)
     motif, qgraph, qlimit = _motif_from_args(args)

@@ -1,0 +1,167 @@
+"""Many motifs at several windows in one call (issue 32): ``motif_counts`` and its CPU pass.
+
+The CPU engine's ``count_windows`` walks a motif once at its widest window and bins every match
+by its span; each bin total must equal the count of a separate call at that window (property
+test over random small graphs and motifs of every kind, both tie policies, against the brute
+force of tests/test_temporal_differential.py and the engine's own per-window counts). The
+public table, the CLI's table mode and their errors are checked on CollegeMsg and small graphs;
+the CUDA engine (one call per cell for now) must give the CPU's table (marker ``gpu``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_temporal_differential import _graph, brute_force, cases
+
+import nx_gpumine as ng
+from nx_gpumine.engines.cpu import temporal as cpu_temporal
+from nx_gpumine.errors import QueryError
+from nx_gpumine.inputs.generators import skewed_temporal_graph
+from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
+from nx_gpumine.interfaces import cli
+from nx_gpumine.plan.temporal_plan import build_temporal_plan
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), windows=st.sets(st.integers(0, 6), min_size=1, max_size=4))
+def test_count_windows_bins_equal_one_count_per_window(case, windows):
+    edges, n_lab, e_lab, n_val, motif = case
+    g = _graph(edges, n_lab, e_lab, n_val, with_labels=True)
+    lims = sorted(windows)
+    top = motif.with_(delta=lims[-1] if motif.delta is not None else None)
+    plan = build_temporal_plan(top, g)
+    got = cpu_temporal.count_windows(g, plan, lims)
+    for w, c in zip(lims, got, strict=False):
+        m = top.with_(delta=w)
+        assert c == cpu_temporal.count(g, build_temporal_plan(m, g)), (w, m)
+        assert c == len(brute_force(edges, m, n_lab, e_lab, n_val)), (w, m)
+    assert got[-1] == cpu_temporal.count(g, plan)
+
+
+@pytest.mark.parametrize("tie", ["strict", "input_order"])
+def test_count_windows_on_a_graph_with_a_heavy_pair(tie):
+    """Stars and two-node motifs on a graph with a heavy node pair take the census per
+    window; the walked motifs bin. Float times too."""
+    rng = np.random.default_rng(3)
+    m = 4000
+    src = rng.integers(0, 40, m)
+    dst = rng.integers(0, 40, m)
+    src[:600], dst[:600] = 0, 1  # 600 edges between 0 and 1 (more than HEAVY_PAIR)
+    t = np.sort(rng.random(m) * 5000.0)
+    keep = src != dst
+    g = temporal_from_arrays(src[keep], dst[keep], t[keep])
+    for name in ("M1", "01 10 01", "01 02 01", "01 02 10", "triangle", "M4", "M8"):
+        plan = build_temporal_plan(_named(name, 400.0, tie), g)
+        lims = [0.0, 12.5, 100.0, 400.0]
+        got = cpu_temporal.count_windows(g, plan, lims)
+        want = [cpu_temporal.count(g, build_temporal_plan(_named(name, w, tie), g)) for w in lims]
+        assert got == [*want, want[-1]], name
+
+
+def _named(name, delta, tie):
+    from nx_gpumine.inputs.motifs import named_motif
+
+    return named_motif(name).with_(delta=delta, tie=tie)
+
+
+def test_count_windows_refuses_bad_windows():
+    g = skewed_temporal_graph(n=50, m=400, seed=1, mean_gap=3)
+    plan = build_temporal_plan(_named("M1", 100, "strict"), g)
+    for bad in ([10, 5], [-1, 5], [5, 101]):
+        with pytest.raises(ValueError, match="windows must be ascending"):
+            cpu_temporal.count_windows(g, plan, bad)
+    assert cpu_temporal.count_windows(g, plan, []) == [cpu_temporal.count(g, plan)]
+
+
+@pytest.fixture(scope="module")
+def college():
+    from nx_gpumine.inputs.temporal_graph import load_collegemsg
+
+    return load_collegemsg()
+
+
+def test_motif_counts_table_equals_count_motifs(college):
+    motifs = ["M1", "M4", "01 10 01", [(0, 1), (1, 2), (2, 0)]]
+    deltas = [3600, 600, 86400]
+    table = ng.motif_counts(college, motifs, deltas, engine="cpu")
+    assert list(table.index) == ["M1", "M4", "01 10 01", "01 12 20"]
+    assert list(table.columns) == deltas and table.columns.name == "delta"
+    assert table.index.name == "motif" and (table.dtypes == np.int64).all()
+    for i, motif in enumerate(motifs):
+        for j, d in enumerate(deltas):
+            assert table.iloc[i, j] == ng.count_motifs(college, motif, delta=d, engine="cpu")
+    one = ng.motif_counts(college, "M4", 3600, tie="input_order", engine="cpu")
+    assert one.shape == (1, 1)
+    assert one.iloc[0, 0] == ng.count_motifs(
+        college, "M4", delta=3600, tie="input_order", engine="cpu"
+    )
+
+
+def test_motif_counts_without_a_window_and_with_durations():
+    times = pd.to_datetime("2024-01-01") + pd.to_timedelta([0, 30, 90, 4000, 4100, 9000], "s")
+    frame = pd.DataFrame(
+        {"source": [0, 1, 2, 0, 1, 2], "target": [1, 2, 0, 1, 2, 0], "time": times}
+    )
+    hour = pd.Timedelta(hours=1)
+    table = ng.motif_counts(frame, ["triangle", "M1"], [pd.Timedelta(minutes=2), hour, None])
+    assert list(table.columns) == [pd.Timedelta(minutes=2), hour, None]
+    for i, name in enumerate(["triangle", "M1"]):
+        for j, d in enumerate([pd.Timedelta(minutes=2), hour, None]):
+            assert table.iloc[i, j] == ng.count_motifs(frame, name, delta=d)
+    # by hand: (e0 e1 e2) spans 90 s; (e1 e2 e3), (e2 e3 e4), (e3 e4 e5), (e0 e1 e5) and
+    # (e0 e4 e5) span more than an hour
+    assert table.loc["triangle"].tolist() == [1, 1, 6]
+
+
+def test_motif_counts_errors(college):
+    with pytest.raises(QueryError, match="motifs is empty"):
+        ng.motif_counts(college, [], [10])
+    with pytest.raises(QueryError, match="deltas is empty"):
+        ng.motif_counts(college, "M1", [])
+    with pytest.raises(QueryError, match="one window twice"):
+        ng.motif_counts(college, "M1", [10, 10])
+    with pytest.raises(QueryError, match="one name"):
+        ng.motif_counts(college, ["M1", "M1"], [10])
+    with pytest.raises(QueryError):
+        ng.motif_counts(college, ["M1", "no-such-motif"], [10])
+
+
+def test_cli_motif_table(college):
+    out = io.StringIO()
+    rc = cli.main(
+        ["temporal", "collegemsg", "--motif", "M1,M4,triangle", "--delta", "600,3600",
+         "--engine", "cpu"], out,
+    )  # fmt: skip
+    text = out.getvalue()
+    assert rc == 0 and "delta 600" in text and "delta 3600" in text
+    out = io.StringIO()
+    rc = cli.main(
+        ["temporal", "collegemsg", "--motif", "M1,M4", "--delta", "600,3600", "--engine", "cpu",
+         "--format", "json"], out,
+    )  # fmt: skip
+    data = json.loads(out.getvalue())
+    want = ng.motif_counts(college, ["M1", "M4"], [600, 3600], engine="cpu")
+    assert data["counts"]["M4"]["3600"] == want.loc["M4", 3600]
+    assert data["deltas"] == [600, 3600]
+    for argv in (
+        ["temporal", "collegemsg", "--edges", "0 1, 1 2", "--delta", "60,600"],
+        ["temporal", "collegemsg", "--motif", "M1,M4"],
+        ["temporal", "collegemsg", "--motif", "M1,M4", "--delta", "60", "--find", "3"],
+    ):
+        assert cli.main(argv, io.StringIO()) == 2
+
+
+@pytest.mark.gpu
+def test_cuda_motif_table_equals_cpu(college):
+    pytest.importorskip("cupy")
+    motifs = ["M1", "M4", "M8", "triangle", "01 10 01"]
+    deltas = [600, 3600, 86400]
+    cpu = ng.motif_counts(college, motifs, deltas, engine="cpu")
+    pd.testing.assert_frame_equal(ng.motif_counts(college, motifs, deltas, engine="cuda"), cpu)
