@@ -165,3 +165,19 @@ def test_cuda_motif_table_equals_cpu(college):
     deltas = [600, 3600, 86400]
     cpu = ng.motif_counts(college, motifs, deltas, engine="cpu")
     pd.testing.assert_frame_equal(ng.motif_counts(college, motifs, deltas, engine="cuda"), cpu)
+
+
+def test_census_at_several_windows(college):
+    frame = ng.motif_census(college, [600, 3600, None], engine="cpu")
+    assert frame.shape == (36, 3) and list(frame.columns) == [600, 3600, None]
+    assert frame.index.name == "motif" and (frame.dtypes == np.int64).all()
+    for d in (600, 3600):
+        one = ng.motif_census(college, d, engine="cpu")
+        assert frame[d].to_dict() == one
+    assert (frame[600] <= frame[3600]).all() and (frame[3600] <= frame[None]).all()
+    with pytest.raises(QueryError, match="empty"):
+        ng.motif_census(college, [])
+    with pytest.raises(QueryError, match="twice"):
+        ng.motif_census(college, [600, 600])
+    with pytest.raises(QueryError, match="as_table"):
+        ng.motif_census(college, [600, 3600], as_table=True)

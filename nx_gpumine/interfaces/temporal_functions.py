@@ -414,6 +414,25 @@ def find_motifs(
     return _frame(data, G, spec.tz, tz_cols)
 
 
+def _census_frame(graph: TemporalGraph, deltas: list, tie: str, run: dict) -> Any:
+    """The census at each of ``deltas`` as a DataFrame (a row per ``CENSUS_KEYS`` key, a
+    column per window as given); one census pass per window (each counts all 36 motifs)."""
+    import pandas as pd
+
+    if not deltas:
+        raise QueryError("delta is an empty list")
+    units = [limit_in_units(d, graph.time_spec, "delta") for d in deltas]
+    if len(set(units)) < len(units):
+        raise QueryError(f"delta holds one window twice: {deltas}")
+    for u in units:
+        check_int64_limit(u, time_span(graph), "delta")
+    cols = [run_census(graph, u, tie, **run).tolist() for u in units]
+    return pd.DataFrame(
+        {i: col for i, col in enumerate(cols)},
+        index=pd.Index(CENSUS_KEYS, name="motif"),
+    ).set_axis(pd.Index(deltas, dtype=object, name="delta"), axis=1)
+
+
 def motif_census(
     G: Any,
     delta: Any,
@@ -435,8 +454,10 @@ def motif_census(
     ----------
     G : TemporalGraph, networkx.DiGraph, dataframe or array
         The temporal graph.
-    delta : number, duration or None
-        Window ``t_3 - t_1 <= delta`` (a duration for datetime times).
+    delta : number, duration, None or a list of them
+        Window ``t_3 - t_1 <= delta`` (a duration for datetime times). A list gives a
+        DataFrame: a row per motif key, a column per window (labelled as given), one census
+        pass per window.
     tie : {"strict", "input_order"}
         Tie policy.
     as_table : bool
@@ -463,8 +484,9 @@ def motif_census(
 
     Returns
     -------
-    dict or numpy.ndarray
-        ``{key: count}`` in ``CENSUS_KEYS`` order, or the (6, 6) int64 table.
+    dict, numpy.ndarray or pandas.DataFrame
+        ``{key: count}`` in ``CENSUS_KEYS`` order, the (6, 6) int64 table, or (several
+        windows) the DataFrame.
 
     Raises
     ------
@@ -477,11 +499,14 @@ def motif_census(
         raise QueryError(f"layout must be 'snap' or 'keys', got {layout!r}")
     _check_columns(dict(source=source, target=target, time=time))
     graph: TemporalGraph = as_temporal_graph(G, source=source, target=target, time=time)
+    run = dict(engine=engine, client=client, progress=progress, devices=devices)
+    if isinstance(delta, Sequence | np.ndarray) and not isinstance(delta, str):
+        if as_table:
+            raise QueryError("as_table takes one window; several give a DataFrame")
+        return _census_frame(graph, list(delta), tie, run)
     delta = limit_in_units(delta, graph.time_spec, "delta")  # tie: checked by run_census
     check_int64_limit(delta, time_span(graph), "delta")
-    counts = run_census(
-        graph, delta, tie, engine=engine, client=client, progress=progress, devices=devices
-    )
+    counts = run_census(graph, delta, tie, **run)
     out = {k: int(c) for k, c in zip(CENSUS_KEYS, counts.tolist(), strict=True)}
     if not as_table:
         return out
