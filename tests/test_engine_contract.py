@@ -50,7 +50,7 @@ def test_select_engine_reads_the_table():
 HOOKS = {
     ("static", "cpu"): {"iter_matches"},
     ("static", "cuda"): {"unsupported", "whole_range_count", "count_part"},
-    ("temporal", "cpu"): {"count_windows"},
+    ("temporal", "cpu"): {"count_table"},
     ("temporal", "cuda"): {"unsupported", "release"},
     ("refine", "cpu"): set(),
     ("refine", "cuda"): set(),

@@ -24,6 +24,7 @@ import nx_gpumine as ng
 from nx_gpumine.engines.cpu import temporal as cpu_temporal
 from nx_gpumine.errors import QueryError
 from nx_gpumine.inputs.generators import skewed_temporal_graph
+from nx_gpumine.inputs.motifs import TemporalMotif
 from nx_gpumine.inputs.temporal_graph import temporal_from_arrays
 from nx_gpumine.interfaces import cli
 from nx_gpumine.plan.temporal_plan import build_temporal_plan
@@ -43,6 +44,58 @@ def test_count_windows_bins_equal_one_count_per_window(case, windows):
         assert c == cpu_temporal.count(g, build_temporal_plan(m, g)), (w, m)
         assert c == len(brute_force(edges, m, n_lab, e_lab, n_val)), (w, m)
     assert got[-1] == cpu_temporal.count(g, plan)
+
+
+@st.composite
+def motif_sets(draw):
+    """A small graph and motifs sharing prefixes: extensions of one base edge list (some
+    renumbered, some with gaps, one with a node label: walked alone), all of one tie."""
+    n = draw(st.integers(2, 5))
+    edges = [
+        (draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1)), draw(st.integers(0, 8)))
+        for _ in range(draw(st.integers(0, 18)))
+    ]
+    tie = draw(st.sampled_from(["strict", "input_order"]))
+    base = [(0, 1)]
+    for _ in range(draw(st.integers(0, 3))):
+        k = 1 + max(max(e) for e in base)
+        base.append((draw(st.integers(0, k)), draw(st.integers(0, k))))
+        if base[-1][0] == base[-1][1]:
+            base[-1] = (base[-1][0], k + 1)
+    motifs = []
+    for _ in range(draw(st.integers(1, 5))):
+        cut = draw(st.integers(1, len(base)))
+        medges = base[:cut]
+        if draw(st.booleans()):  # another ending
+            k = 1 + max(max(e) for e in medges)
+            a = draw(st.integers(0, k - 1))
+            medges = [*medges, (a, draw(st.integers(0, k).filter(lambda b, a=a: b != a)))]
+        nodes = sorted({x for e in medges for x in e})  # other node numbers, no holes:
+        perm = draw(st.permutations(range(len(nodes))))  # renumbered into the tree
+        medges = [(perm[nodes.index(a)], perm[nodes.index(b)]) for a, b in medges]
+        kw: dict = {"tie": tie}
+        if draw(st.booleans()) and len(medges) > 1:
+            kw["gaps"] = [draw(st.one_of(st.none(), st.integers(0, 4)))] * (len(medges) - 1)
+        if draw(st.integers(0, 5)) == 0:
+            kw["node_labels"] = {medges[0][0]: 0}
+        motifs.append(TemporalMotif(medges, **kw))
+    return edges, motifs
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=motif_sets(), windows=st.sets(st.integers(0, 8), min_size=1, max_size=3))
+def test_count_table_walks_shared_prefixes_exactly(case, windows):
+    edges, motifs = case
+    if not motifs:
+        return
+    n = 1 + max([max(a, b) for a, b, _ in edges], default=1)
+    g = _graph(edges, [0] * n, [0] * len(edges), [0] * n, with_labels=True)
+    lims = sorted(windows)
+    wide = [m.with_(delta=lims[-1]) for m in motifs]
+    got = cpu_temporal.count_table(g, wide, lims)
+    for m, row in zip(wide, got, strict=True):
+        assert row == cpu_temporal.count_windows(g, build_temporal_plan(m, g), lims), m
+        assert row[-1] == len(brute_force(edges, m, [0] * n, [0] * len(edges), [0] * n)), m
 
 
 @pytest.mark.parametrize("tie", ["strict", "input_order"])

@@ -205,11 +205,12 @@ class EngineHooks(Protocol):
         equations). Without it, the census counts blocks and queries."""
         ...
 
-    def count_windows(self, graph: Any, plan: Any, windows: Any) -> list[int]:
-        """The counts of ``plan`` within each of the ascending ``windows`` (graph time units,
-        none above the plan's window), then the plan's own count, in one walk (temporal; the
-        CPU engine bins each match by its span). Without it, a motif table counts each window
-        in its own call."""
+    def count_table(self, graph: Any, motifs: Any, windows: Any) -> list[list[int]]:
+        """Per motif (``TemporalMotif`` values in the graph's time unit, each with the table's
+        widest window), its counts within each of the ascending ``windows`` and then its own
+        count, all in one pass (temporal; the CPU engine walks plain motifs together on their
+        shared prefixes and bins each match by its span). Without it, a motif table counts
+        each (motif, window) in its own call."""
         ...
 
     def release(self, graph: Any) -> None:
@@ -221,7 +222,7 @@ class EngineHooks(Protocol):
 #: The optional hooks (:class:`EngineHooks`) callers look for, by problem kind.
 OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "static": ("unsupported", "iter_matches", "whole_range_count", "count_part"),
-    "temporal": ("unsupported", "release", "count_windows"),
+    "temporal": ("unsupported", "release", "count_table"),
     "refine": (),
     "local_counts": (),
     "census": ("induced_census",),

@@ -156,10 +156,11 @@ def run_motif_table(
     """The count of each motif within each window: ``rows[i][j]`` for ``motifs[i]`` and
     ``deltas[j]`` (each the count ``run_temporal`` gives for the motif with that window).
 
-    In this process, on an engine with the ``count_windows`` hook (the CPU engine), each motif
-    is walked once, at the largest window (none if a window is None), its matches binned by
-    their span; otherwise (the CUDA engine for now, Dask, several devices) each (motif, window)
-    is one call of :func:`run_temporal`.
+    In this process, on an engine with the ``count_table`` hook (the CPU engine), the table is
+    one pass: the motifs walked at the widest window (none if a window is None), plain ones
+    together on their shared prefixes, each match binned by its span; otherwise (the CUDA
+    engine for now, Dask, several devices) each (motif, window) is one call of
+    :func:`run_temporal` (``progress``: a bar over the motifs).
 
     Parameters
     ----------
@@ -170,7 +171,7 @@ def run_motif_table(
     deltas : list
         Windows in the graph's time units (None: no window).
     engine, progress, client, devices
-        As in :func:`run_temporal` (``progress``: a bar over the motifs).
+        As in :func:`run_temporal`.
 
     Returns
     -------
@@ -178,30 +179,34 @@ def run_motif_table(
     """
     finite = sorted({d for d in deltas if d is not None})
     top = None if any(d is None for d in deltas) else finite[-1]
+    wide = [motif.with_(delta=top) for motif in motifs]
     here = client is None and engine != "dask" and resolve_devices(devices, engine) is None
+    hook = None
+    if here and wide:
+        hook = optional_hook(
+            select_engine(engine, "temporal", temporal_plan(wide[0], graph)), "count_table"
+        )
+    if hook is not None:  # one pass: every motif and window
+        rows = []
+        for got in hook(graph, wide, finite):
+            counts = {**dict(zip(finite, got[:-1], strict=True)), top: got[-1]}
+            rows.append([int(counts[d]) for d in deltas])
+        return rows
     bar = progress_bar(len(motifs), "motif table") if progress else None
     rows = []
     try:
         for i, motif in enumerate(motifs):
-            plan = temporal_plan(motif.with_(delta=top), graph)
-            hook = None
-            if here and finite:
-                hook = optional_hook(select_engine(engine, "temporal", plan), "count_windows")
-            if hook is not None:
-                *within, total = hook(graph, plan, finite)
-                counts = {**dict(zip(finite, within, strict=True)), top: total}
-            else:
-                counts = {
-                    d: run_temporal(
-                        graph,
-                        temporal_plan(motif.with_(delta=d), graph),
-                        "count",
-                        engine,
-                        client=client,
-                        devices=devices,
-                    )  # fmt: skip
-                    for d in dict.fromkeys(deltas)
-                }
+            counts = {
+                d: run_temporal(
+                    graph,
+                    temporal_plan(motif.with_(delta=d), graph),
+                    "count",
+                    engine,
+                    client=client,
+                    devices=devices,
+                )  # fmt: skip
+                for d in dict.fromkeys(deltas)
+            }
             rows.append([int(counts[d]) for d in deltas])
             if bar is not None:
                 bar.task_done(i)

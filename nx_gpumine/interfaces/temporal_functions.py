@@ -133,9 +133,10 @@ def motif_counts(
     """The counts of several temporal motifs at several windows, as one table.
 
     Each cell is the number :func:`count_motifs` gives for that motif with that window. On the
-    CPU engine each motif is walked once, at the largest window, and every match is binned by
-    its span ``t_last - t_first``: one pass for all the windows. On the GPU (and with ``client``
-    or ``devices``) each cell is counted by its own call for now.
+    CPU engine the table is one pass: the motifs are walked at the widest window, plain ones
+    together on their shared prefixes (a motif tree), and every match is binned by its span
+    ``t_last - t_first``. On the GPU (and with ``client`` or ``devices``) each cell is counted
+    by its own call for now.
 
     Parameters
     ----------

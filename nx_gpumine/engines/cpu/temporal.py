@@ -58,6 +58,7 @@ from .temporal_census import (
 )
 from .temporal_walk import (
     AntiEdges,
+    MotifTree,
     TemporalArgs,
     TemporalGraphArrays,
     TemporalPlanArrays,
@@ -65,11 +66,13 @@ from .temporal_walk import (
     build_walk_index,
     run_chunks,
     run_serial,
+    run_tree_chunks,
 )
 
 __all__ = [
     "count",
     "count_windows",
+    "count_table",
     "enumerate_matches",
     "exists",
     "census",
@@ -329,6 +332,115 @@ def count_windows(graph: TemporalGraph, plan: TemporalPlan, windows: Any) -> lis
     total = checked_sum(chunk_counts(res))
     per_bin = [sum(int(x) for x in bins[:, j].tolist()) for j in range(len(lims))]
     return [*np.cumsum(per_bin, dtype=object).tolist(), total]
+
+
+def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[int]]:
+    """For each motif, :func:`count_windows`'s list (its counts within each of ``windows``,
+    then its own count), the plain motifs walked together on their shared prefixes.
+
+    ``motifs``: :class:`~nx_gpumine.inputs.motifs.TemporalMotif` values in the graph's time
+    unit, each with the table's widest window (none or ``windows[-1]``). Plain motifs (no
+    labels, node conditions or anti-edges) of one tie policy, renumbered so that nodes count
+    up in order of appearance, are merged into a :class:`~.temporal_walk.MotifTree` and walked
+    once (:func:`~.temporal_walk.run_tree_chunks`): a prefix common to several motifs (M1's
+    three edges begin eight of M1..M13) is matched once for all. Others are counted one by one
+    (:func:`count_windows`).
+    """
+    lims = list(windows)
+    rows: list = [None] * len(motifs)
+    groups: dict = {}
+    for i, motif in enumerate(motifs):
+        if _plain(motif):
+            groups.setdefault(motif.tie, []).append(i)
+        else:
+            rows[i] = count_windows(graph, build_temporal_plan(motif, graph), lims)
+    for members in groups.values():
+        plans = [build_temporal_plan(_canonical(motifs[i]), graph) for i in members]
+        for i, got in zip(members, _tree_counts(graph, plans, lims), strict=True):
+            rows[i] = got
+    return rows
+
+
+def _plain(motif: Any) -> bool:
+    return not (motif.node_labels or motif.edge_labels or motif.node_where or motif.anti_edges)
+
+
+def _canonical(motif: Any) -> Any:
+    """``motif`` with its nodes numbered in order of first appearance (the same matches)."""
+    order: dict = {}
+    for a, b in motif.edges:
+        order.setdefault(a, len(order))
+        order.setdefault(b, len(order))
+    return motif.with_(edges=[(order[a], order[b]) for a, b in motif.edges])
+
+
+def _tree_counts(graph: TemporalGraph, plans: list, lims: list) -> list[list[int]]:
+    """:func:`count_table`'s rows of plain plans of one tie and window, walked as one tree."""
+    live = [i for i, p in enumerate(plans) if not p.impossible]
+    rows = [[0] * (len(lims) + 1) for _ in plans]
+    if not live or graph.m == 0:
+        return rows
+    tree = _motif_tree(graph, [plans[i] for i in live], lims)
+    chunks = _chunking(graph, bool(tree.delta_on), tree.delta, 0, graph.m)()
+    nch, nm = len(chunks) - 1, len(live)
+    out = np.zeros((nch * nm, len(lims) + 1), dtype=np.int64)
+    stop = new_stop()
+    g = _graph_arrays(graph)
+    run_kernel(run_tree_chunks, chunks, g, tree, walk_index(graph), out, nm, stop, stop=stop)
+    sums = out.reshape(nch, nm, len(lims) + 1)
+    for j, i in enumerate(live):
+        per = [sum(int(x) for x in sums[:, j, b].tolist()) for b in range(len(lims) + 1)]
+        rows[i] = [*np.cumsum(per[:-1], dtype=object).tolist(), per[-1]]
+    return rows
+
+
+def _motif_tree(graph: TemporalGraph, plans: list, lims: list) -> MotifTree:
+    """The trie of ``plans`` (renumbered plain motifs of one tie and window) on their levels'
+    fields: two motifs share a node while their edges so far agree in every field."""
+    fields = ("esrc", "edst", "src_new", "dst_new", "source", "gap_on", "gap")
+    key_of: dict = {}
+    nodes: list = []  # (parent, level fields)
+    ends: list[list[int]] = []
+    for mi, plan in enumerate(plans):
+        parent = -1
+        for lev in range(int(plan.l)):
+            key = (parent, *(np.asarray(getattr(plan, f))[lev].item() for f in fields))
+            node = key_of.get(key)
+            if node is None:
+                node = key_of[key] = len(nodes)
+                nodes.append(key)
+                ends.append([])
+            parent = node
+        ends[parent].append(mi)
+    n = len(nodes)
+    if [j for j, key in enumerate(nodes) if key[0] == -1] != [0]:  # pragma: no cover
+        raise AssertionError("renumbered plain motifs share their root edge (0, 1)")
+    tdt = graph.time.dtype
+    col = {f: [key[1 + i] for key in nodes] for i, f in enumerate(fields)}
+    kids: list[list[int]] = [[] for _ in range(n)]
+    for j, key in enumerate(nodes):
+        if key[0] >= 0:
+            kids[key[0]].append(j)
+    i64 = np.int64
+    return MotifTree(
+        esrc=np.array(col["esrc"], i64),
+        edst=np.array(col["edst"], i64),
+        src_new=np.array(col["src_new"], np.uint8),
+        dst_new=np.array(col["dst_new"], np.uint8),
+        source=np.array(col["source"], i64),
+        gap_on=np.array(col["gap_on"], np.uint8),
+        gap=np.array(col["gap"], tdt),
+        child_ptr=np.cumsum([0] + [len(c) for c in kids]).astype(i64),
+        child=np.array([c for cs in kids for c in cs], i64),
+        end_ptr=np.cumsum([0] + [len(e) for e in ends]).astype(i64),
+        motif=np.array([m for es in ends for m in es], i64),
+        k=i64(max(int(p.k) for p in plans)),
+        l=i64(max(int(p.l) for p in plans)),
+        tie=i64(plans[0].tie),
+        delta_on=bool(plans[0].delta_on),
+        delta=tdt.type(plans[0].delta),
+        windows=np.asarray(lims, dtype=tdt),
+    )
 
 
 def _with_window(plan: TemporalPlan, window: Any, graph: TemporalGraph) -> TemporalPlan:

@@ -31,6 +31,8 @@ __all__ = [
     "TemporalArgs",
     "run_chunks",
     "run_serial",
+    "MotifTree",
+    "run_tree_chunks",
     "build_walk_index",
 ]
 
@@ -124,6 +126,36 @@ class AntiEdges(NamedTuple):
     hi_level: np.ndarray
     w_on: np.ndarray
     w: np.ndarray
+
+
+class MotifTree(NamedTuple):
+    """Plain motifs (no labels, node conditions or anti-edges; one tie policy) merged on their
+    common prefixes (a trie, as Mayura's motif tree): node ``j`` stands for edge ``depth[j]`` of
+    every motif through it, with that level's fields of :class:`TemporalPlanArrays`; node 0 is
+    the root edge ``(0, 1)`` shared by all. A walk of the tree matches each shared prefix once
+    (:func:`_run_tree`)."""
+
+    esrc: np.ndarray
+    edst: np.ndarray
+    src_new: np.ndarray
+    dst_new: np.ndarray
+    source: np.ndarray
+    gap_on: np.ndarray
+    gap: np.ndarray
+    #: children of node j: ``child[child_ptr[j]:child_ptr[j + 1]]``
+    child_ptr: np.ndarray
+    child: np.ndarray
+    #: motifs ending at node j: ``motif[end_ptr[j]:end_ptr[j + 1]]``
+    end_ptr: np.ndarray
+    motif: np.ndarray
+    #: most motif nodes and edges over the motifs
+    k: int
+    l: int  # noqa: E741
+    tie: int
+    delta_on: bool
+    delta: np.generic
+    #: ascending windows the counts are binned by (as :class:`TemporalPlanArrays`)
+    windows: np.ndarray
 
 
 class TemporalArgs(NamedTuple):
@@ -555,6 +587,162 @@ def _run_range(graph, plan, anti, walk, run):
         fmap[esrc[0]] = -1
         fmap[edst[0]] = -1
     return cnt, rows, hi, DONE
+
+
+@njit(cache=True)
+def _run_tree(graph, tree, walk, lo, hi, out, row0, stop):
+    """The motifs of ``tree`` over root edges ``[lo, hi)``, each shared prefix matched once.
+
+    Motif ``m``'s matches add to ``out[row0 + m, nwin]`` (its count) and to the bin of the
+    narrowest window its span fits, ``out[row0 + m, j]``. The same steps as :func:`_run_range`
+    (candidate ranges found once per level and cached, the walk index, the tie rule, windows),
+    with one more loop per level: over the children of the tree node matched at the level
+    above. Returns a status (``STOPPED`` when the stop flag was seen).
+    """
+    src, dst, time, next_id = graph.src, graph.dst, graph.time, graph.next_id
+    out_ptr, out_edges, in_ptr, in_edges = _lists(graph)
+    pos_out, pos_in, out_after_in, in_after_out = walk
+    windows = tree.windows
+    nwin = len(windows)
+    tie, delta_on, delta = tree.tie, tree.delta_on, tree.delta
+    child_ptr, child, end_ptr, motif = tree.child_ptr, tree.child, tree.end_ptr, tree.motif
+    m = len(src)
+    fmap = np.full(max(tree.k, 2), -1, np.int64)
+    eid = np.zeros(tree.l, np.int64)
+    at = np.zeros(tree.l, np.int64)  # the tree node matched (or tried) at each level
+    nxt = np.zeros(tree.l, np.int64)  # the next child position to try at each level
+    pos = np.zeros(tree.l, np.int64)
+    end = np.zeros(tree.l, np.int64)
+    kind = np.zeros(tree.l, np.int64)
+    steps = 0
+    for e0 in range(lo, hi):
+        if stop[0] != 0:
+            return STOPPED
+        if src[e0] == dst[e0]:
+            continue
+        fmap[0] = src[e0]
+        fmap[1] = dst[e0]
+        eid[0] = e0
+        t0 = time[e0]
+        for q in range(end_ptr[0], end_ptr[1]):  # one-edge motifs: a span of 0
+            out[row0 + motif[q], nwin] += 1
+            if nwin > 0:
+                out[row0 + motif[q], 0] += 1
+        at[0] = 0
+        level = 1
+        nxt[1] = child_ptr[0]
+        entering = True
+        while level >= 1:
+            steps += 1
+            if (steps & POLL_MASK) == 0 and stop[0] != 0:
+                return STOPPED
+            if entering:
+                entering = False
+                if nxt[level] >= child_ptr[at[level - 1] + 1]:  # every child tried: back up
+                    level -= 1
+                    if level >= 1:
+                        y = at[level]
+                        if tree.src_new[y]:
+                            fmap[tree.esrc[y]] = -1
+                        if tree.dst_new[y]:
+                            fmap[tree.edst[y]] = -1
+                        pos[level] += 1
+                    continue
+                y = child[nxt[level]]
+                at[level] = y
+                prev = eid[level - 1]
+                lo_id = next_id[prev] if tie == 0 else prev + 1
+                sc = tree.source[y]
+                if sc == 3:
+                    u = fmap[tree.esrc[y]]
+                    w = fmap[tree.edst[y]]
+                    sc = 0 if out_ptr[u + 1] - out_ptr[u] <= in_ptr[w + 1] - in_ptr[w] else 1
+                win = Window(t0, time[prev], delta_on, delta, tree.gap_on[y] != 0, tree.gap[y])
+                if sc == 0:
+                    u = fmap[tree.esrc[y]]
+                    a, b = out_ptr[u], out_ptr[u + 1]
+                    if src[prev] == u:
+                        a = _gallop_id(out_edges, pos_out[prev] + 1, b, lo_id)
+                    elif dst[prev] == u:
+                        a = _gallop_id(out_edges, out_after_in[prev], b, lo_id)
+                    else:
+                        a = _lower_id(out_edges, a, b, lo_id)
+                    b = _window_end(out_edges, a, b, time, win)
+                elif sc == 1:
+                    w = fmap[tree.edst[y]]
+                    a, b = in_ptr[w], in_ptr[w + 1]
+                    if dst[prev] == w:
+                        a = _gallop_id(in_edges, pos_in[prev] + 1, b, lo_id)
+                    elif src[prev] == w:
+                        a = _gallop_id(in_edges, in_after_out[prev], b, lo_id)
+                    else:
+                        a = _lower_id(in_edges, a, b, lo_id)
+                    b = _window_end(in_edges, a, b, time, win)
+                else:
+                    a = lo_id
+                    b = _window_end(None, lo_id, m, time, win)
+                pos[level] = a
+                end[level] = b
+                kind[level] = sc
+            p = pos[level]
+            if p >= end[level]:  # this child's candidates are done: the next child
+                nxt[level] += 1
+                entering = True
+                continue
+            y = at[level]
+            kd = kind[level]
+            e = out_edges[p] if kd == 0 else (in_edges[p] if kd == 1 else p)
+            s = src[e]
+            d = dst[e]
+            if tree.src_new[y]:
+                if _is_mapped(s, fmap, tree.k):
+                    pos[level] = p + 1
+                    continue
+            elif s != fmap[tree.esrc[y]]:
+                pos[level] = p + 1
+                continue
+            if tree.dst_new[y]:
+                if d == s or _is_mapped(d, fmap, tree.k):
+                    pos[level] = p + 1
+                    continue
+            elif d != fmap[tree.edst[y]]:
+                pos[level] = p + 1
+                continue
+            fmap[tree.esrc[y]] = s
+            fmap[tree.edst[y]] = d
+            eid[level] = e
+            if end_ptr[y + 1] > end_ptr[y]:  # motifs ending here: count and bin
+                j = 0
+                while j < nwin and _past(time[e], t0, windows[j]):
+                    j += 1
+                for q in range(end_ptr[y], end_ptr[y + 1]):
+                    out[row0 + motif[q], nwin] += 1
+                    if j < nwin:
+                        out[row0 + motif[q], j] += 1
+            if child_ptr[y + 1] > child_ptr[y]:  # longer motifs go on from here
+                level += 1
+                nxt[level] = child_ptr[y]
+                entering = True
+                continue
+            if tree.src_new[y]:
+                fmap[tree.esrc[y]] = -1
+            if tree.dst_new[y]:
+                fmap[tree.edst[y]] = -1
+            pos[level] = p + 1
+        fmap[0] = -1
+        fmap[1] = -1
+    return DONE
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def run_tree_chunks(bounds, graph, tree, walk, out, nmotifs, stop):
+    """:func:`_run_tree` over every chunk ``[bounds[c], bounds[c + 1])`` in parallel, chunk
+    ``c`` counting into rows ``c * nmotifs ..`` of ``out``; the status per chunk."""
+    nch = len(bounds) - 1
+    res = np.zeros(nch, np.int64)
+    for c in prange(nch):
+        res[c] = _run_tree(graph, tree, walk, bounds[c], bounds[c + 1], out, c * nmotifs, stop)
+    return res
 
 
 # The chunk drivers: each engine keeps its own (see calls.py, "Why each engine keeps ...").
