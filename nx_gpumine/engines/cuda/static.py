@@ -107,10 +107,10 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
     whole triangle support.
 
     The other shape kernels (cliques, 4-cycles, pair-edges; :mod:`.shapes`) count the whole
-    root range at once too but in parts (every ``n``-th entry of their heavy-first vertex
-    lists), so a caller with several devices splits them with :func:`count_part`; a book count
-    it runs in one call. Builds the device rank graph of ``graph`` on the current device when it
-    is not there yet.
+    root range at once too, but in parts (their heavy-first vertex lists dealt out), so a
+    caller with several devices splits them with :func:`count_part`; a book count it runs in
+    one call. Builds the device rank graph of ``graph`` on the current device when it is not
+    there yet.
 
     False when the count would run out of core under the device budget in force (shape
     kernels need the graph in device memory); decided as :func:`count` decides it.
@@ -188,8 +188,8 @@ def count(
         hottest entry blocks cached on the device (its first GPU run of 2026-11-25 hit an
         illegal address: see docs/out_of_core.md).
     part : (int, int)
-        ``(i, n)``: part ``i`` of ``n`` of the count, every ``n``-th item of the kernel's
-        heavy-first work list from the ``i``-th (:func:`count_part`); default the whole count.
+        ``(i, n)``: part ``i`` of ``n`` of the count, the kernel's heavy-first work list
+        dealt out in snake order (:func:`count_part`); default the whole count.
 
     Returns
     -------

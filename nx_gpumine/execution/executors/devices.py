@@ -19,7 +19,7 @@ records the decision, its source, the per-device busy times and tasks; ``progres
 prints it.
 
 Work units of a split: a count whose engine deals its own work out (``count_part``, the CUDA
-static engine: every ``n``-th entry of its heavy-first task or vertex lists) runs
+static engine: its heavy-first task or vertex lists dealt out in snake order) runs
 :data:`COUNT_PARTS_PER_DEVICE` parts per slot (each one count, with its launch and straggler
 rounds, as on one device; the parts are about equal by construction). Other static jobs
 (enumeration, existence) run :data:`TASKS_PER_DEVICE` root-edge ranges per slot in one shared
