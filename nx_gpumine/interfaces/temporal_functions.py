@@ -155,7 +155,8 @@ def motif_counts(
     engine : {"auto", "cpu", "cuda", "dask"}
         Engine, as in :func:`count_motifs`.
     progress : bool
-        A bar over the motifs (in this process).
+        A bar over the motifs where each cell is its own call (the GPU); the CPU engine's one
+        pass has none.
     source, target, time, edge_label, node_label, node_labels
         As in :func:`count_motifs`.
     {run_options}

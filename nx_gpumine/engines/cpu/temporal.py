@@ -350,8 +350,8 @@ def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[i
     rows: list = [None] * len(motifs)
     groups: dict = {}
     for i, motif in enumerate(motifs):
-        if _plain(motif):
-            groups.setdefault(motif.tie, []).append(i)
+        if _plain(motif):  # one tree per tie policy and window
+            groups.setdefault((motif.tie, motif.delta), []).append(i)
         else:
             rows[i] = count_windows(graph, build_temporal_plan(motif, graph), lims)
     for members in groups.values():
