@@ -234,3 +234,19 @@ def test_census_at_several_windows(college):
         ng.motif_census(college, [600, 600])
     with pytest.raises(QueryError, match="as_table"):
         ng.motif_census(college, [600, 3600], as_table=True)
+
+
+def test_cli_census_at_several_windows(college):
+    out = io.StringIO()
+    argv = ["census", "collegemsg", "--delta", "600,3600", "--engine", "cpu", "--format", "json"]
+    assert cli.main(argv, out) == 0
+    data = json.loads(out.getvalue())
+    want = ng.motif_census(college, [600, 3600], engine="cpu")
+    assert data["counts"]["01 12 20"] == {
+        "600": want.loc["01 12 20", 600],
+        "3600": want.loc["01 12 20", 3600],
+    }
+    assert (
+        cli.main(["census", "collegemsg", "--delta", "600,3600", "--plot", "x.png"], io.StringIO())
+        == 2
+    )

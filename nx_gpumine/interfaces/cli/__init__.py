@@ -202,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("census", help="the 36 three-edge temporal motifs")
     s.add_argument("graph", nargs="?", help="'src dst time' file, '-' (stdin), or 'collegemsg'")
     s.add_argument("--delta",
-                   help=f"{DELTA_HELP} (default 3600, or 1h for timestamps)")  # fmt: skip
+                   help=f"{DELTA_HELP} (default 3600, or 1h for timestamps); several, "
+                   "comma-separated (600,3600): a row per motif, a column per window")  # fmt: skip
     s.add_argument("--tie", choices=("strict", "input_order"), default="strict")
     s.add_argument("--list", action="store_true", help="one row per motif instead of 6x6")
     s.add_argument(
