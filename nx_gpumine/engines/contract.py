@@ -198,11 +198,14 @@ class EngineHooks(Protocol):
         work lists out in turn). Without it, a multi-device count splits into root ranges."""
         ...
 
-    def induced_census(self, graph: Any, k: int) -> list[int] | None:
+    def induced_census(
+        self, graph: Any, k: int, on_batch: Callable[[int, int], None] | None = None
+    ) -> list[int] | None:
         """The induced counts of every ``k``-node graphlet at once, in
         :func:`~nx_gpumine.plan.graphlets.graphlets` order, where the engine has a whole-census
         method for ``graph`` and ``k`` (None: it has not; census; the CPU engine's 5-node orbit
-        equations). Without it, the census counts blocks and queries."""
+        equations; ``on_batch(i, batches)`` after each batch of its work, a progress bar's
+        steps). Without it, the census counts blocks and queries."""
         ...
 
     def count_table(self, graph: Any, motifs: Any, windows: Any) -> list[list[int]]:

@@ -69,7 +69,8 @@ def graphlet_counts(
     engine, client, devices
         Where each count runs (:func:`~nx_gpumine.execution.static.run_static`).
     progress : bool
-        A bar over the graphlets (needs tqdm).
+        A bar over the graphlets, or over the batches of the CPU engine's 5-node orbit
+        equations (needs tqdm).
 
     Returns
     -------
@@ -82,7 +83,21 @@ def graphlet_counts(
     name = resolve_engine_name(engine) if local else "cpu"
     stats: dict[str, Any] = {"engine": name if local else engine, "kernel_ms": 0.0}
     whole = optional_hook(engine_module("census", name), "induced_census") if local else None
-    answered = whole(graph, k) if whole is not None and graph.n >= k else None
+    answered = None
+    if whole is not None and graph.n >= k:
+        bars: list = []
+
+        def step(i: int, batches: int) -> None:  # the bar, made at the first step
+            if not bars:
+                bars.append(progress_bar(batches, f"subgraph census k={k} (orbits)"))
+            if bars[0] is not None:
+                bars[0].task_done(i)
+
+        try:
+            answered = whole(graph, k, step if progress else None)
+        finally:
+            if bars and bars[0] is not None:
+                bars[0].close()
     if answered is not None:  # the engine's whole-census method (CPU: the 5-node orbits)
         stats.update(blocks={}, by_pattern={g.name: "orbits" for g in gs}, query_kernel_ms={})
         last_census.clear()

@@ -15,7 +15,7 @@ each graphlet is counted at the nodes of one of its orbits, instead of one query
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import numpy as np
 
@@ -65,20 +65,23 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     return {k: v for k, v in out.items() if k in names}
 
 
-def induced_census(graph: StaticGraph, k: int) -> list[int] | None:
+def induced_census(
+    graph: StaticGraph, k: int, on_batch: Callable[[int, int], None] | None = None
+) -> list[int] | None:
     """The induced count of every ``k``-node graphlet (:func:`~nx_gpumine.plan.graphlets.
     graphlets` order) for ``k = 5`` on an undirected ``graph``, from one pass of the 5-node
     orbit equations; None otherwise (the census then counts blocks and queries).
 
     Each node set inducing graphlet ``H`` puts each of its nodes in one orbit of ``H``, so
     ``I[H]`` is the sum over nodes of the count of any one orbit ``o`` of ``H`` divided by the
-    nodes of ``H`` in ``o`` (exact sums).
+    nodes of ``H`` in ``o`` (exact sums). ``on_batch(i, batches)`` is called after each batch
+    of the orbit equations (a progress bar's steps).
     """
     if k != 5 or graph.directed:
         return None
     from .orbit_equations5 import node_orbit_counts5  # numba, compiled on first use
 
-    per_node = node_orbit_counts5(graph.indptr, graph.indices)
+    per_node = node_orbit_counts5(graph.indptr, graph.indices, on_batch)
     ones = np.ones(graph.n, dtype=np.int64)
     first = {}
     for o in orbits(5):

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -551,7 +552,11 @@ def _batch(n: int, threads: int) -> int:
 
 
 def orbit_counts_5node_equations(
-    indptr: np.ndarray, indices: np.ndarray, check: bool = True, walk_degree: int = -1
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    check: bool = True,
+    walk_degree: int = -1,
+    on_batch: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """Induced counts of the 58 orbits (15..72) of the connected 5-node graphlets, per node.
 
@@ -569,6 +574,9 @@ def orbit_counts_5node_equations(
         does). Pass False only for valid arrays without self-loops (a ``StaticGraph``'s).
     walk_degree : int
         :data:`WALK_DEGREE` for this call (-1: that default; tests force either side).
+    on_batch : callable, optional
+        ``on_batch(i, batches)`` after batch ``i`` of the ``batches`` (about 16) the tasks run
+        in (a progress bar's steps).
 
     Returns
     -------
@@ -605,13 +613,20 @@ def orbit_counts_5node_equations(
     walk = WALK_DEGREE if walk_degree < 0 else int(walk_degree)
     tasks = _root_tasks(indptr, indices, threads)
     step = _batch(len(tasks), threads)
-    for lo in range(0, len(tasks), step):  # from Python: Ctrl-C lands between batches
+    batches = -(-len(tasks) // step)
+    for i, lo in enumerate(range(0, len(tasks), step)):  # Ctrl-C lands between batches
         hi = min(len(tasks), lo + step)
         _esu4(indptr, indices, two, rows, plan, tasks, lo, hi, acc, cover, ext, adj, com, walk)
+        if on_batch is not None:
+            on_batch(i, batches)
     return _solve(acc.sum(axis=0), coef, order)
 
 
-def node_orbit_counts5(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
+def node_orbit_counts5(
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    on_batch: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
     """Per-node graphlet orbit counts of the graphlets on 2..5 nodes (ORCA's 73 orbits).
 
     Parameters
@@ -644,5 +659,5 @@ def node_orbit_counts5(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """
     indptr, indices = loop_free_csr(indptr, indices)
     low = node_orbit_counts(indptr, indices, 4)
-    high = orbit_counts_5node_equations(indptr, indices, check=False)
+    high = orbit_counts_5node_equations(indptr, indices, check=False, on_batch=on_batch)
     return np.concatenate([low, high], axis=1)
