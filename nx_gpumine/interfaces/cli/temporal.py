@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .common import DATASETS, CliError, Status, resolve_engine, timed
 from .output import Report, save_plot
@@ -158,6 +158,61 @@ def _is_table(args: argparse.Namespace) -> bool:
     return bool(args.motif and "," in args.motif) or bool(args.delta and "," in args.delta)
 
 
+class _Windows(NamedTuple):
+    """A command's graph, read, and its several ``--delta`` windows, checked for it."""
+
+    graph: Any
+    read_s: float
+    texts: list[str]
+    deltas: list[Any]
+    engine: str
+    status: Status
+
+
+def _read_windows(args: argparse.Namespace) -> _Windows:
+    """Parse ``--delta D1,D2,...``, read the graph and check each window for it."""
+    if args.graph is None:
+        raise CliError("name a temporal graph (file or 'collegemsg')")
+    engine = resolve_engine(args.engine, "temporal")
+    status = Status(args.progress)
+    texts = [x.strip() for x in args.delta.split(",")]
+    deltas = [parse_delta(x) for x in texts]
+    status.note(f"reading {args.graph}")
+    graph, read_s = timed(lambda: load_temporal_graph(args.graph, Columns.from_args(args)))
+    for d in deltas:
+        check_delta(d, graph, args.graph, args.tie)
+    return _Windows(graph, read_s, texts, deltas, engine, status)
+
+
+def _windows_report(
+    args: argparse.Namespace, w: _Windows, frame: Any, secs: float, what: str
+) -> Report:
+    """A row per motif of ``frame`` (a column per window): the table, JSON ``deltas`` and
+    ``counts`` (``{motif: {delta text: count}}``)."""
+    rows = [
+        [str(name), *(int(c) for c in row)]
+        for name, row in zip(frame.index, frame.to_numpy().tolist(), strict=True)
+    ]
+    data: dict = {
+        "command": args.command,
+        "graph": args.graph,
+        "nodes": w.graph.n,
+        "edges": w.graph.m,
+        "times": w.graph.time_spec.describe(),
+        "tie": args.tie,
+        "deltas": [delta_number(d) for d in w.deltas],
+        "counts": {row[0]: dict(zip(w.texts, row[1:], strict=True)) for row in rows},
+        "engine": w.engine,
+        "read_s": w.read_s,
+        "time_s": secs,
+    }
+    notes = [
+        f"temporal graph {args.graph}: {w.graph} (read in {w.read_s:.3f} s)",
+        f"{what} at {len(w.deltas)} windows in {secs:.3f} s, tie={args.tie}, engine={w.engine}",
+    ]
+    return Report(["motif", *(f"delta {t}" for t in w.texts)], rows, data, notes=notes)
+
+
 def cmd_motif_table(args: argparse.Namespace) -> Report:
     """``temporal --motif M1,M4 --delta 1h,1d``: the counts of every motif at every window
     (:func:`~nx_gpumine.interfaces.temporal_functions.motif_counts`), one row per motif."""
@@ -174,50 +229,17 @@ def cmd_motif_table(args: argparse.Namespace) -> Report:
         )
     if args.find:
         raise CliError("--find lists the matches of one motif at one window")
-    engine = resolve_engine(args.engine, "temporal")
-    status = Status(args.progress)
     names = [x.strip() for x in args.motif.split(",")]
     for name in names:
         named_motif(name)  # an unknown name is refused before the graph is read
-    texts = [x.strip() for x in args.delta.split(",")]
-    deltas = [parse_delta(x) for x in texts]
-    status.note(f"reading {args.graph}")
-    if args.graph is None:
-        raise CliError("name a temporal graph (file or 'collegemsg')")
-    graph, read_s = timed(lambda: load_temporal_graph(args.graph, Columns.from_args(args)))
-    for d in deltas:
-        check_delta(d, graph, args.graph, args.tie)
-    status.note("counting")
+    w = _read_windows(args)
+    w.status.note("counting")
     frame, secs = timed(
         lambda: motif_counts(
-            graph, names, deltas, tie=args.tie, engine=engine, progress=status.bars
+            w.graph, names, w.deltas, tie=args.tie, engine=w.engine, progress=w.status.bars
         )
     )
-    rows = [
-        [name, *(int(c) for c in row)]
-        for name, row in zip(names, frame.to_numpy().tolist(), strict=True)
-    ]
-    data: dict = {
-        "command": "temporal",
-        "graph": args.graph,
-        "nodes": graph.n,
-        "edges": graph.m,
-        "times": graph.time_spec.describe(),
-        "tie": args.tie,
-        "deltas": [delta_number(d) for d in deltas],
-        "counts": {
-            name: dict(zip(texts, row[1:], strict=True))
-            for name, row in zip(names, rows, strict=True)
-        },
-        "engine": engine,
-        "read_s": read_s,
-        "time_s": secs,
-    }
-    notes = [
-        f"temporal graph {args.graph}: {graph} (read in {read_s:.3f} s)",
-        f"{len(names)} motifs x {len(deltas)} windows in {secs:.3f} s ({engine})",
-    ]
-    return Report(["motif", *(f"delta {t}" for t in texts)], rows, data, notes=notes)
+    return _windows_report(args, w, frame, secs, f"{len(names)} motifs")
 
 
 def cmd_temporal(args: argparse.Namespace) -> Report:
@@ -294,38 +316,10 @@ def _census_windows(args: argparse.Namespace) -> Report:
 
     if args.plot:
         raise CliError("--plot draws the census of one window")
-    engine = resolve_engine(args.engine, "temporal")
-    status = Status(args.progress)
-    texts = [x.strip() for x in args.delta.split(",")]
-    deltas = [parse_delta(x) for x in texts]
-    status.note(f"reading {args.graph}")
-    graph, read_s = timed(lambda: load_temporal_graph(args.graph, Columns.from_args(args)))
-    for d in deltas:
-        check_delta(d, graph, args.graph, args.tie)
-    status.note("census")
-    frame, secs = timed(lambda: motif_census(graph, deltas, tie=args.tie, engine=engine))
-    rows = [
-        [key, *(int(c) for c in row)]
-        for key, row in zip(frame.index, frame.to_numpy().tolist(), strict=True)
-    ]
-    data = {
-        "command": "census",
-        "graph": args.graph,
-        "nodes": graph.n,
-        "edges": graph.m,
-        "times": graph.time_spec.describe(),
-        "deltas": [delta_number(d) for d in deltas],
-        "tie": args.tie,
-        "engine": engine,
-        "counts": {row[0]: dict(zip(texts, row[1:], strict=True)) for row in rows},
-        "read_s": read_s,
-        "time_s": secs,
-    }
-    notes = [
-        f"temporal graph {args.graph}: {graph} (read in {read_s:.3f} s)",
-        f"three-edge motif census at {len(deltas)} windows, tie={args.tie}, engine={engine}",
-    ]
-    return Report(["motif", *(f"delta {t}" for t in texts)], rows, data, notes=notes)
+    w = _read_windows(args)
+    w.status.note("census")
+    frame, secs = timed(lambda: motif_census(w.graph, w.deltas, tie=args.tie, engine=w.engine))
+    return _windows_report(args, w, frame, secs, "three-edge motif census")
 
 
 def cmd_census(args: argparse.Namespace) -> Report:
