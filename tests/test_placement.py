@@ -9,6 +9,8 @@ per slot, and ``progress=True`` says where the call runs. The GPU side (the CUDA
 
 from __future__ import annotations
 
+import weakref
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -95,8 +97,22 @@ def test_measured_times_decide_after_the_first_runs(graph, monkeypatch):
     table()["one"], table()["split"] = None, {(0, 1): mg.SPLIT_CLEAR_SECONDS}
     assert place()["split"] is True
     # another plan object under the same id is not taken for this one
-    graph.derived(mg.TIMES_KEY, dict)[key] = {"plan": object(), "one": 5.0}
+    other = type("Plan", (), {})()
+    graph.derived(mg.TIMES_KEY, dict)[key] = {"plan": weakref.ref(other), "one": 5.0}
     assert place()["source"] == "estimate"
+
+
+def test_times_of_freed_plans_are_dropped(graph, monkeypatch):
+    """The table holds plans weakly; past TIMES_PRUNE entries the dead ones go."""
+    monkeypatch.setattr(mg, "TIMES_PRUNE", 4)
+    table = graph.derived(mg.TIMES_KEY, dict)
+    for i in range(6):
+        dead = type("Plan", (), {})()
+        table[("static", i, "count")] = {"plan": weakref.ref(dead), "one": 1.0}
+        del dead
+    plan = _plan(graph)
+    run_on_devices(StaticJob.of(graph, plan, "count"), "cpu", [0, 1])
+    assert list(table) == [("static", id(plan), "count")]
 
 
 def test_split_times_are_kept_per_device_set(graph, monkeypatch):

@@ -70,6 +70,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -494,18 +495,36 @@ def _times(job: Job) -> dict:
     return job.graph.derived(TIMES_KEY, dict)
 
 
+#: Entries of a graph's table of measured times past which those of freed plans are dropped.
+TIMES_PRUNE = 256
+
+
 def _timing(job: Job) -> dict | None:
     """The measured times of ``job``'s query on its graph (None: none kept): ``one`` (seconds
     on one device), ``split`` (seconds per device set, a sorted tuple of slots) and ``warm``
-    (the devices that ran it: compiled and uploaded)."""
+    (the devices that ran it: compiled and uploaded). An entry holds its plan weakly (a plan
+    built per call, not kept with the graph, leaves a dead entry, dropped once the table
+    passes :data:`TIMES_PRUNE` entries)."""
     key = job.cost_key()
     if key is None:
         return None
     table = _times(job)
     entry = table.get(key)
-    if entry is None or entry["plan"] is not job.plan:  # another plan under a reused id
-        entry = table[key] = {"plan": job.plan, "one": None, "split": {}, "warm": set()}
+    if entry is None or entry["plan"]() is not job.plan:  # another plan under a reused id
+        if len(table) >= TIMES_PRUNE:
+            for k in [k for k, e in table.items() if e["plan"]() is None]:
+                del table[k]
+        entry = {"plan": _plan_ref(job.plan), "one": None, "split": {}, "warm": set()}
+        table[key] = entry
     return entry
+
+
+def _plan_ref(plan: Any) -> Callable[[], Any]:
+    """A weak reference to ``plan`` (a strong one for a value that takes none: None)."""
+    try:
+        return weakref.ref(plan)
+    except TypeError:
+        return lambda: plan
 
 
 def placement(job: Job, slots: Sequence[int]) -> dict[str, Any]:
