@@ -303,11 +303,30 @@ def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
     return out
 
 
+#: Edges from which a graph's CSR orders are placed by a counting sort (numba, O(m); loading
+#: numba costs about a second, once per process) rather than a stable argsort (O(m log m)).
+COUNTING_SORT_EDGES = 1 << 20
+
+
 def _csr(owner: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    if len(owner) >= COUNTING_SORT_EDGES:
+        from .csr_order import csr_order  # numba: loaded for the first large graph
+
+        return csr_order(owner, n)
     order = np.argsort(owner, kind="stable").astype(np.int64, copy=False)
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(owner, minlength=n), out=ptr[1:])
     return ptr, order
+
+
+def _next_ids(time: np.ndarray) -> np.ndarray:
+    """Per edge of the time-sorted ``time``, the first edge id with a strictly later time
+    (``searchsorted(time, time, "right")``, in O(m): the end of each run of equal times)."""
+    m = len(time)
+    if m == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.append(np.flatnonzero(time[1:] != time[:-1]) + 1, m).astype(np.int64)
+    return np.repeat(ends, np.diff(ends, prepend=0))
 
 
 def _build(
@@ -321,12 +340,11 @@ def _build(
 ) -> TemporalGraph:
     """Build from edges already sorted stably by time."""
     n = len(keys)
-    m = len(src)
     if n > np.iinfo(np.int32).max:
         raise InputError(f"{n} vertices exceed the int32 id range")
     out_ptr, out_edges = _csr(src, n)
     in_ptr, in_edges = _csr(dst, n)
-    next_id = np.searchsorted(time, time, side="right").astype(np.int64) if m else np.zeros(0, "i8")
+    next_id = _next_ids(time)
     return TemporalGraph(
         src=np.ascontiguousarray(src, dtype=np.int32),
         dst=np.ascontiguousarray(dst, dtype=np.int32),
@@ -515,7 +533,9 @@ def temporal_from_arrays(
     si, di, keys = _dense_ids(s, d, nodes)
     if len(keys) <= np.iinfo(np.int32).max:  # the graph's ids are int32: sort 4-byte ids
         si, di = si.astype(np.int32, copy=False), di.astype(np.int32, copy=False)
-    order = np.argsort(t, kind="stable")
+    # already in time order (logs, generators): the identity, found in one O(m) pass
+    in_order = len(t) < 2 or bool((t[1:] >= t[:-1]).all())
+    order = np.arange(len(t), dtype=np.int64) if in_order else np.argsort(t, kind="stable")
     elab = None
     vocab: dict = {}
     if edge_label is not None:
