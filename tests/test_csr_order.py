@@ -6,11 +6,14 @@ against one built below it."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nx_gpumine.inputs import graph_base
 from nx_gpumine.inputs import temporal_graph as tg
-from nx_gpumine.inputs.csr_order import csr_order
+from nx_gpumine.inputs.csr_order import csr_order, radix_argsort, radix_sort
+from nx_gpumine.inputs.static_graph import from_arrays
 
 
 @settings(max_examples=100, deadline=None)
@@ -36,7 +39,7 @@ def test_large_build_equals_small_build(monkeypatch):
     src, dst = rng.integers(0, 300, m), rng.integers(0, 300, m)
     t = rng.integers(0, 1000, m)  # not in time order: sorted by the build
     small = tg.temporal_from_arrays(src, dst, t)
-    monkeypatch.setattr(tg, "COUNTING_SORT_EDGES", 1)
+    monkeypatch.setattr(graph_base, "LINEAR_SORT_MIN", 1)
     large = tg.temporal_from_arrays(src, dst, t)
     for name in (
         "src",
@@ -61,3 +64,32 @@ def test_empty_and_single_edge_graphs():
     assert g.m == 0 and g.next_id.tolist() == []
     g = tg.temporal_from_arrays([0], [1], [5])
     assert g.next_id.tolist() == [1] and g.rows.tolist() == [0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 2**63), max_size=300), st.integers(0, 5))
+def test_radix_sorts_equal_numpy(values, repeat):
+    keys = np.array(values + values[:repeat], dtype=np.uint64)
+    assert radix_sort(keys).tolist() == np.sort(keys).tolist()
+    assert radix_argsort(keys).tolist() == np.argsort(keys, kind="stable").tolist()
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("labelled", [False, True])
+def test_static_build_by_radix_equals_numpy(monkeypatch, directed, labelled):
+    rng = np.random.default_rng(5)
+    m = 4000
+    a, b = rng.integers(0, 200, m), rng.integers(0, 200, m)
+    labels = rng.integers(0, 3, m) if labelled else None
+
+    def build():
+        return from_arrays(
+            a, b, num_nodes=200, directed=directed, edge_labels=labels, duplicates="drop"
+        )
+
+    small = build()
+    monkeypatch.setattr(graph_base, "LINEAR_SORT_MIN", 1)
+    large = build()
+    for name in ("indptr", "indices", "dircode", "loop", "edge_label"):
+        x, y = getattr(small, name, None), getattr(large, name, None)
+        assert (x is None and y is None) or np.array_equal(x, y), name

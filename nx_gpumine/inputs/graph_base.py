@@ -21,6 +21,9 @@ __all__ = ["GraphBase", "IMPOSSIBLE_LABEL"]
 
 #: Label code of a label value that no vertex or edge of the graph carries: it never matches.
 IMPOSSIBLE_LABEL = -2
+#: Entries from which a graph's build orders them in O(m) (:mod:`.csr_order`, numba: loading it
+#: costs about a second, once per process) rather than by numpy's O(m log m) sorts.
+LINEAR_SORT_MIN = 1 << 20
 
 # Key in the device-data store marking a graph built on the device (value: True); see
 # GraphBase.keep_built_arrays and GraphBase.built_on_device.

@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 
 from ..errors import InputError, UnsupportedGraphError
+from . import graph_base
 from .device import host_fallback, is_device_frame, static_from_device
 from .frames import frame_columns, is_frame
 from .graph_base import IMPOSSIBLE_LABEL, GraphBase
@@ -318,11 +319,15 @@ def build_static_graph(
     cut = len(key) - 2 * len(lv)
     del is_loop, lv
     lab2 = None
+    linear = len(key) >= graph_base.LINEAR_SORT_MIN  # radix sorts, O(m) (inputs/csr_order.py)
+    if linear:
+        from .csr_order import radix_argsort, radix_sort
     if labels is None:
-        key.sort()  # equal keys are equal entries: no order to keep
-        key = key[:cut]
+        # equal keys are equal entries: no order to keep
+        key = radix_sort(key)[:cut] if linear else np.sort(key)[:cut]
     else:
-        order = np.argsort(key, kind="stable")[:cut]  # ties in input order: first label wins
+        # ties in input order: first label wins
+        order = (radix_argsort(key) if linear else np.argsort(key, kind="stable"))[:cut]
         key = key[order]
         lab2 = np.concatenate([labels, labels])[order]
         del order

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UnsupportedGraphError
+from . import graph_base
 from .device import host_fallback, is_device_frame, temporal_from_device
 from .frames import (
     frame_columns,
@@ -303,13 +304,8 @@ def _encode(values: Sequence[Hashable], vocab: dict, what: str) -> np.ndarray:
     return out
 
 
-#: Edges from which a graph's CSR orders are placed by a counting sort (numba, O(m); loading
-#: numba costs about a second, once per process) rather than a stable argsort (O(m log m)).
-COUNTING_SORT_EDGES = 1 << 20
-
-
 def _csr(owner: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    if len(owner) >= COUNTING_SORT_EDGES:
+    if len(owner) >= graph_base.LINEAR_SORT_MIN:  # a counting sort, O(m)
         from .csr_order import csr_order  # numba: loaded for the first large graph
 
         return csr_order(owner, n)
