@@ -124,13 +124,14 @@ class Job(ABC):
     heavy_work: ClassVar[float] = float("inf")
 
     def estimated_work(self) -> float | None:
-        """The job's estimated work in the units its tasks are balanced on (the plan's root
-        costs: degrees, window sizes); None where there is no estimate."""
+        """The job's estimated work over its whole graph, an absolute total from degree
+        statistics and window sizes (compared with :attr:`heavy_work`); None where there is
+        no estimate."""
         return None
 
     def cost_key(self) -> Any:
-        """A hashable key naming this query on its graph (plan and mode), under which a
-        multi-device call keeps the measured one-device time; None: nothing kept."""
+        """A hashable key naming this query on its graph (plan and mode), under which
+        multi-device calls keep their measured times; None: nothing kept."""
         return None
 
     def device_tasks(self, eng: ModuleType, parts: int) -> list | None:
