@@ -7,7 +7,7 @@ pick the executor (this process, several devices, Dask); a caller that names one
 to that executor's entry (:func:`~nx_gpumine.execution.runner.run_on_devices`,
 :func:`nx_gpumine.execution.executors.dask.run_job`); :func:`run_temporal_partitioned` runs
 Everest's time partitions one after the other in this process. :func:`run_motif_table` counts
-several motifs at several windows (one walk per motif where the engine bins matches by span).
+several motifs at several windows (one pass where the engine has ``count_table``).
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def _motif_label(spec: Any, m: Any) -> str:
     if isinstance(spec, str):
         return spec.strip()
     if all(a < 10 and b < 10 for a, b in m.edges):
-        return " ".join(f"{a}{b}" for a, b in m.edges)
+        return m.key
     return " ".join(f"{a}-{b}" for a, b in m.edges)
 
 

@@ -329,9 +329,14 @@ def count_windows(graph: TemporalGraph, plan: TemporalPlan, windows: Any) -> lis
     stop = new_stop()
     args = _args(graph, plan, lims)
     res = run_kernel(_KERNELS.chunks, chunks, *args, COUNT, bins, offsets, stop, stop=stop)
-    total = checked_sum(chunk_counts(res))
-    per_bin = [sum(int(x) for x in bins[:, j].tolist()) for j in range(len(lims))]
-    return [*np.cumsum(per_bin, dtype=object).tolist(), total]
+    return _within(bins[:, : len(lims)], checked_sum(chunk_counts(res)))
+
+
+def _within(bins: np.ndarray, total: int) -> list[int]:
+    """The counts within each window from per-chunk bins (rows: chunks, columns: windows,
+    ascending; exact Python sums), then ``total``."""
+    per_bin = [sum(int(x) for x in bins[:, j].tolist()) for j in range(bins.shape[1])]
+    return [*np.cumsum(per_bin, dtype=object).tolist(), total] if per_bin else [total]
 
 
 def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[int]]:
@@ -389,8 +394,8 @@ def _tree_counts(graph: TemporalGraph, plans: list, lims: list) -> list[list[int
     run_kernel(run_tree_chunks, chunks, g, tree, walk_index(graph), out, nm, stop, stop=stop)
     sums = out.reshape(nch, nm, len(lims) + 1)
     for j, i in enumerate(live):
-        per = [sum(int(x) for x in sums[:, j, b].tolist()) for b in range(len(lims) + 1)]
-        rows[i] = [*np.cumsum(per[:-1], dtype=object).tolist(), per[-1]]
+        total = sum(int(x) for x in sums[:, j, -1].tolist())
+        rows[i] = _within(sums[:, j, :-1], total)
     return rows
 
 

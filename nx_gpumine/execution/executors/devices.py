@@ -478,7 +478,7 @@ def _release_slice(eng: ModuleType, sub: Any) -> None:
 #: Key of the graph's table of measured times (:func:`placement`).
 TIMES_KEY = ("multigpu_seconds",)
 #: A query measured below this on one device stays on one device: splitting it would save
-#: less than the split costs (a worker thread and a launch per device, about 0.1-0.3 ms).
+#: less than the split costs (a worker thread and a launch per device).
 SPLIT_MIN_SECONDS = 0.004
 #: A query whose split run took this long or more goes on splitting without being timed on
 #: one device (a quicker one is timed there once, to compare).
@@ -666,7 +666,7 @@ def run_job(
     if place is not None:
         _show(progress, job, _describe(place, slots))
     parts = len(slots) * (PROGRESS_PARTS if progress else COUNT_PARTS_PER_DEVICE)
-    tasks = job.device_tasks(eng, ntasks or parts) if not job.reads_slices else None
+    tasks = job.device_tasks(eng, ntasks or parts)
     sliced = _needs_slices(job)
     if tasks is None:
         per_slot = TASKS_PER_DEVICE

@@ -174,7 +174,7 @@ class TemporalJob(Job):
         return call_engine(eng, self.graph, self.plan, self.mode, limit=self.limit)
 
     # temporal_total_cost: the 10M-edge synthetic graph with a one-day window 7e7 (its
-    # 3-edge motifs take 1-6 ms on one H100)
+    # 3-edge motifs take 1-6 ms on one GPU, H200 2026-11-27)
     heavy_work: ClassVar[float] = 5e8
 
     def estimated_work(self) -> float:
