@@ -196,6 +196,7 @@ def dfs_launch(
         wait_event(end, stop=lambda: request_stop(w.ctl, C_FLAGS, F_FOUND))
         _add_time(prep, start, end)
         prep.stats["launches"] = prep.stats.get("launches", 0) + 1
+        prep.stats.setdefault("launch_ms", []).append(float(cp.cuda.get_elapsed_time(start, end)))
         ctl = w.ctl.get()
         if int(ctl[C_FLAGS]) & F_POOL:  # results of this launch are void: bigger pool, re-run
             grow_pool(prep, w)
