@@ -248,8 +248,8 @@ def count_part(graph: StaticGraph, plan: Any, part: int, parts: int) -> int:
 
     Each kernel deals its heavy-first work list out in snake order
     (:func:`~.static_build.deal`): the T-DFS its root tasks, the clique, 4-cycle and pair-edge
-    kernels their vertex lists (:mod:`.shapes`); the trie and the out-of-core path take every
-    ``parts``-th of ``8 * parts`` root ranges of equal estimated cost. So the parts hold about
+    kernels their vertex lists (:mod:`.shapes`); the trie takes every ``parts``-th root entry
+    (a hub's entries spread over the parts). So the parts hold about
     equal work without a shared queue, and each runs as one count (one launch and its
     straggler rounds), as on one device. A book count has no
     parts (:func:`whole_range_count`): part 0 counts it whole, the others are 0.

@@ -25,7 +25,6 @@ import numpy as np
 from ...errors import CapacityError
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_host_room, check_result_rows, memory_budget, result_bytes
-from ...plan.root_split import static_root_bounds
 from ..checks import checked_total, overflow_error
 from . import shapes
 from ._runtime import (
@@ -264,7 +263,7 @@ def _trie_launch(kern: Any, prep: Prep, w: Work, cnt: Any, **fields: Any) -> Non
     kern((w.nwarps // WPB,), (WPB * 32,), (prep.view, launch))
 
 
-_TRIE_ZERO = dict(d=0, lo=0, hi=0, trie1=None, t2par=None, t2cand=None, nparent=0)
+_TRIE_ZERO = dict(d=0, lo=0, hi=0, step=1, trie1=None, t2par=None, t2cand=None, nparent=0)
 _TRIE_ZERO.update(opar=None, ocand=None, cap=0)
 
 
@@ -276,9 +275,14 @@ def count_trie(
     budget: int,
     depth: int | None,
     pool_pages: int | None,
+    part: tuple[int, int] = WHOLE,
 ) -> int:
     """Count (``mode`` 0) or test (1) root entries ``[lo, hi)`` through the cuTS trie: levels
-    1..D built breadth-first in chunks of at most ``budget`` nodes, the DFS from the leaves."""
+    1..D built breadth-first in chunks of at most ``budget`` nodes, the DFS from the leaves.
+
+    ``part = (i, n)``: only every ``n``-th root entry from ``lo + i`` (one part of a count
+    split across devices: a hub's entries are dealt out between the parts, so they hold
+    about equal work, each as one trie)."""
     cp = import_cupy()
     k = prep.k
     mod = module(prep, mode)
@@ -286,10 +290,13 @@ def count_trie(
     k_exp = mod.kernel("static_trie_expand")
     g = prep.g
     owner, indices = g["owner"], g["indices"]
-    ent = cp.arange(lo, hi, dtype=cp.int64)
+    i, step = check_part(part)
+    lo += i  # the part's entries: lo, lo + step, ... below hi
+    ent = cp.arange(lo, hi, step, dtype=cp.int64)
     b2 = level_bound(prep, 2, [owner[ent], indices[ent]])
     if prep.root_ok is not None:
-        b2 = b2 * prep.root_ok[lo:hi].astype(cp.int64)
+        b2 = b2 * prep.root_ok[ent].astype(cp.int64)
+    n = len(ent)
     del ent
     budget = max(int(budget), g["max_degree"], 1)
     cum = cp.cumsum(b2)
@@ -298,20 +305,19 @@ def count_trie(
     total = 0
     found = False
     start = 0
-    n = hi - lo
     chunks = 0
     while start < n:
         base = int(cum[start - 1]) if start > 0 else 0
         stop = int(cp.searchsorted(cum, cp.asarray([base + budget], dtype=cum.dtype), "right")[0])
         stop = max(stop, start + 1)
         stop = min(stop, n)
-        a, b = lo + start, lo + stop
         chunks += 1
         # level 1: surviving root entries
-        t1 = cp.empty(b - a, dtype=cp.int64)
+        t1 = cp.empty(stop - start, dtype=cp.int64)
         ev0, ev1 = cp.cuda.Event(), cp.cuda.Event()
         ev0.record()
-        _trie_launch(k_roots, prep, w, cnt, lo=a, hi=b, trie1=t1, cap=b - a)
+        a, b = lo + start * step, lo + stop * step
+        _trie_launch(k_roots, prep, w, cnt, lo=a, hi=b, step=step, trie1=t1, cap=stop - start)
         n1 = int(cnt.get()[0])
         cap2 = int(cum[stop - 1]) - base
         n2 = 0
@@ -393,38 +399,19 @@ def count_chunks(
 
     ``part = (i, n)``: part ``i`` of ``n`` of the count of each range: the DFS takes its share
     of its heavy-first task list (:func:`~.static_device.root_tasks`), the trie every ``n``-th
-    of ``n *`` :data:`STRIPES_PER_PART` stripes of the range (:func:`stripes`)."""
+    root entry of the range (:func:`count_trie`)."""
     trie = uses_trie(plan, strategy, tail, graph)
     prep = prepare(graph, plan, page_log, tail=tail and not trie, ooc=ooc)
     total = 0
     for a, b in ranges:
         if trie:
-            for c, d in stripes(graph, plan, a, b, part):
-                total += count_trie(prep, 0, c, d, trie_budget, trie_depth, pool_pages)
+            total += count_trie(prep, 0, a, b, trie_budget, trie_depth, pool_pages, part)
         else:
             total += count_dfs(prep, a, b, timeout_ms, pool_pages, dump_capacity, part)
         checked_total(total)
     if trie or ooc is not None:  # count_dfs published a one-range DFS count's statistics
         finish_stats(prep, strategy="trie" if trie else "dfs")
     return total
-
-
-#: Stripes per part of a count split into parts that walks root ranges (:func:`stripes`).
-STRIPES_PER_PART = 8
-
-
-def stripes(
-    graph: StaticGraph, plan: Any, lo: int, hi: int, part: tuple[int, int]
-) -> list[tuple[int, int]]:
-    """Part ``part = (i, n)`` of root entries ``[lo, hi)`` as root ranges (the trie, the
-    out-of-core path): the range cut into ``STRIPES_PER_PART * n`` stripes of about equal
-    estimated cost (:func:`~nx_gpumine.plan.root_split.static_root_bounds`, on sampled
-    entries), every ``n``-th from the ``i``-th; ``[(lo, hi)]`` for ``(0, 1)``."""
-    i, n = check_part(part)
-    if n == 1:
-        return [(lo, hi)]
-    bounds = static_root_bounds(graph, STRIPES_PER_PART * n, plan.root_ok, lo, hi).tolist()
-    return [(a, b) for a, b in list(zip(bounds[:-1], bounds[1:], strict=True))[i::n] if b > a]
 
 
 def exists_chunks(

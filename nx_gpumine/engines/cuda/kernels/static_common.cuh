@@ -134,14 +134,16 @@ struct DfsLaunch {
   i64* resume;
 };
 
-// static_trie_roots (level 1: root entries [lo, hi) into trie1) and static_trie_expand (level
-// d = 2 or 3: the children of nparent parents, read from trie1 / t2par / t2cand, into opar /
-// ocand); cnt counts the nodes written, cap bounds them.
+// static_trie_roots (level 1: root entries lo, lo + step, ... below hi into trie1; step > 1
+// for one part of a count split across devices) and static_trie_expand (level d = 2 or 3: the
+// children of nparent parents, read from trie1 / t2par / t2cand, into opar / ocand); cnt counts
+// the nodes written, cap bounds them.
 struct TrieLaunch {
   const int* plan;
   int d;
   i64 lo;
   i64 hi;
+  i64 step;
   i64* trie1;
   const int* t2par;
   const int* t2cand;

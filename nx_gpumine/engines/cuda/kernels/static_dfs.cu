@@ -554,20 +554,22 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 }
 
 // ------------------------------------------------------------------ cuTS trie (BFS levels)
-// Level 1: the root entries of [lo, hi) that pass the root conditions, one atomic per batch.
+// Level 1: the root entries lo, lo + step, ... below hi that pass the root conditions, one
+// atomic per batch.
 extern "C" __global__ void __launch_bounds__(WPB * 32)
     static_trie_roots(const __grid_constant__ Graph g, const __grid_constant__ TrieLaunch a) {
   __shared__ int sp[P_SIZE];
   load_plan(sp, a.plan);
-  const i64 lo = a.lo, hi = a.hi, cap = a.cap;
+  const i64 lo = a.lo, step = a.step, cap = a.cap;
+  const i64 nidx = (a.hi - lo + step - 1) / step;  // entries lo + i * step, 0 <= i < nidx
   u64* const cnt = a.cnt;
   u64* const ctl = a.ctl;
   i64* const trie1 = a.trie1;
   const int lane = threadIdx.x & 31;
   const i64 nw = (i64)gridDim.x * WPB;
-  for (i64 s = lo + ((i64)blockIdx.x * WPB + (threadIdx.x >> 5)) * 32; s < hi; s += nw * 32) {
-    i64 e = s + lane;
-    bool ok = e < hi && root_entry_ok(g, sp, e);
+  for (i64 s = ((i64)blockIdx.x * WPB + (threadIdx.x >> 5)) * 32; s < nidx; s += nw * 32) {
+    const i64 e = lo + (s + lane) * step;
+    bool ok = s + lane < nidx && root_entry_ok(g, sp, e);
     unsigned m = __ballot_sync(FULLMASK, ok);
     if (!m) continue;
     const i64 base = (i64)warp_atomic_add(cnt, (u64)__popc(m));
