@@ -22,11 +22,12 @@ of N devices on GPU 0, taking turns: the overhead of splitting).
 
 Each cell: ``--warmups`` calls (NVRTC compile, uploads to every device; the first is reported
 as ``first_call_s``; the later ones let the placement rule time the query both ways, see
-docs/multigpu.md), then the median of ``--repeat`` whole calls (host clock), with the last
-call's placement (``multigpu``: split or not, why, per-device busy seconds). ``--parts-sweep``
-adds 2-device cells of the ``--sweep-patterns`` queries with that many ``count_part`` parts
-per device (``parts_per_device``; the default is ``COUNT_PARTS_PER_DEVICE``). Counts must equal
-the one-device count (``counts_equal``). The targets (``target``, :data:`TARGET`): for a query
+docs/multigpu.md), then the median of ``--repeat`` whole calls (host clock; a query's columns
+take turns, one call each per round), with the last call's placement (``multigpu``: split or
+not, why, per-device busy seconds). ``--parts-sweep`` adds 2-device cells of the
+``--sweep-patterns`` queries with that many ``count_part`` parts per device
+(``parts_per_device``; the default is ``COUNT_PARTS_PER_DEVICE``). Counts must equal the
+one-device count (``counts_equal``). The targets (``target``, :data:`TARGET`): for a query
 taking 100 ms or more on one device a speed-up of 1.9 or more on 2 devices (issue 34), 3.6 on
 4 and 7 on 8 (issue 36); any other query at most 0.2 ms slower than one device (its median
 over at least :data:`LIGHT_REPEAT` calls).
@@ -103,27 +104,50 @@ def slot_sets(max_n: int, visible: int, virtual: bool) -> list[tuple[str, object
     return cols
 
 
-def timed(fn, repeat: int, warmups: int = 2) -> dict:
+def warm(fn, warmups: int) -> dict:
+    """The first call (compile, uploads) and ``warmups - 1`` more (placement timing)."""
     mg.last_run.clear()
     t = time.perf_counter()
     first = fn()
     first_s = time.perf_counter() - t
     for _ in range(warmups - 1):
         fn()
-    walls, values = [], []
-    while len(walls) < repeat or (len(walls) < LIGHT_REPEAT and max(walls) < LIGHT_MS):
-        mg.last_run.clear()  # one-device calls leave it empty
-        t = time.perf_counter()
-        values.append(fn())
-        walls.append(1e3 * (time.perf_counter() - t))
+    return {"count": first, "first_call_s": first_s}
+
+
+def timed_round_robin(fns: dict, repeat: int) -> dict:
+    """Whole-call times of the warm calls ``fns`` (label -> call), taken in turns (one call of
+    each per round: drift of the host or the GPUs' clocks falls on every column alike);
+    ``repeat`` rounds, :data:`LIGHT_REPEAT` while every call is under :data:`LIGHT_MS`."""
+    walls: dict = {k: [] for k in fns}
+    values: dict = {k: [] for k in fns}
+    runs: dict = {}
+    n = 0
+    while n < repeat or (n < LIGHT_REPEAT and max(max(w) for w in walls.values()) < LIGHT_MS):
+        for label, fn in fns.items():
+            mg.last_run.clear()  # one-device calls leave it empty
+            t = time.perf_counter()
+            values[label].append(fn())
+            walls[label].append(1e3 * (time.perf_counter() - t))
+            runs[label] = {k: v for k, v in mg.last_run.items() if k != "slots"}
+        n += 1
     return {
-        "count": first,
-        "consistent": all(v == first for v in values),
-        "wall_ms": statistics.median(walls),
-        "wall_ms_all": walls,
-        "first_call_s": first_s,
-        "multigpu": {k: v for k, v in mg.last_run.items() if k != "slots"},
+        k: {
+            "values": values[k],
+            "wall_ms": statistics.median(walls[k]),
+            "wall_ms_all": walls[k],
+            "multigpu": runs[k],
+        }
+        for k in fns
     }
+
+
+def timed(fn, repeat: int, warmups: int = 2) -> dict:
+    """One call's :func:`warm` and :func:`timed_round_robin` alone."""
+    cell = warm(fn, warmups)
+    got = timed_round_robin({"": fn}, repeat)[""]
+    cell["consistent"] = all(v == cell["count"] for v in got.pop("values"))
+    return {**cell, **got}
 
 
 STATIC_SPECS = {
@@ -263,30 +287,43 @@ def main() -> None:
         return False
 
     def run_query(row: dict, make) -> None:
-        cells = []
+        cells, fns = [], {}
         for label, devices in cols:
             if late(f"{row['graph']} {row['query']} on {label}"):
                 continue
+            fn = make(devices)
             try:
-                cell = {"devices": label, **timed(make(devices), args.repeat, args.warmups)}
+                cell = {"devices": label, **warm(fn, args.warmups)}
+                fns[label] = fn
             except Exception as exc:  # recorded: the rest of the run still reports
                 cell = {"devices": label, "error": repr(exc)}
             cells.append(cell)
-            if label == "2" and row["query"] in args.sweep_patterns.split(","):
-                for k in (int(x) for x in args.parts_sweep.split(",") if x):
-                    keep = mg.COUNT_PARTS_PER_DEVICE
-                    mg.COUNT_PARTS_PER_DEVICE = k
-                    try:
-                        more = timed(make(devices), args.repeat, args.warmups)
-                    finally:
-                        mg.COUNT_PARTS_PER_DEVICE = keep
-                    cells.append({"devices": label, "parts_per_device": k, **more})
+        try:
+            times = timed_round_robin(fns, args.repeat) if fns else {}
+        except Exception as exc:
+            times = {}
+            for cell in cells:
+                cell.setdefault("error", repr(exc))
+        for cell in cells:
+            got = times.get(cell["devices"])
+            if got is not None:
+                cell["consistent"] = all(v == cell["count"] for v in got.pop("values"))
+                cell.update(got)
             print(
-                f"{row['graph']:9s} {row['query']:9s} devices={label:3s} "
+                f"{row['graph']:9s} {row['query']:9s} devices={cell['devices']:3s} "
                 f"{cell.get('wall_ms', float('nan')):10.2f} ms  count={cell.get('count')}"
                 f"  {cell.get('multigpu', cell.get('error', ''))}",
                 flush=True,
             )
+        if "2" in fns and row["query"] in args.sweep_patterns.split(","):
+            for k in (int(x) for x in args.parts_sweep.split(",") if x):
+                keep = mg.COUNT_PARTS_PER_DEVICE
+                mg.COUNT_PARTS_PER_DEVICE = k
+                try:
+                    more = timed(fns["2"], args.repeat, args.warmups)
+                finally:
+                    mg.COUNT_PARTS_PER_DEVICE = keep
+                cells.append({"devices": "2", "parts_per_device": k, **more})
         add_speedups(cells)
         row["cells"] = cells
         report["rows"].append(row)
