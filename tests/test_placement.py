@@ -194,3 +194,23 @@ def test_temporal_and_census_placement(monkeypatch):
     counts = run_census(tg, 200, "strict", engine="cpu")
     assert np.array_equal(run_on_devices(census, "cpu", [0, 1]), counts)
     assert mg.last_run["whole"] is True
+
+
+def test_one_slow_run_does_not_flip_the_placement(graph, monkeypatch):
+    """Each placement keeps the least of its last TIME_SAMPLES runs: a pause of the host in one
+    run (a 4-GPU bench saw a one-device time jump) leaves the decision as it was."""
+    plan = _plan(graph)
+    job = StaticJob.of(graph, plan, "count")
+    run_on_devices(job, "cpu", [0, 1])  # a small query: on slot 0 (not kept: a first run)
+    entry = graph.derived(mg.TIMES_KEY, dict)[("static", id(plan), "count")]
+    assert entry["warm"] == {0} and entry["one"] is None
+    entry["warm"].add(1)  # as after a split
+    for seconds in (0.001, 0.5, 0.0012):
+        mg._keep_time(job, [0], seconds)
+    assert entry["one"] == 0.001
+    assert mg.placement(job, [0, 1])["split"] is False  # 1 ms: stays on one device
+    for seconds in (0.3, 0.31, 0.29, 0.3, 0.32):  # a lasting change shows within TIME_SAMPLES
+        mg._keep_time(job, [0], seconds)
+    assert entry["one"] == 0.29
+    mg._keep_time(job, [0, 1], 0.2)
+    assert entry["split"][(0, 1)] == 0.2 and mg.placement(job, [0, 1])["split"] is True

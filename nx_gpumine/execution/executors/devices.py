@@ -514,7 +514,7 @@ def _timing(job: Job) -> dict | None:
         if len(table) >= TIMES_PRUNE:
             for k in [k for k, e in table.items() if e["plan"]() is None]:
                 del table[k]
-        entry = {"plan": _plan_ref(job.plan), "one": None, "split": {}, "warm": set()}
+        entry = {"plan": _plan_ref(job.plan), "one": None, "split": {}, "warm": set(), "runs": {}}
         table[key] = entry
     return entry
 
@@ -565,18 +565,27 @@ def placement(job: Job, slots: Sequence[int]) -> dict[str, Any]:
     )
 
 
+#: Runs per placement whose least time is kept: one slow run (a pause of the host, another
+#: process on the GPU) does not flip the placement, and a lasting change shows within as many.
+TIME_SAMPLES = 5
+
+
 def _keep_time(job: Job, slots: Sequence[int], seconds: float) -> None:
     """Keep the time of a run on ``slots`` (one slot: the one-device time; several: the split
-    time of that device set) if every device of it had run the query before."""
+    time of that device set) if every device of it had run the query before: the least of
+    its last :data:`TIME_SAMPLES` runs."""
     entry = _timing(job)
     if entry is None:
         return
     devs = set(slots)
     if devs <= entry["warm"]:
-        if len(slots) == 1:
-            entry["one"] = seconds
+        where = "one" if len(slots) == 1 else tuple(sorted(slots))
+        runs = entry.setdefault("runs", {}).setdefault(where, deque(maxlen=TIME_SAMPLES))
+        runs.append(seconds)
+        if where == "one":
+            entry["one"] = min(runs)
         else:
-            entry["split"][tuple(sorted(slots))] = seconds
+            entry["split"][where] = min(runs)
     entry["warm"] |= devs
 
 
