@@ -357,24 +357,58 @@ def _build(
 
 
 def _numeric_ids(keys: list, src_keys: np.ndarray, dst_keys: np.ndarray) -> tuple | None:
-    """Vectorised key -> position lookup when keys and endpoints are all integers (else None)."""
+    """Vectorised key -> position lookup when keys and endpoints are all integers (else None).
+
+    Keys that are consecutive integers once sorted (``nodes=range(n)``, the usual case) map by
+    subtraction, O(m); others by binary search. Duplicate keys raise :class:`InputError`."""
     if not (src_keys.dtype.kind in "iu" and dst_keys.dtype.kind in "iu"):
         return None
-    if not all(type(k) is int for k in keys):
-        return None
-    karr = np.asarray(keys, dtype=np.int64)
-    order = np.argsort(karr, kind="stable")
-    sorted_keys = karr[order]
+    if isinstance(keys, range) or (
+        len(keys) and type(keys[0]) is int and type(keys[-1]) is int and _is_range(keys)
+    ):
+        karr = np.arange(len(keys), dtype=np.int64)
+        karr += keys[0] if len(keys) else 0
+        order = None  # keys[i] == keys[0] + i
+    else:
+        if not all(type(k) is int for k in keys):
+            return None
+        karr = np.asarray(keys, dtype=np.int64)
+        order = np.argsort(karr, kind="stable")
+        karr = karr[order]
+        if len(karr) > 1 and bool((karr[1:] == karr[:-1]).any()):
+            raise InputError("nodes: the node list holds duplicate keys")
+        if len(karr) and int(karr[-1]) - int(karr[0]) == len(karr) - 1:
+            order = order.astype(np.int32 if len(karr) <= 2**31 - 1 else np.int64)
+        elif len(karr):
+            order = ("search", order)
     out = []
+    n = len(karr)
     for ends in (src_keys, dst_keys):
         ends = ends.astype(np.int64, copy=False)
-        pos = np.searchsorted(sorted_keys, ends)
-        pos_ok = np.minimum(pos, max(len(keys) - 1, 0))
-        bad = (pos >= len(keys)) | (sorted_keys[pos_ok] != ends) if len(keys) else ends == ends
+        if isinstance(order, tuple):  # spread-out keys: binary search
+            pos = np.searchsorted(karr, ends)
+            pos_ok = np.minimum(pos, n - 1)
+            bad = (pos >= n) | (karr[pos_ok] != ends)
+            ids = order[1][pos_ok]
+        else:  # consecutive keys: subtraction
+            pos = ends - int(karr[0]) if n else ends
+            bad = (pos < 0) | (pos >= n)
+            ids = pos if order is None else order[np.clip(pos, 0, max(n - 1, 0))]
         if bad.any():
             raise InputError(f"edge endpoint {ends[np.argmax(bad)]!r} is not in the node list")
-        out.append(order[pos].astype(np.int64))
+        out.append(ids.astype(np.int64, copy=False))
     return out[0], out[1]
+
+
+def _is_range(keys: list) -> bool:
+    """Whether the int list ``keys`` is ``keys[0], keys[0] + 1, ...`` (O(n))."""
+    if keys[-1] - keys[0] != len(keys) - 1:
+        return False
+    try:
+        arr = np.fromiter(keys, dtype=np.int64, count=len(keys))
+    except (OverflowError, TypeError):
+        return False
+    return bool((np.diff(arr) == 1).all())
 
 
 def _dense_int_ids(src_keys: np.ndarray, dst_keys: np.ndarray) -> tuple | None:
@@ -427,12 +461,12 @@ def _dense_ids(
     of :func:`_dense_int_ids` (integer keys, not spread out)."""
     if nodes is not None:
         keys = list(nodes)
+        ids = _numeric_ids(nodes if isinstance(nodes, range) else keys, src_keys, dst_keys)
+        if ids is not None:
+            return (*ids, keys)
         key_to_id = {k: i for i, k in enumerate(keys)}
         if len(key_to_id) != len(keys):
             raise InputError("nodes: the node list holds duplicate keys")
-        ids = _numeric_ids(keys, src_keys, dst_keys)
-        if ids is not None:
-            return (*ids, keys)
         try:
             s = np.fromiter((key_to_id[k] for k in src_keys.tolist()), np.int64, len(src_keys))
             d = np.fromiter((key_to_id[k] for k in dst_keys.tolist()), np.int64, len(dst_keys))
