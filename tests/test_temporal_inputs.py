@@ -488,3 +488,28 @@ def test_readme_cli_temporal_line():
     want = count_motifs(load_collegemsg(), [(0, 1), (1, 2), (2, 0)], delta=3600)
     assert want == 1653
     assert re.search(r"temporal-triangle\s+1,653\s", text), text
+
+
+@pytest.mark.parametrize(
+    "nodes",
+    [range(5, 12), list(range(5, 12)), [11, 7, 5, 6, 10, 9, 8], [5, 6, 7, 8, 9, 10, 11, 40, 3]],
+    ids=["range", "sorted-list", "shuffled-consecutive", "spread"],
+)
+def test_given_node_order_maps_endpoints(nodes):
+    """``nodes=``: each endpoint's id is its key's position in ``nodes`` (consecutive integer
+    keys by subtraction, others by search: both against a dict of the keys)."""
+    rng = np.random.default_rng(3)
+    s = rng.integers(5, 12, 200)
+    d = rng.integers(5, 12, 200)
+    g = temporal_from_arrays(s, d, np.arange(200), nodes=nodes)
+    pos = {k: i for i, k in enumerate(nodes)}
+    assert g.keys == list(nodes)
+    np.testing.assert_array_equal(g.src, [pos[k] for k in s])
+    np.testing.assert_array_equal(g.dst, [pos[k] for k in d])
+
+
+@pytest.mark.parametrize("nodes", [range(6, 12), [5, 6, 7, 8, 9, 10], [5, 7, 6, 6, 8, 9, 10, 11]])
+def test_given_node_order_errors(nodes):
+    s, d = np.array([5, 6, 11]), np.array([6, 11, 5])
+    with pytest.raises(InputError, match="not in the node list|duplicate"):
+        temporal_from_arrays(s, d, np.arange(3), nodes=nodes)
