@@ -575,10 +575,10 @@ def temporal_from_arrays(
         if len(lab) != len(t):
             raise InputError(f"{what}: {len(lab)} edge labels for {len(t)} edges")
         elab = _encode(lab, vocab, what)[order]
-    # sorted one at a time, each unsorted array freed as its sorted copy is made
-    si = si[order]
-    di = di[order]
-    t = t[order]
+    if not in_order:  # sorted one at a time, each unsorted array freed as its sorted copy is made
+        si = si[order]
+        di = di[order]
+        t = t[order]
     g = _build(si, di, t, order, keys, edge_label=elab)
     g.edge_vocab = vocab
     g.time_spec = spec
