@@ -492,8 +492,15 @@ def test_readme_cli_temporal_line():
 
 @pytest.mark.parametrize(
     "nodes",
-    [range(5, 12), list(range(5, 12)), [11, 7, 5, 6, 10, 9, 8], [5, 6, 7, 8, 9, 10, 11, 40, 3]],
-    ids=["range", "sorted-list", "shuffled-consecutive", "spread"],
+    [
+        range(5, 12),
+        list(range(5, 12)),
+        [11, 7, 5, 6, 10, 9, 8],
+        [5, 6, 7, 8, 9, 10, 11, 40, 3],
+        range(13, 4, -1),
+        range(1, 14, 1),
+    ],
+    ids=["range", "sorted-list", "shuffled-consecutive", "spread", "reversed-range", "wider-range"],
 )
 def test_given_node_order_maps_endpoints(nodes):
     """``nodes=``: each endpoint's id is its key's position in ``nodes`` (consecutive integer
@@ -508,7 +515,9 @@ def test_given_node_order_maps_endpoints(nodes):
     np.testing.assert_array_equal(g.dst, [pos[k] for k in d])
 
 
-@pytest.mark.parametrize("nodes", [range(6, 12), [5, 6, 7, 8, 9, 10], [5, 7, 6, 6, 8, 9, 10, 11]])
+@pytest.mark.parametrize(
+    "nodes", [range(6, 12), [5, 6, 7, 8, 9, 10], [5, 7, 6, 6, 8, 9, 10, 11], range(5, 12, 2)]
+)
 def test_given_node_order_errors(nodes):
     s, d = np.array([5, 6, 11]), np.array([6, 11, 5])
     with pytest.raises(InputError, match="not in the node list|duplicate"):

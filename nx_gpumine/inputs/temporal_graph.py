@@ -356,47 +356,42 @@ def _build(
     )
 
 
-def _numeric_ids(keys: list, src_keys: np.ndarray, dst_keys: np.ndarray) -> tuple | None:
+def _numeric_ids(keys: Sequence, src_keys: np.ndarray, dst_keys: np.ndarray) -> tuple | None:
     """Vectorised key -> position lookup when keys and endpoints are all integers (else None).
 
     Keys that are consecutive integers once sorted (``nodes=range(n)``, the usual case) map by
     subtraction, O(m); others by binary search. Duplicate keys raise :class:`InputError`."""
     if not (src_keys.dtype.kind in "iu" and dst_keys.dtype.kind in "iu"):
         return None
-    if isinstance(keys, range) or (
-        len(keys) and type(keys[0]) is int and type(keys[-1]) is int and _is_range(keys)
+    n = len(keys)
+    if (isinstance(keys, range) and keys.step == 1) or (
+        n and type(keys[0]) is int and type(keys[-1]) is int and _is_range(keys)
     ):
-        karr = np.arange(len(keys), dtype=np.int64)
-        karr += keys[0] if len(keys) else 0
-        order = None  # keys[i] == keys[0] + i
+        first, order, consecutive = (keys[0] if n else 0), None, True  # keys[i] == first + i
     else:
         if not all(type(k) is int for k in keys):
             return None
         karr = np.asarray(keys, dtype=np.int64)
-        order = np.argsort(karr, kind="stable")
+        order = np.argsort(karr, kind="stable")  # position in keys of each sorted key
         karr = karr[order]
-        if len(karr) > 1 and bool((karr[1:] == karr[:-1]).any()):
+        if n > 1 and bool((karr[1:] == karr[:-1]).any()):
             raise InputError("nodes: the node list holds duplicate keys")
-        if len(karr) and int(karr[-1]) - int(karr[0]) == len(karr) - 1:
-            order = order.astype(np.int32 if len(karr) <= 2**31 - 1 else np.int64)
-        elif len(karr):
-            order = ("search", order)
+        first = int(karr[0]) if n else 0
+        consecutive = not n or int(karr[-1]) - first == n - 1
     out = []
-    n = len(karr)
     for ends in (src_keys, dst_keys):
         ends = ends.astype(np.int64, copy=False)
-        if isinstance(order, tuple):  # spread-out keys: binary search
-            pos = np.searchsorted(karr, ends)
-            pos_ok = np.minimum(pos, n - 1)
-            bad = (pos >= n) | (karr[pos_ok] != ends)
-            ids = order[1][pos_ok]
-        else:  # consecutive keys: subtraction
-            pos = ends - int(karr[0]) if n else ends
-            bad = (pos < 0) | (pos >= n)
-            ids = pos if order is None else order[np.clip(pos, 0, max(n - 1, 0))]
+        if consecutive:  # the rank of a key among the sorted keys: a subtraction
+            rank = ends - first
+            bad = (rank < 0) | (rank >= n)
+        else:
+            rank = np.searchsorted(karr, ends)
+            bad = rank >= n
+            rank[bad] = 0
+            bad |= karr[rank] != ends
         if bad.any():
             raise InputError(f"edge endpoint {ends[np.argmax(bad)]!r} is not in the node list")
-        out.append(ids.astype(np.int64, copy=False))
+        out.append(rank if order is None else order[rank])
     return out[0], out[1]
 
 
