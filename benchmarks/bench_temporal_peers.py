@@ -16,7 +16,9 @@ count us``, written by the peer kit in the same device call) when present.
 Graphs: CollegeMsg (bundled, SNAP); synth10m = the Everest kit's ``gen_temporal.py --seed 1``
 (regenerated identically by benchmarks/gen_temporal.py); sk10m =
 ``skewed_temporal_graph(n=1_000_000, m=10_000_000, seed=7, mean_gap=30)`` (bursty, max degree
-~98K; ``--write-everest-graph sk10m:PATH`` writes it as Everest's text input first).
+~98K; ``--write-everest-graph sk10m:PATH`` writes it as Everest's text input first); dense10m =
+``gen_temporal.py --edges 10000000 --nodes 100000 --seed 1`` (the same edges on 10 times fewer
+nodes: mean degree 200, the heavier graph of issue 32; ``--graphs ...,dense10m``).
 Writes OUT_DIR/temporal_peers.json (after every cell) and OUT_DIR/temporal_peers.md.
 """
 
@@ -47,7 +49,12 @@ from nx_gpumine.inputs.motifs import named_motif  # noqa: E402
 from nx_gpumine.inputs.temporal_graph import load_collegemsg, temporal_from_arrays  # noqa: E402
 
 MOTIFS = [f"M{i}" for i in range(1, 14)]
-EVEREST_NAME = {"collegemsg": "CollegeMsg", "synth10m": "synth10m", "sk10m": "sk10m"}
+EVEREST_NAME = {
+    "collegemsg": "CollegeMsg",
+    "synth10m": "synth10m",
+    "sk10m": "sk10m",
+    "dense10m": "dense10m",
+}
 
 
 def load(name: str):
@@ -59,6 +66,10 @@ def load(name: str):
         s, d, tt = gen_temporal(seed=1)
         g = temporal_from_arrays(s, d, tt, nodes=range(1_000_000))
         src = "gen_temporal.py --seed 1 (Everest kit: 10M edges, 1M nodes)"
+    elif name == "dense10m":  # issue 32: denser (10 times fewer nodes, the same edges)
+        s, d, tt = gen_temporal(edges=10_000_000, nodes=100_000, seed=1)
+        g = temporal_from_arrays(s, d, tt, nodes=range(100_000))
+        src = "gen_temporal.py --edges 10000000 --nodes 100000 --seed 1"
     elif name == "sk10m":
         g = skewed_temporal_graph(n=1_000_000, m=10_000_000, seed=7, mean_gap=30)
         src = "skewed_temporal_graph(n=1_000_000, m=10_000_000, seed=7, mean_gap=30)"
