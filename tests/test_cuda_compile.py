@@ -65,6 +65,13 @@ def _temporal_dfs_variants() -> list[tuple[str, dict]]:
     m10 = build_temporal_plan(named_motif("M10", 3600), _temporal_graph(False))
     m10_defines = structure_defines(m10, _temporal_graph(False))
     out += [(f"M10-pair-min{k}", {**m10_defines, "PAIR_MIN": k}) for k in (-1, 0)]
+    # several windows in one walk (count_windows): a counted last level, one walked, one edge
+    out += [
+        ("M10-windows3", {**m10_defines, "NWIN": 3}),
+        ("M13-windows2", {**out[1][1], "NWIN": 2}),
+        ("single-edge-windows4", {**out[3][1], "NWIN": 4}),
+        ("M4A-windows2", {**out[2][1], "NWIN": 2}),
+    ]
     return out
 
 

@@ -220,6 +220,43 @@ def test_cuda_motif_table_equals_cpu(college):
     pd.testing.assert_frame_equal(ng.motif_counts(college, motifs, deltas, engine="cuda"), cpu)
 
 
+@pytest.mark.gpu
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), windows=st.sets(st.integers(0, 6), min_size=1, max_size=9))
+def test_cuda_count_windows_equal_cpu(case, windows):
+    """The CUDA engine's one-walk count_windows (temporal_dfs.cu NWIN) equals the CPU's on
+    random motifs (labels, gaps, anti-edges, both ties), up to 9 windows (two walks)."""
+    pytest.importorskip("cupy")
+    from nx_gpumine.engines.cuda import temporal as cuda_temporal
+
+    edges, n_lab, e_lab, n_val, motif = case
+    g = _graph(edges, n_lab, e_lab, n_val, with_labels=True)
+    lims = sorted(windows)
+    top = motif.with_(delta=lims[-1] if motif.delta is not None else None)
+    plan = build_temporal_plan(top, g)
+    if cuda_temporal.unsupported(plan) is not None:
+        return
+    assert cuda_temporal.count_windows(g, plan, lims) == cpu_temporal.count_windows(g, plan, lims)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("tie", ["strict", "input_order"])
+def test_cuda_count_windows_on_heavier_graphs(tie):
+    """One walk per motif on a bursty graph with hubs (the counted last level's long ranges:
+    pair index, mapped pairs, walked short windows) equals one CUDA count per window."""
+    pytest.importorskip("cupy")
+    from nx_gpumine.engines.cuda import temporal as cuda_temporal
+
+    g = skewed_temporal_graph(n=3_000, m=60_000, seed=5, mean_gap=4)
+    lims = [0, 5, 60, 600, 3_600]
+    for name in ("M1", "M2", "M4", "M8", "M10", "M13", "triangle", "01 02 01", "path1", "path2"):
+        plan = build_temporal_plan(_named(name, 7_200, tie), g)
+        got = cuda_temporal.count_windows(g, plan, lims)
+        assert cuda_temporal.last_run.get("windows") == len(lims), name  # one walk
+        want = [cuda_temporal.count(g, build_temporal_plan(_named(name, w, tie), g)) for w in lims]
+        assert got == [*want, cuda_temporal.count(g, plan)], name
+
+
 def test_census_at_several_windows(college):
     frame = ng.motif_census(college, [600, 3600, None], engine="cpu")
     assert frame.shape == (36, 3) and list(frame.columns) == [600, 3600, None]

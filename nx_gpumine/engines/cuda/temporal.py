@@ -56,6 +56,7 @@ from ...plan.temporal_plan import (
     TIE_INPUT_ORDER,
     TIE_STRICT,
     TemporalPlan,
+    build_temporal_plan,
     census_position,
     census_window,
     encode_limit,
@@ -68,6 +69,7 @@ from .temporal_build import (
     MAX_ANTI,
     MAX_EDGES,
     MAX_NODES,
+    MAX_WINDOWS,
     kernel_defines,
     level1_gaps,
     level1_list,
@@ -79,12 +81,20 @@ from .temporal_build import (
     walk_arrays,
 )
 from .temporal_data import drop_buffers, parallel_triples, release, upload
-from .temporal_launch import census_range, count_range, enumerate_range, exists_range, last_run
+from .temporal_launch import (
+    census_range,
+    count_range,
+    count_range_windows,
+    enumerate_range,
+    exists_range,
+    last_run,
+)
 from .temporal_stream import device_need, partition_graph, stream, stream_plan
 from .temporal_tuning import DEFAULT_TUNING, TemporalTuning, current_tuning, set_tuning, tuned
 
 __all__ = [
     "count",
+    "count_windows",
     "exists",
     "enumerate_matches",
     "census",
@@ -239,6 +249,89 @@ def count(
     """
     kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
     return int(_count_or_exists(graph, plan, lo, hi, "count", kw, max_device_bytes))
+
+
+@oom_retry(on_oom=drop_buffers, what="count")
+def count_windows(
+    graph: TemporalGraph, plan: TemporalPlan, windows: Any, *, steal: bool = True,
+    tail_ms: float = 10.0, expand: bool = True, count_last: bool = True,
+    max_device_bytes: int | None = None,
+) -> list[int]:  # fmt: skip
+    """The counts of ``plan`` within each of ``windows`` and its own count, in one walk.
+
+    As the CPU engine's ``count_windows``: ``windows`` are ascending limits in the graph's time
+    unit, none above the plan's window; entry ``j`` counts the matches whose span
+    ``t_last - t_0`` is within ``windows[j]``, the last entry is :func:`count`'s. The kernel
+    walks at the plan's window and bins each match by its span as it counts it (a counted last
+    level: its candidates within each narrower window, from the same range; ``temporal_dfs.cu``
+    ``NWIN``), up to ``MAX_WINDOWS - 1`` narrower windows a walk. A plan without a window or
+    with anti-edges, a count that streams the graph or takes the CPU engine's per-pair sweeps
+    is counted once per window by :func:`count` instead.
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    plan : TemporalPlan
+        The plan (its window is the widest).
+    windows : sequence of int or float
+        The narrower windows, ascending.
+    steal, tail_ms, expand, count_last, max_device_bytes
+        As in :func:`count`.
+
+    Returns
+    -------
+    list of int
+        ``len(windows) + 1`` counts.
+
+    Raises
+    ------
+    ValueError
+        Windows not ascending, negative, or beyond the plan's window.
+    CapacityError
+        A count past 64 bits.
+    """
+    lims = list(windows)
+    checked = np.asarray(lims, dtype=graph.time.dtype)
+    if len(lims) and (
+        (np.diff(checked) < 0).any()
+        or checked[0] < 0
+        or (plan.delta_on and checked[-1] > plan.delta)
+    ):
+        raise ValueError(
+            f"windows must be ascending, >= 0 and within the plan's window, got {lims}"
+        )
+    kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
+    if plan.impossible or graph.m == 0:
+        last_run.clear()
+        return [0] * (len(lims) + 1)
+    one_walk = (
+        plan.delta_on
+        and not len(plan.anti_src)  # an anti-edge's interval may end at the window
+        and stream_plan(graph, plan, 0, graph.m, max_device_bytes, "count", kw) is None
+        and not (_walks_parallel_triples(plan) and host_census(graph))
+    )
+    if not one_walk:
+        own = build_temporal_plan  # each window a plan of its own, counted alone
+        counts = [
+            count(
+                graph,
+                own(plan.motif.with_(delta=w), graph),
+                **kw,
+                max_device_bytes=max_device_bytes,
+            )
+            for w in lims
+        ]
+        return [*counts, count(graph, plan, **kw, max_device_bytes=max_device_bytes)]
+    if not lims:
+        return [count_range(graph, plan, 0, graph.m, **kw)]
+    out: list[int] = []
+    step = MAX_WINDOWS - 1
+    for i in range(0, len(lims), step):  # a walk per MAX_WINDOWS - 1 narrower windows
+        group = tuple(checked[i : i + step].tolist())
+        got = count_range_windows(graph, plan, group, 0, graph.m, **kw)
+        out += got[:-1]
+    return [*out, got[-1]]
 
 
 @oom_retry(on_oom=drop_buffers, what="existence test")

@@ -28,6 +28,9 @@ from .kernel_args import KernelStruct, temporal_types
 from .temporal_tuning import TemporalTuning, current_tuning
 
 __all__ = [
+    "C_WIN",
+    "CTL_WORDS",
+    "MAX_WINDOWS",
     "MAX_EDGES",
     "MAX_NODES",
     "MAX_ANTI",
@@ -64,6 +67,10 @@ SCAN_TILE = WPB * 32 * 8  # values per block of the prefix-sum kernels (temporal
     range(10)
 )
 F_OVERFLOW, F_FOUND, F_OUTFULL, F_DUMPFULL = 1, 2, 4, 8
+#: Control words of a DFS call: device_common.cuh's 16, then the 128-bit counts (low, high) of
+#: up to MAX_WINDOWS - 1 narrower windows from C_WIN on (temporal_dfs.cu NWIN, count_windows).
+C_WIN, MAX_WINDOWS = 16, 9
+CTL_WORDS = C_WIN + 2 * (MAX_WINDOWS - 1)
 MODES = {"count": 0, "exists": 1, "enumerate": 2}  # the kernel's MODE_* values
 #: The root filter's integer gap meaning "no next edge in the list" (gaps saturate there too).
 GAP_NONE = 2**32 - 1

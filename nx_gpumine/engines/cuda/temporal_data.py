@@ -23,6 +23,7 @@ from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import TemporalPlan
 from ._runtime import current_device, import_cupy, load_module
 from .temporal_build import (
+    CTL_WORDS,
     GRAPH_VIEW,
     LAUNCH,
     gap_quantiles,
@@ -285,15 +286,19 @@ PLAN_DATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 PLAN_LOCK = threading.Lock()
 
 
-def prepare(graph: TemporalGraph, plan: TemporalPlan) -> Prep:
+def prepare(graph: TemporalGraph, plan: TemporalPlan, windows: tuple = ()) -> Prep:
     """The plan's device data on the current device (made on the plan's first run there, with
-    the current tuning's compiled-in settings; its statistics reset per call)."""
+    the current tuning's compiled-in settings; its statistics reset per call).
+
+    ``windows``: narrower windows (ascending, in the graph's time type) to count in the same
+    walk, each match binned by its span (``temporal_dfs.cu`` ``NWIN``; a module of its own)."""
     dev = current_device()
     with PLAN_LOCK:
         per_device = PLAN_DATA.get(plan)
         if per_device is None:
             per_device = PLAN_DATA[plan] = {}
-    hit = per_device.get(dev)
+    key = (dev, windows) if windows else dev
+    hit = per_device.get(key)
     if hit is not None and hit[0]() is graph:
         prep = hit[1]
         prep.stats = {}
@@ -304,14 +309,16 @@ def prepare(graph: TemporalGraph, plan: TemporalPlan) -> Prep:
     defines = kernel_defines(plan, graph)
     tdt = graph.time.dtype
     plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
-    tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)
+    tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w, windows]).astype(tdt)
+    if windows:
+        defines = {**defines, "NWIN": len(windows) + 1}
     allow = cp.zeros(1, dtype=cp.uint8)
     if defines["ALLOW"]:
         allow = cp.asarray(np.ascontiguousarray(plan.node_allow, dtype=np.uint8).ravel())
     graph_ref = weakref.ref(graph)
     prep = Prep(graph_ref, weakref.ref(plan), defines, cp.asarray(plab), cp.asarray(tlim), allow)
     prep.launch_pack = LAUNCH.packer(defines)
-    per_device[dev] = (graph_ref, prep)
+    per_device[key] = (graph_ref, prep)
     return prep
 
 
@@ -394,6 +401,6 @@ def ctl_host(prep: Prep) -> np.ndarray:
     host = prep.buffers.get("ctl_host")
     if host is None:
         cp = import_cupy()
-        mem = cp.cuda.alloc_pinned_memory(16 * 8)
-        host = prep.buffers["ctl_host"] = np.frombuffer(mem, np.uint64, 16)
+        mem = cp.cuda.alloc_pinned_memory(CTL_WORDS * 8)
+        host = prep.buffers["ctl_host"] = np.frombuffer(mem, np.uint64, CTL_WORDS)
     return host

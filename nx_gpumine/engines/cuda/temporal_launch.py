@@ -41,6 +41,8 @@ from .temporal_build import (
     C_NSTEAL,
     C_NTAIL,
     C_OUTCUR,
+    C_WIN,
+    CTL_WORDS,
     F_DUMPFULL,
     F_FOUND,
     F_OUTFULL,
@@ -83,6 +85,8 @@ __all__ = [
     "launch_range",
     "finish",
     "count_range",
+    "count_range_windows",
+    "window_counts",
     "exists_range",
     "enumerate_range",
     "census_range",
@@ -201,7 +205,7 @@ def decide_launches(prep: Prep, shape: LaunchShape, out: Any, outcap: int) -> La
         buffer(prep, "dump0", dumpcap * rw, cp.int64),
         buffer(prep, "dump1", (dumpcap + splitcap) * rw, cp.int64),
     ]
-    ctl = buffer(prep, "ctl", 16, cp.uint64)[:16]
+    ctl = buffer(prep, "ctl", CTL_WORDS, cp.uint64)[:CTL_WORDS]
     seq = Launches(shape, blocks, rw, tail_ns, dumps, ctl, view, prep.launch_pack)
     seq.keep += [*dumps, ctl, out, prep.plab, prep.tlim]
     # the TLaunch fields of the call's tail-record launches but their records, prefix sums,
@@ -403,7 +407,7 @@ def launch_range(
         # the control words come back in a copy into pinned memory enqueued after the launches
         # (no synchronous copy of its own). Ctrl-C: warps poll their flags (F_FOUND stops
         # them); the launch's results are dropped
-        cp.cuda.runtime.memcpyAsync(host.ctypes.data, ctl.data.ptr, 128, _D2H, stream)
+        cp.cuda.runtime.memcpyAsync(host.ctypes.data, ctl.data.ptr, host.nbytes, _D2H, stream)
         copied.record()
         wait_event(copied, stop=lambda: request_stop(ctl, C_FLAGS, F_FOUND))
         stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + cp.cuda.get_elapsed_time(start, end)
@@ -469,6 +473,26 @@ def count_range(graph: TemporalGraph, plan: TemporalPlan, lo: int, hi: int, **sw
     total = checked_total(control_count(launch_range(prep, MODES["count"], lo, hi, **switches)))
     finish(prep, mode="count")
     return total
+
+
+def window_counts(ctl: np.ndarray, n: int) -> list[int]:
+    """The ``n`` narrower windows' 128-bit counts in the control words ``ctl`` (``C_WIN`` on)."""
+    return [(int(ctl[C_WIN + 2 * j + 1]) << 64) | int(ctl[C_WIN + 2 * j]) for j in range(n)]
+
+
+def count_range_windows(
+    graph: TemporalGraph, plan: TemporalPlan, windows: tuple, lo: int, hi: int, **switches: Any
+) -> list[int]:
+    """:func:`count_range` and, in the same walk, the matches within each of the narrower
+    ``windows`` (ascending, in the graph's time type; at most ``MAX_WINDOWS - 1``): their
+    counts, then the plan's own."""
+    prep = prepare(graph, plan, windows)
+    h = launch_range(prep, MODES["count"], lo, hi, **switches)
+    counts = [*window_counts(h, len(windows)), control_count(h)]
+    for c in counts:
+        checked_total(c)
+    finish(prep, mode="count", windows=len(windows))
+    return counts
 
 
 def exists_range(

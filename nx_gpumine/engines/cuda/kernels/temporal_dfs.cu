@@ -154,6 +154,17 @@ __host__ __device__ constexpr bool last_countable() {
 }
 #define LASTC (last_countable())
 
+// Several windows in one walk (count mode; engines/cuda/temporal.py count_windows): the walk
+// runs at the widest window, delta = tlim[0], and each match is also counted in every narrower
+// window its span t_last - t_0 fits, tlim[WIN0 + j] for j < NWIN - 1 (ascending), into ctl's
+// 128-bit words C_WIN + 2 j (low) and C_WIN + 2 j + 1 (high). NWIN 1 (the default): no window
+// but delta, and none of this code is compiled.
+#ifndef NWIN
+#define NWIN 1
+#endif
+#define WIN0 (1 + L + NANTI)
+#define C_WIN 16
+
 #define MODE_COUNT 0
 #define MODE_EXISTS 1
 #define MODE_ENUMERATE 2
@@ -212,6 +223,9 @@ struct Ctx {
   int floor;  // lowest level this thread owns (below it the path belongs to a donor's tree)
   bool entering;
   u64 cnt;
+#if NWIN > 1
+  u64 wcnt[NWIN - 1];  // matches within the narrower windows (count mode)
+#endif
 };
 
 // ------------------------------------------------------------------ checks (all compile-time)
@@ -283,6 +297,50 @@ __device__ __forceinline__ bool anti_ok(const Ctx& c, const Env& v) {
 }
 
 // ------------------------------------------------------------------ results
+#if NWIN > 1
+// ctl's 128-bit count of narrower window j += hi:lo (F_OVERFLOW past 2**128 - 1).
+__device__ __forceinline__ void add_window_count(u64* ctl, int j, u64 lo, u64 hi) {
+  u64* w = ctl + C_WIN + 2 * j;
+  if (lo) {
+    const u64 old = atomicAdd(w, lo);
+    if (old + lo < old) hi += 1;  // hi is a warp's sum of at most 32 counts: no wrap here
+  }
+  if (hi) {
+    const u64 old = atomicAdd(w + 1, hi);
+    if (old + hi < old) set_flag(ctl, F_OVERFLOW);
+  }
+}
+
+// k matches whose last edge has time tl also count in each narrower window their span fits.
+__device__ __forceinline__ void bin_span(Ctx& c, const Env& v, tm_t tl, u64 k) {
+#pragma unroll
+  for (int j = 0; j < NWIN - 1; j++) {
+    if (!past(tl, c.t0, v.tlim[WIN0 + j])) {
+      const u64 s = c.wcnt[j] + k;
+      if (s < c.wcnt[j]) {  // the lane's word would wrap: move it into ctl first
+        add_window_count(v.ctl, j, c.wcnt[j], 0);
+        c.wcnt[j] = k;
+      } else {
+        c.wcnt[j] = s;
+      }
+    }
+  }
+}
+
+// The warp's window counts into ctl (every lane of the warp calls it, as warp_add_count).
+__device__ __forceinline__ void flush_windows(Ctx& c, u64* ctl) {
+#pragma unroll
+  for (int j = 0; j < NWIN - 1; j++) {
+    u64 lo = c.wcnt[j], hi = 0;
+    bool ovf = false;
+    warp_sum_wide(lo, hi, &ovf);
+    if (ovf) set_flag(ctl, F_OVERFLOW);
+    if ((threadIdx.x & 31) == 0) add_window_count(ctl, j, lo, hi);
+    c.wcnt[j] = 0;
+  }
+}
+#endif
+
 __device__ __forceinline__ void emit(Ctx& c, const Env& v) {
   if (v.mode == MODE_ENUMERATE) {
     const u64 slot = atomicAdd(v.ctl + C_OUTCUR, 1ULL);
@@ -296,6 +354,9 @@ __device__ __forceinline__ void emit(Ctx& c, const Env& v) {
     return;
   }
   c.cnt++;
+#if NWIN > 1
+  bin_span(c, v, v.g.time[c.eid[L - 1]], 1);
+#endif
   if (v.mode == MODE_EXISTS) set_flag(v.ctl, F_FOUND);
 }
 
@@ -545,18 +606,29 @@ __device__ __forceinline__ bool accept(Ctx& c, const Env& v, idx_t p, idx_t e) {
 // Matches of the last level I = L - 1 given levels < I (see last_countable()).
 template <int I, int A = 0>
 __device__ __forceinline__ idx_t mapped_pairs(const Ctx& c, const Env& v, idx_t lo_id, tm_t tp,
-                                              bool gon, tm_t gap) {
+                                              bool gon, tm_t gap, tm_t delta) {
   if constexpr (A >= K) {
     return 0;
   } else {
     idx_t r = 0;
     if constexpr (intro(A) < I) {
       if constexpr (source(I) == SRC_OUT)
-        r = count_pair(v.g, c.fm[esrc(I)], c.fm[A], lo_id, c.t0, tp, v.delta, gon, gap);
+        r = count_pair(v.g, c.fm[esrc(I)], c.fm[A], lo_id, c.t0, tp, delta, gon, gap);
       else
-        r = count_pair(v.g, c.fm[A], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap);
+        r = count_pair(v.g, c.fm[A], c.fm[edst(I)], lo_id, c.t0, tp, delta, gon, gap);
     }
-    return r + mapped_pairs<I, A + 1>(c, v, lo_id, tp, gon, gap);
+    return r + mapped_pairs<I, A + 1>(c, v, lo_id, tp, gon, gap, delta);
+  }
+}
+
+// Whether the last level's candidate with other endpoint x is a match (count_last): a new
+// endpoint not mapped before, or, both ends mapped, the right one.
+template <int I>
+__device__ __forceinline__ bool last_ok(const Ctx& c, int x) {
+  if constexpr (source(I) == SRC_BOTH) {
+    return x == (((c.kinds >> I) & 1) ? c.fm[esrc(I)] : c.fm[edst(I)]);
+  } else {
+    return !mapped_before<I>(c, x);
   }
 }
 
@@ -577,13 +649,7 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
     if ((c.kinds >> (PAIR_BIT + I)) & 1) return (u64)(c.end[I] - c.pos[I]);  // all match
   }
   const LEntry* l = level_list<I>(c, v);
-  const auto matches = [&](int x) -> bool {
-    if constexpr (source(I) == SRC_BOTH) {
-      return x == (((c.kinds >> I) & 1) ? c.fm[esrc(I)] : c.fm[edst(I)]);
-    } else {
-      return !mapped_before<I>(c, x);
-    }
-  };
+  const auto matches = [&](int x) -> bool { return last_ok<I>(c, x); };
   idx_t n;
   if constexpr (lazy_level(I)) {
     // open: the candidates up to the first outside the window, at most WALK_MAX of them
@@ -610,9 +676,52 @@ __device__ __forceinline__ u64 count_last(Ctx& c, const Env& v) {
   if constexpr (source(I) == SRC_BOTH) {
     return (u64)count_pair(g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, v.delta, gon, gap);
   } else {
-    return (u64)n - (u64)mapped_pairs<I>(c, v, lo_id, tp, gon, gap);
+    return (u64)n - (u64)mapped_pairs<I>(c, v, lo_id, tp, gon, gap, v.delta);
   }
 }
+
+#if NWIN > 1
+// After count_last<I> found kmax > 0 matches at the walk's window (its range entered: pos[I]
+// the first candidate, end[I] the window's end or, open, the list's end), the matches within
+// each narrower window, from the widest down (none once the previous edge or a window's range
+// is out of it), into the lane's window counts.
+template <int I>
+__device__ __forceinline__ void count_last_windows(Ctx& c, const Env& v) {
+  const auto [lo_id, tp, gap] = level_start<I>(c, v);
+  constexpr bool gon = gap_on(I);
+  const idx_t a = c.pos[I];
+  bool pair_walk = false;
+  if constexpr (source(I) == SRC_BOTH) pair_walk = (c.kinds >> (PAIR_BIT + I)) & 1;
+  const LEntry* l = pair_walk ? v.g.pair_l : level_list<I>(c, v);
+  idx_t stop = c.end[I];
+#pragma unroll
+  for (int j = NWIN - 2; j >= 0; j--) {
+    const tm_t dj = v.tlim[WIN0 + j];
+    if (past(tp, c.t0, dj)) return;  // every candidate is later than the previous edge
+    stop = window_end_l(l, a, stop, c.t0, tp, dj, gon, gap);  // narrower: within the last
+    const idx_t n = stop - a;
+    if (n <= 0) return;
+    u64 k;
+    if (pair_walk) {
+      k = (u64)n;  // every edge of the pair group is a match
+    } else if (n <= WALK_MAX) {
+      k = 0;
+      for (idx_t p = a; p < stop; ++p) k += last_ok<I>(c, l[p].nbr);
+    } else if constexpr (source(I) == SRC_BOTH) {
+      k = (u64)count_pair(v.g, c.fm[esrc(I)], c.fm[edst(I)], lo_id, c.t0, tp, dj, gon, gap);
+    } else {
+      k = (u64)n - (u64)mapped_pairs<I>(c, v, lo_id, tp, gon, gap, dj);
+    }
+    const u64 s = c.wcnt[j] + k;
+    if (s < c.wcnt[j]) {  // the lane's word would wrap: move it into ctl first
+      add_window_count(v.ctl, j, c.wcnt[j], 0);
+      c.wcnt[j] = k;
+    } else {
+      c.wcnt[j] = s;
+    }
+  }
+}
+#endif
 
 __device__ __forceinline__ void add_counted(Ctx& c, const Env& v, u64 k) {
   if (!k) return;
@@ -691,7 +800,11 @@ __device__ __forceinline__ void level_step(Ctx& c, const Env& v) {
   } else if constexpr (I == L - 2 && LASTC) {
     // count / exists with lastc: the last level is counted from its range, never entered
     if (v.mode != MODE_ENUMERATE && v.lastc) {
-      add_counted(c, v, count_last<L - 1>(c, v));
+      const u64 k = count_last<L - 1>(c, v);
+      add_counted(c, v, k);
+#if NWIN > 1
+      if (k) count_last_windows<L - 1>(c, v);
+#endif
     } else {
       c.lvl = I + 1;
       c.entering = true;
@@ -746,7 +859,11 @@ __device__ __forceinline__ bool start_root(Ctx& c, const Env& v, idx_t e0) {
     return false;
   } else if constexpr (L == 2 && LASTC) {
     if (v.mode != MODE_ENUMERATE && v.lastc) {
-      add_counted(c, v, count_last<1>(c, v));
+      const u64 k = count_last<1>(c, v);
+      add_counted(c, v, k);
+#if NWIN > 1
+      if (k) count_last_windows<1>(c, v);
+#endif
       return false;
     }
     c.lvl = 1;
@@ -980,6 +1097,10 @@ extern "C" __global__ void DFS_BOUNDS temporal_dfs(const TGraph g, const TLaunch
   c.open = 0;
   c.entering = false;
   c.cnt = 0;
+#if NWIN > 1
+#pragma unroll
+  for (int j = 0; j < NWIN - 1; j++) c.wcnt[j] = 0;
+#endif
 #pragma unroll
   for (int A = 0; A < K; A++) c.fm[A] = -1;
   i64 wbase = 0, wcnt = 0;
@@ -1064,6 +1185,9 @@ extern "C" __global__ void DFS_BOUNDS temporal_dfs(const TGraph g, const TLaunch
     if (lane == 0) atomicAdd(ctl + C_NTAIL, 1ULL);
   }
   warp_add_count(ctl, c.cnt, 0);  // 128 bits (add_counted moved any wrap into ctl already)
+#if NWIN > 1
+  flush_windows(c, ctl);
+#endif
   if (lane == 0 && !dumping) atomicAdd(ctl + C_EXITED, 1ULL);  // ran out of work: the signal
 }
 
