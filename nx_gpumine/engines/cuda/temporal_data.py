@@ -229,12 +229,16 @@ def release(graph: TemporalGraph) -> None:
     graph.forget_device_data("cuda_temporal", dev)
     with PLAN_LOCK:
         for per_device in list(PLAN_DATA.values()):
-            hit = per_device.get(dev)
-            if hit is None:
-                continue
-            owner = hit[0]()
-            if owner is None or owner is graph:
-                del per_device[dev]
+            for key in _device_keys(per_device, dev):
+                owner = per_device[key][0]()
+                if owner is None or owner is graph:
+                    del per_device[key]
+
+
+def _device_keys(per_device: dict, dev: int) -> list:
+    """The keys of a plan's data on device ``dev``: ``dev``, and ``(dev, windows)`` for its
+    walks that bin several windows (:func:`prepare`)."""
+    return [k for k in per_device if k == dev or (isinstance(k, tuple) and k[0] == dev)]
 
 
 # ====================================================================== per plan
@@ -381,9 +385,9 @@ def prefix_buffer(prep: Prep, name: str, n: int) -> Any:
 def drop_buffers(graph: TemporalGraph, plan: TemporalPlan, *args: Any, **kw: Any) -> None:
     """Forget the plan's cached work buffers (after a GPU out-of-memory error; the signature
     of ``oom_retry``'s ``on_oom``)."""
-    hit = (PLAN_DATA.get(plan) or {}).get(current_device())
-    if hit is not None:
-        hit[1].buffers.clear()
+    per_device = PLAN_DATA.get(plan) or {}
+    for key in _device_keys(per_device, current_device()):
+        per_device[key][1].buffers.clear()
 
 
 def events(prep: Prep) -> tuple:
