@@ -313,8 +313,9 @@ def prepare(graph: TemporalGraph, plan: TemporalPlan, windows: tuple = ()) -> Pr
     defines = kernel_defines(plan, graph)
     tdt = graph.time.dtype
     plab = np.concatenate([plan.node_label, plan.edge_label]).astype(np.int32)
-    tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w, windows]).astype(tdt)
-    if windows:
+    tlim = np.concatenate([[plan.delta], plan.gap, plan.anti_w]).astype(tdt)
+    if windows:  # after the plan's limits (temporal_dfs.cu WIN0), in the time type
+        tlim = np.concatenate([tlim, np.asarray(windows, dtype=tdt)])
         defines = {**defines, "NWIN": len(windows) + 1}
     allow = cp.zeros(1, dtype=cp.uint8)
     if defines["ALLOW"]:
