@@ -252,7 +252,9 @@ def test_cuda_count_windows_on_heavier_graphs(tie):
     for name in ("M1", "M2", "M4", "M8", "M10", "M13", "triangle", "01 02 01", "path1", "path2"):
         plan = build_temporal_plan(_named(name, 7_200, tie), g)
         got = cuda_temporal.count_windows(g, plan, lims)
-        assert cuda_temporal.last_run.get("windows") == len(lims), name  # one walk
+        # one walk (a census motif on a graph of heavy pairs takes the CPU's per-pair sweeps)
+        walk = cuda_temporal.last_run.get("windows") == len(lims)
+        assert walk or cuda_temporal.last_run.get("host_census"), name
         want = [cuda_temporal.count(g, build_temporal_plan(_named(name, w, tie), g)) for w in lims]
         assert got == [*want, cuda_temporal.count(g, plan)], name
 
