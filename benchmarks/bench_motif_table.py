@@ -3,15 +3,18 @@
 ran in the same device call.
 
 usage: python3 benchmarks/bench_motif_table.py [OUT_DIR] [--graphs collegemsg,synth10m,sk10m]
-       [--engine cpu|cuda] [--deltas 3600,86400] [--repeat 3]
+       [--engine cpu|cuda] [--deltas 3600,86400] [--repeat 3] [--cuda-windows]
 
 Graphs as benchmarks/bench_temporal_peers.py loads them; the tie policy is Everest's
 (``input_order``). Per graph: one warm-up of each (numba / NVRTC compiles, uploads), then the
 median of ``--repeat`` whole calls of the table, and of the loop of its single calls. Everest's
 counts and processing times are read from OUT_DIR/everest.tsv (``graph motif delta count us``)
 when present; its total is the sum over the cells it ran. Every table cell must equal its single
-call (and Everest's count). Writes OUT_DIR/motif_table.json (default OUT_DIR: ``$OUT``, else
-``bench_out``).
+call (and Everest's count). ``--cuda-windows`` (with ``--engine cuda``) also times the CUDA
+engine's one walk per motif over every window (``engines.cuda.temporal.count_windows``, the
+table's motifs one after another, each at the widest window with the matches binned by span):
+``walks_s``, its counts checked against the single calls. Writes OUT_DIR/motif_table.json
+(default OUT_DIR: ``$OUT``, else ``bench_out``).
 """
 
 from __future__ import annotations
@@ -44,6 +47,29 @@ def median_s(fn, repeat: int) -> tuple[float, object]:
     return statistics.median(times), value
 
 
+def window_walks(g, deltas: list[int]):
+    """Per motif, the CUDA engine's count_windows at the widest window, rows in ``deltas``'
+    order: a call computing the table that way."""
+    from nx_gpumine.engines.cuda import temporal as cuda_temporal
+    from nx_gpumine.inputs.motifs import named_motif
+    from nx_gpumine.plan.temporal_plan import temporal_plan
+
+    ordered = sorted(set(deltas))
+    plans = [
+        temporal_plan(named_motif(m).with_(delta=ordered[-1], tie="input_order"), g) for m in MOTIFS
+    ]
+
+    def walks() -> list[list[int]]:
+        rows = []
+        for plan in plans:
+            counts = cuda_temporal.count_windows(g, plan, ordered[:-1])
+            got = dict(zip(ordered, counts, strict=True))
+            rows.append([got[d] for d in deltas])
+        return rows
+
+    return walks
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", nargs="?", default=os.environ.get("OUT", "bench_out"))
@@ -51,6 +77,7 @@ def main() -> None:
     ap.add_argument("--engine", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--deltas", default="3600,86400")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--cuda-windows", action="store_true", help="also time count_windows walks")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -105,6 +132,19 @@ def main() -> None:
         }
         if ev:
             res["everest_vs_table"] = res["everest_s"] / table_s
+        if args.cuda_windows and args.engine == "cuda":
+            walks = window_walks(g, deltas)
+            walks()  # warm-up (the binning modules compile)
+            walks_s, wrows = median_s(walks, args.repeat)
+            res.update(walks_s=walks_s, walks_vs_singles=walks_s / singles_s)
+            res["walks_counts_equal"] = wrows == cells
+            if ev:
+                res["everest_vs_walks"] = res["everest_s"] / walks_s
+            print(
+                f"{name}: one walk per motif {walks_s:.3f} s ({walks_s / singles_s:.2f}x the "
+                f"single calls), counts equal {wrows == cells}",
+                flush=True,
+            )
         report["graphs"][name] = res
         print(
             f"{name}: table {table_s:.3f} s, {len(MOTIFS) * len(deltas)} single calls "
