@@ -358,6 +358,40 @@ def test_cuda_equals_cpu():
         assert len(fast) == len(cpu) and (fast["support"] >= s).all()
 
 
+@pytest.mark.gpu
+def test_cuda_out_of_core_equals_in_memory():
+    """A device budget below the graph's mining data forces the out-of-core path (levels 1
+    and 2 on the host, the existence searches reading the graph from pinned host memory):
+    the same patterns and supports as in device memory and on the CPU."""
+    from nx_gpumine.engines.cuda import memory
+    from nx_gpumine.execution import fsm as fsm_execution
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    G = labelled(nx.gnm_random_graph(400, 2400, seed=5), "abc", seed=3, edge_labels="xy")
+    g = as_static_graph(G, node_label=NL, edge_label=EL)
+    need = memory.fsm_need(g.n, len(g.indices))
+    small = g.n * memory.FSM_NODE_BYTES + need // 4  # room for the vertex arrays only
+    args = dict(max_edges=3, node_label=NL, edge_label=EL, as_frame="pandas")
+    cpu = ng.frequent_subgraphs(g, 4, engine="cpu", **args)
+    in_memory = ng.frequent_subgraphs(g, 4, engine="cuda", **args)
+    assert fsm_execution.last_run["out_of_core"] is False
+    out = ng.frequent_subgraphs(g, 4, engine="cuda", max_device_bytes=small, **args)
+    assert fsm_execution.last_run["out_of_core"] is True
+    assert fsm_execution.last_run["levels"] == 3 and (out["edges"] == 3).any()
+    assert out.equals(in_memory) and out.equals(cpu)
+    with pytest.raises(ng.CapacityError, match="even out of core"):
+        ng.frequent_subgraphs(g, 4, engine="cuda", max_device_bytes=g.n, **args)
+
+
+def test_device_budget_argument_is_checked():
+    G = labelled(nx.path_graph(4), "ab", seed=1)
+    with pytest.raises(ValueError, match="max_device_bytes"):
+        ng.frequent_subgraphs(G, 1, node_label=NL, engine="cpu", max_device_bytes=0)
+    with pytest.raises(TypeError, match="max_device_bytes"):
+        ng.frequent_subgraphs(G, 1, node_label=NL, engine="cpu", max_device_bytes=1.5)
+    assert ng.frequent_subgraphs(G, 1, node_label=NL, engine="cpu", max_device_bytes=1 << 20)
+
+
 # ---------------------------------------------------------------- command line
 def test_cli_fsm(tmp_path):
     G = labelled(nx.karate_club_graph(), "abc", seed=7)

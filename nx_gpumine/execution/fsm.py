@@ -43,7 +43,19 @@ from ..plan.fsm import (
 )
 from .merge import progress_bar
 
-__all__ = ["GraphCodes", "edge_supports", "star_supports", "pattern_support", "mine_frequent"]
+__all__ = [
+    "GraphCodes",
+    "edge_supports",
+    "star_supports",
+    "pattern_support",
+    "mine_frequent",
+    "last_run",
+]
+
+#: What the last :func:`mine_frequent` call of this process did: ``engine``, ``out_of_core``
+#: (CUDA: the graph's mining data exceeded the device budget, so levels 1 and 2 ran on the host
+#: and the existence searches read the graph from pinned host memory) and ``levels``.
+last_run: dict[str, Any] = {}
 
 #: Most (row, entry or vertex) pairs one pass of :func:`star_supports` expands, with NumPy
 #: (small passes: their arrays stay in cache and their memory is reused) and with CuPy.
@@ -223,11 +235,18 @@ def graph_codes(graph: StaticGraph, engine: str) -> GraphCodes:
     """The :class:`GraphCodes` of ``graph`` for ``engine`` (CUDA: CuPy arrays on the current
     device, so levels 1 and 2 run there too), built once and kept with the graph like its
     other indexes (with the neighbour counts computed so far), so a repeated mining call
-    starts from them."""
+    starts from them. A graph whose mining data exceed the device budget
+    (:func:`~nx_gpumine.engines.cuda.fsm_domains.in_memory`) gets host codes under the CUDA
+    engine: out of core (:data:`last_run`)."""
+    cpu = ("fsm_codes", "cpu")
     if engine != "cuda":
-        return graph.derived(("fsm_codes", "cpu"), lambda: GraphCodes.of(graph))
+        return graph.derived(cpu, lambda: GraphCodes.of(graph))
     import cupy  # the engine resolved: CuPy is there
 
+    from ..engines.cuda.fsm_domains import in_memory
+
+    if not in_memory(graph.n, len(graph.indices)):
+        return graph.derived(cpu, lambda: GraphCodes.of(graph))
     key = ("fsm_codes", "cuda", cupy.cuda.runtime.getDevice())
     return graph.derived(key, lambda: GraphCodes.of(graph, cupy))
 
@@ -530,7 +549,10 @@ def pattern_support(
     if engine == "cuda":
         from ..engines.cuda.fsm_domains import orbit_images
 
-        found = orbit_images(*codes.host, p, eligible, groups, min_support, exact, images=False)
+        found = orbit_images(
+            *codes.host, p, eligible, groups, min_support, exact, images=False,
+            resident=codes.xp is not np,  # host codes under the CUDA engine: out of core
+        )  # fmt: skip
     else:
         from ..engines.cpu.fsm_domains import orbit_images
 
@@ -600,6 +622,8 @@ def mine_frequent(
         descending, then pattern.
     """
     codes = graph_codes(graph, engine)
+    last_run.clear()
+    last_run.update(engine=engine, out_of_core=engine == "cuda" and codes.xp is np, levels=1)
     level = {p: s for p, s in edge_supports(codes).items() if s >= min_support}
     found: list[tuple[LabelledPattern, int]] = list(level.items())
     neighbours = _neighbour_labels(level)
@@ -626,6 +650,7 @@ def mine_frequent(
             if bar is not None:
                 bar.close()
         found.extend(nxt.items())
+        last_run["levels"] = m
         level = nxt
         if not level:
             break

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..device_limits import device_budget
 from ..engines import resolve_engine_name
 from ..errors import InputError, QueryError
 from ..execution.fsm import mine_frequent
@@ -35,6 +36,7 @@ def frequent_subgraphs(
     as_frame: str | None = None,
     progress: bool = False,
     exact_support: bool = True,
+    max_device_bytes: int | None = None,
 ) -> Any:
     """Every connected pattern of 1 to ``max_edges`` edges whose support in ``G`` is at least
     ``min_support`` (frequent subgraph mining, single-graph setting).
@@ -76,6 +78,12 @@ def frequent_subgraphs(
         False: an orbit stops once it has ``min_support`` images (as G2Miner and Peregrine
         stop), faster on large graphs; the same patterns are returned, but a support is then
         only a lower bound (at least ``min_support``, at most the exact MNI).
+    max_device_bytes : int, optional
+        Device memory the CUDA engine may use (default: the configured budget, see
+        :mod:`nx_gpumine.device_limits`; None there: total device memory minus a margin). A
+        graph whose mining data exceed it is mined out of core: the level-1 and 2 passes run
+        on the host, and the existence searches of larger patterns read the graph's per-edge
+        arrays from pinned host memory over the bus (``docs/out_of_core.md``).
 
     Returns
     -------
@@ -132,9 +140,10 @@ def frequent_subgraphs(
             "frequent_subgraphs mines undirected patterns; the graph is directed (pass "
             "G.to_undirected() to mine its undirected shape)"
         )
-    codes, found = mine_frequent(
-        graph, min_support, max_edges, engine=engine, progress=progress, exact=exact
-    )
+    with device_budget(max_device_bytes):
+        codes, found = mine_frequent(
+            graph, min_support, max_edges, engine=engine, progress=progress, exact=exact
+        )
     results = frequent_patterns(
         found, codes.node_values, codes.edge_values, graph.node_label_spec, graph.edge_label_spec
     )

@@ -11,8 +11,10 @@ orbit's images among the candidates done and takes the early exits
 (:func:`drive_rounds`, the same rounds as the CPU kernel's).
 
 The graph's arrays go to the device once and stay there while the caller passes the same
-host arrays (one graph per device is kept; :func:`forget` drops it). CuPy is imported on
-first use.
+host arrays (one graph per device is kept; :func:`forget` drops it). A graph whose mining
+data exceed the device budget (:func:`in_memory`) is mined out of core: its per-entry arrays
+stay in pinned host memory the kernel reads over the bus (:mod:`.hostmem`), and the level-1
+and 2 passes run on the host. CuPy is imported on first use.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ...device_limits import resolve_budget
 from ...plan.fsm import (
     EXIST_ADJ,
     EXIST_ELAB,
@@ -38,6 +41,7 @@ from ...plan.fsm import (
     OrbitSearch,
     orbit_search_or_bound,
 )
+from . import hostmem, memory
 from ._runtime import (
     current_device,
     import_cupy,
@@ -48,7 +52,15 @@ from ._runtime import (
 )
 from .kernel_args import KernelStruct
 
-__all__ = ["ARGS", "orbit_images", "drive_rounds", "kernel_defines", "forget", "MIN_ROUND"]
+__all__ = [
+    "ARGS",
+    "orbit_images",
+    "drive_rounds",
+    "kernel_defines",
+    "forget",
+    "in_memory",
+    "MIN_ROUND",
+]
 
 #: The kernel's argument struct (``kernels/fsm_domains.cu``).
 ARGS = KernelStruct("fsm_domains.cu", "FsmArgs")
@@ -62,7 +74,7 @@ MIN_ROUND = 8192
 
 _LOCK = threading.Lock()
 #: Per device id: (weak references to the host arrays, their device copies).
-_GRAPHS: dict[int, tuple[tuple, dict]] = {}
+_GRAPHS: dict[int, tuple[tuple, dict, bool]] = {}
 
 
 def kernel_defines() -> dict[str, int]:
@@ -92,24 +104,50 @@ def _weak(a: Any) -> Any:
         return lambda: None
 
 
-def _device_graph(host: tuple) -> dict:
+def in_memory(n: int, nnz: int) -> bool:
+    """Whether mining a graph of ``n`` vertices and ``nnz`` entries fits the device budget in
+    force (:func:`~nx_gpumine.device_limits.resolve_budget`: ``max_device_bytes``, else the
+    device's total memory minus the margin; estimate :func:`.memory.fsm_need`). False: out of
+    core (the module notes)."""
+    cp = import_cupy()
+    free, total = cp.cuda.runtime.memGetInfo()
+    budget, explicit = resolve_budget(None, free, total)
+    need = memory.fsm_need(n, nnz)
+    what = f"frequent subgraph mining ({n} vertices, {nnz} entries)"
+    return memory.choose(what, need, budget, n * memory.FSM_NODE_BYTES, explicit).mode == (
+        "in_memory"
+    )
+
+
+def _device_graph(host: tuple, resident: bool = True) -> dict:
     """The device copies of ``(indptr, indices, label, elabel, usable)``, uploaded when the
-    device holds other arrays (compared by identity with the host arrays last uploaded)."""
+    device holds other arrays (compared by identity with the host arrays last uploaded).
+    ``resident`` False: the per-entry arrays (``indices``, ``elabel``, ``usable``) in pinned
+    host memory instead, read by the kernel over the bus (out of core)."""
     cp = import_cupy()
     dev = current_device()
     with _LOCK:
         hit = _GRAPHS.get(dev)
-        if hit is not None and all(r() is a for r, a in zip(hit[0], host, strict=True)):
+        if (
+            hit is not None
+            and hit[2] == resident
+            and all(r() is a for r, a in zip(hit[0], host, strict=True))
+        ):
             return hit[1]
         indptr, indices, label, elabel, usable = host
+
+        def per_entry(a: Any, dtype: Any) -> Any:
+            a = np.asarray(a, dtype=dtype)
+            return cp.asarray(a) if resident else hostmem.host_array(a, "pinned")[0]
+
         arrays = {
             "indptr": cp.asarray(np.asarray(indptr, dtype=np.int64)),
-            "indices": cp.asarray(np.asarray(indices, dtype=np.int32)),
+            "indices": per_entry(indices, np.int32),
             "label": cp.asarray(np.asarray(label, dtype=np.int32)),
-            "elabel": cp.asarray(np.asarray(elabel, dtype=np.int32)),
-            "usable": cp.asarray(np.asarray(usable, dtype=np.uint8)),
+            "elabel": per_entry(elabel, np.int32),
+            "usable": per_entry(usable, np.uint8),
         }
-        _GRAPHS[dev] = (tuple(_weak(a) for a in host), arrays)
+        _GRAPHS[dev] = (tuple(_weak(a) for a in host), arrays, resident)
         return arrays
 
 
@@ -187,6 +225,7 @@ def orbit_images(
     exact: bool = True,
     *,
     images: bool = True,
+    resident: bool = True,
 ) -> OrbitImages:
     """The images of each automorphism orbit of ``p`` and its MNI support, on the GPU.
 
@@ -210,6 +249,9 @@ def orbit_images(
         False: every orbit stops at ``min_support`` images.
     images : bool
         Copy the image masks to the host (False: ``images`` is empty).
+    resident : bool
+        The graph's per-entry arrays on the device (True) or read from pinned host memory
+        (False: out of core, :func:`in_memory`).
 
     Returns
     -------
@@ -227,7 +269,7 @@ def orbit_images(
     if isinstance(search, OrbitImages):
         return search
     cp = import_cupy()
-    dev = _device_graph((indptr, indices, label, elabel, usable))
+    dev = _device_graph((indptr, indices, label, elabel, usable), resident)
     defines = kernel_defines()
     kernel = load_module("fsm_domains.cu", defines, structs=(ARGS,)).kernel("fsm_domains")
     pack = ARGS.packer(defines)

@@ -23,6 +23,9 @@ __all__ = [
     "static_need",
     "static_ooc_settings",
     "temporal_need",
+    "fsm_need",
+    "FSM_ENTRY_BYTES",
+    "FSM_NODE_BYTES",
     "temporal_edge_budget",
     "stream_partitions",
     "stream_tail",
@@ -103,6 +106,22 @@ def static_need(
         "shape": shape_bytes,
         "total": total,
     }
+
+
+#: Device bytes per graph entry (each edge twice) of frequent subgraph mining in memory: the
+#: level-1 and 2 codes (int64 owner, neighbour and edge label, a usable flag, the entries
+#: sorted by type and their keys: 41) and the existence kernel's copy (int32 neighbour and
+#: edge label, a usable byte: 9).
+FSM_ENTRY_BYTES = 50
+#: Device bytes per vertex: the CSR offsets and labels (both copies), per-type neighbour
+#: counts, candidate masks and the search state of a pattern's orbits.
+FSM_NODE_BYTES = 64
+
+
+def fsm_need(n: int, nnz: int) -> int:
+    """Estimated device bytes of mining frequent subgraphs of a graph of ``n`` vertices and
+    ``nnz`` entries in device memory (:data:`FSM_ENTRY_BYTES`, :data:`FSM_NODE_BYTES`)."""
+    return int(nnz) * FSM_ENTRY_BYTES + int(n) * FSM_NODE_BYTES
 
 
 #: Device scratch bytes per temporal edge while the walk and pair indexes are built (int64
