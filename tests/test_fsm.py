@@ -359,6 +359,20 @@ def test_cuda_equals_cpu():
 
 
 @pytest.mark.gpu
+def test_cuda_devices_equal_one_device():
+    """``devices=``: the candidates of three edges or more searched on every GPU (two worker
+    slots on GPU 0 where only one is visible) give one device's answer."""
+    import cupy
+
+    G = labelled(nx.gnm_random_graph(300, 1500, seed=6), "abcd", seed=8, edge_labels="xy")
+    args = dict(max_edges=3, node_label=NL, edge_label=EL, engine="cuda", as_frame="pandas")
+    one = ng.frequent_subgraphs(G, 5, **args)
+    devices = 2 if cupy.cuda.runtime.getDeviceCount() >= 2 else [0, 0]
+    assert ng.frequent_subgraphs(G, 5, devices=devices, **args).equals(one)
+    assert (one["edges"] == 3).any()
+
+
+@pytest.mark.gpu
 def test_cuda_out_of_core_equals_in_memory():
     """A device budget below the graph's mining data forces the out-of-core path (levels 1
     and 2 on the host, the existence searches reading the graph from pinned host memory):
@@ -381,6 +395,23 @@ def test_cuda_out_of_core_equals_in_memory():
     assert out.equals(in_memory) and out.equals(cpu)
     with pytest.raises(ng.CapacityError, match="even out of core"):
         ng.frequent_subgraphs(g, 4, engine="cuda", max_device_bytes=g.n, **args)
+
+
+def test_candidates_shared_by_worker_slots_equal_one_thread():
+    """The scheduling of ``devices=`` (one worker per slot, a shared queue of the candidates of
+    three edges or more) on the CPU engine's plain threads: the same patterns and supports."""
+    from nx_gpumine.execution import fsm as fsm_execution
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    G = labelled(nx.gnm_random_graph(120, 500, seed=2), "abc", seed=4, edge_labels="xy")
+    g = as_static_graph(G, node_label=NL, edge_label=EL)
+    _, one = fsm_execution.mine_frequent(g, 3, 3, engine="cpu")
+    _, shared = fsm_execution.mine_frequent(g, 3, 3, engine="cpu", slots=[0, 0, 0])
+    assert shared == one and any(p.num_edges == 3 for p, _ in one)
+    assert fsm_execution.last_run["slots"] == [0, 0, 0]
+    assert len(fsm_execution.last_run["busy_seconds"]) == 3
+    with pytest.raises(ValueError, match="devices= names GPUs"):
+        ng.frequent_subgraphs(G, 3, node_label=NL, engine="cpu", devices=2)
 
 
 def test_device_budget_argument_is_checked():

@@ -585,6 +585,49 @@ def _two_edge_stars(neighbours: dict[int, list[tuple[int, int]]]) -> list[Labell
     })  # fmt: skip
 
 
+def _supports(
+    graph: StaticGraph,
+    codes: GraphCodes,
+    candidates: list[LabelledPattern],
+    min_support: int,
+    engine: str,
+    exact: bool,
+    slots: Sequence[int] | None,
+    bar: Any,
+) -> list[int]:
+    """:func:`pattern_support` of each candidate (a level of three edges or more), in this
+    thread, or with ``slots`` one worker thread per device slot taking candidates from a shared
+    queue (each device searches on its own copy of the graph's codes; Ctrl-C and errors stop
+    every worker, ``executors/devices.py: run_tasks``)."""
+    out = [0] * len(candidates)
+    if not slots or len(candidates) < 2:
+        for i, c in enumerate(candidates):
+            out[i] = pattern_support(codes, c, min_support, engine, exact)
+            if bar is not None:
+                bar.task_done(i)
+        return out
+    from .executors.devices import device_context, run_tasks, settle
+
+    module = None
+    if engine == "cuda":
+        from ..engines.cuda import fsm_domains as module
+
+    def work(i: int) -> int:  # on the worker's device: that device's codes
+        here = graph_codes(graph, engine)
+        return pattern_support(here, candidates[i], min_support, engine, exact)
+
+    def add(i: int, value: int) -> bool:
+        out[i] = value
+        if bar is not None:
+            bar.task_done(i)
+        return False
+
+    settle()
+    stats = run_tasks(slots, len(candidates), work, add, context=device_context(module))
+    last_run["busy_seconds"] = stats.get("busy_seconds")
+    return out
+
+
 def mine_frequent(
     graph: StaticGraph,
     min_support: int,
@@ -593,6 +636,7 @@ def mine_frequent(
     engine: str = "cpu",
     progress: bool = False,
     exact: bool = True,
+    slots: Sequence[int] | None = None,
 ) -> tuple[GraphCodes, list[tuple[LabelledPattern, int]]]:
     """Every connected pattern of 1 to ``max_edges`` edges whose MNI support in ``graph`` is at
     least ``min_support``.
@@ -613,6 +657,9 @@ def mine_frequent(
     exact : bool
         Exact supports (True), or lower bounds of at least ``min_support`` where listing the
         embeddings could stop early (:func:`pattern_support`); the same patterns either way.
+    slots : sequence of int, optional
+        Device ids (``devices=``, resolved): the candidates of three edges or more are
+        searched on all of them (:func:`_supports`); levels 1 and 2 run on the current device.
 
     Returns
     -------
@@ -624,6 +671,7 @@ def mine_frequent(
     codes = graph_codes(graph, engine)
     last_run.clear()
     last_run.update(engine=engine, out_of_core=engine == "cuda" and codes.xp is np, levels=1)
+    last_run["slots"] = list(slots) if slots else None
     level = {p: s for p, s in edge_supports(codes).items() if s >= min_support}
     found: list[tuple[LabelledPattern, int]] = list(level.items())
     neighbours = _neighbour_labels(level)
@@ -639,13 +687,16 @@ def mine_frequent(
         nxt: dict[LabelledPattern, int] = {}
         try:
             # level 2 counted in one go (star_supports); larger levels one candidate at a time
-            known = star_supports(codes, candidates) if m == 2 else {}
-            for i, c in enumerate(candidates):
-                s = known[c] if m == 2 else pattern_support(codes, c, min_support, engine, exact)
-                if s >= min_support:
-                    nxt[c] = s
-                if bar is not None:
+            if m == 2:
+                known = star_supports(codes, candidates)
+                supports = [known[c] for c in candidates]
+                for i in range(len(candidates) if bar is not None else 0):
                     bar.task_done(i)
+            else:
+                supports = _supports(
+                    graph, codes, candidates, min_support, engine, exact, slots, bar
+                )
+            nxt = {c: s for c, s in zip(candidates, supports, strict=True) if s >= min_support}
         finally:
             if bar is not None:
                 bar.close()

@@ -7,6 +7,7 @@ from typing import Any
 from ..device_limits import device_budget
 from ..engines import resolve_engine_name
 from ..errors import InputError, QueryError
+from ..execution.executors.devices import resolve_devices
 from ..execution.fsm import mine_frequent
 from ..inputs.options import as_flag, as_limit
 from ..inputs.static_graph import as_static_graph
@@ -37,6 +38,7 @@ def frequent_subgraphs(
     progress: bool = False,
     exact_support: bool = True,
     max_device_bytes: int | None = None,
+    devices: Any = None,
 ) -> Any:
     """Every connected pattern of 1 to ``max_edges`` edges whose support in ``G`` is at least
     ``min_support`` (frequent subgraph mining, single-graph setting).
@@ -84,6 +86,13 @@ def frequent_subgraphs(
         graph whose mining data exceed it is mined out of core: the level-1 and 2 passes run
         on the host, and the existence searches of larger patterns read the graph's per-edge
         arrays from pinned host memory over the bus (``docs/out_of_core.md``).
+    devices : int, list of int or "all", optional
+        GPUs of this host to mine on (``docs/multigpu.md``): ``N`` = the first N devices, a list
+        of device ids (repeats allowed), ``"all"``. The candidates of three edges or more go to
+        the GPUs from one shared queue, each searching on its own copy of the graph; levels 1
+        and 2 run on the first. None (default): the current device only, or the
+        ``NX_GPUMINE_DEVICES`` environment default for calls on the CUDA engine. Results are
+        identical to one device's. Not with ``engine="cpu"``.
 
     Returns
     -------
@@ -133,6 +142,7 @@ def frequent_subgraphs(
         raise QueryError(f"engine must be one of {_ENGINES}, got {engine!r}")
     if as_frame is not None and as_frame not in FRAME_KINDS:
         raise InputError(f"as_frame must be one of {FRAME_KINDS} or None, got {as_frame!r}")
+    slots = resolve_devices(devices, engine)  # the engine as asked: its own messages
     engine = resolve_engine_name(engine)
     graph = as_static_graph(G, node_label=node_label, edge_label=edge_label)
     if graph.directed:
@@ -142,8 +152,9 @@ def frequent_subgraphs(
         )
     with device_budget(max_device_bytes):
         codes, found = mine_frequent(
-            graph, min_support, max_edges, engine=engine, progress=progress, exact=exact
-        )
+            graph, min_support, max_edges, engine=engine, progress=progress, exact=exact,
+            slots=slots,
+        )  # fmt: skip
     results = frequent_patterns(
         found, codes.node_values, codes.edge_values, graph.node_label_spec, graph.edge_label_spec
     )
