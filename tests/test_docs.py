@@ -44,9 +44,9 @@ def test_mkdocs_build_strict(tmp_path):
         assert name in api
     # descriptions filled in at import (interfaces/paramdocs.py) are shown filled
     assert "{devices}" not in api and "{max_device_bytes}" not in api
-    # the filled devices= text, once per function taking it: count_subgraphs, count_motifs,
-    # motif_counts and subgraph_census
-    assert api.count("NX_GPUMINE_DEVICES") == 4
+    # the devices= text, once per function taking it: count_subgraphs, count_motifs,
+    # motif_counts, subgraph_census and frequent_subgraphs
+    assert api.count("NX_GPUMINE_DEVICES") == 5
     assert (site / "img" / "census_collegemsg.png").is_file()
     assert (site / "img" / "scaling_temporal.png").is_file()
 
