@@ -86,6 +86,18 @@ VARIANTS = [
                 {"K": 4, "MODE": 0, "NLAB": 0, "ELAB": 0, "ECHK": 0, "TAILT": 2, "TAILKIND": 2},
                 {"K": 5, "MODE": 0, "NLAB": 1, "ELAB": 0, "ECHK": 1, "TAILT": 3, "TAILKIND": 3},
                 {"K": 12, "MODE": 0, "NLAB": 0, "ELAB": 0, "ECHK": 0, "TAILT": 2, "TAILKIND": 1},
+                # the heavy-first head one task per claim (StaticTuning.heavy_single)
+                {
+                    "K": 5,
+                    "MODE": 0,
+                    "NLAB": 0,
+                    "ELAB": 0,
+                    "ECHK": 0,
+                    "TAILT": 3,
+                    "TAILKIND": 3,
+                    "HEAVY_SINGLE": 4,
+                },
+                {"K": 5, "MODE": 2, "NLAB": 0, "ELAB": 0, "ECHK": 1, "HEAVY_SINGLE": 4},
             ]
         )
     ],

@@ -157,6 +157,26 @@ def test_straggler_records_and_full_dump_buffer(gpu, hub_graph, rand_graph):
         assert gpu.count(graph, plan, strategy="dfs", timeout_ms=1e-4) == want, name
 
 
+@pytest.mark.parametrize("heavy_single", [1, 4])
+def test_heavy_head_one_task_per_claim(gpu, hub_graph, rand_graph, heavy_single):
+    """StaticTuning.heavy_single: the head of the heavy-first root list taken one task per
+    claim (a grid's worth of claims or more: every root of these graphs), then chunks; the same
+    counts whole, in parts, with stragglers split, and with the count tail."""
+    from nx_gpumine.engines.cuda import static_build
+    from nx_gpumine.inputs.patterns import Pattern
+
+    cases = [(hub_graph, as_pattern("4-path")), (rand_graph, as_pattern("house"))]
+    cases += [(rand_graph, Pattern.from_networkx(nx.Graph(T_DFS[k]))) for k in ("P3", "P6")]
+    for graph, pattern in cases:
+        plan = build_static_plan(pattern, graph, induced=False, distinct=True)
+        want = cpu.count(graph, plan)
+        with static_build.tuned(heavy_single=heavy_single):
+            for kw in ({}, {"timeout_ms": 1e-4}, {"tail": False}):
+                assert gpu.count(graph, plan, strategy="dfs", **kw) == want, (pattern, kw)
+            parts = [gpu.count(graph, plan, strategy="dfs", part=(i, 3)) for i in range(3)]
+            assert sum(parts) == want, pattern
+
+
 @pytest.mark.parametrize("name", ["diamond", "4-path", "4-star", "house", "P3", "P4", "P5", "P6"])
 def test_count_tail_equals_full_walk(gpu, rand_graph, hub_graph, name):
     pat = as_pattern(nx.Graph(T_DFS[name])) if name in T_DFS else as_pattern(name)

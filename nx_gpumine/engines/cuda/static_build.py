@@ -85,6 +85,12 @@ class StaticTuning:
         Dynamic shared memory (bytes) of a heavy 4-cycle block.
     pair_counter_bytes : int
         Most device memory the pair-edge blocks' counter rows may take.
+    heavy_single : int
+        A DFS count's warps take the head of its heavy-first root list one task at a time,
+        ``heavy_single`` tasks per warp of the grid (``static_dfs.cu`` ``HEAVY_SINGLE``); the
+        rest in chunks of 32. 0: every task in chunks of 32, so one warp runs the 32 heaviest
+        roots in turn (a straggler splits after its timeout, but the chunk's other roots
+        wait: pl10m P3's first launch took ~38 ms with a 1 ms timeout however few roots).
     """
 
     page_log: int = 10
@@ -92,6 +98,7 @@ class StaticTuning:
     c4_light_bound: int = 512
     c4_smem: int = 96 * 1024
     pair_counter_bytes: int = 2 << 30
+    heavy_single: int = 0
 
 
 #: The measured settings: what the engine runs with unless a caller swaps them.
@@ -200,7 +207,14 @@ def kernel_defines(graph: StaticGraph, plan: Any, page_log: int) -> dict[str, in
     nlab = int(graph.node_label is not None and _uses_node_labels(plan))
     elab = int(graph.out_label is not None and _uses_edge_labels(plan))
     echk = int(bool(getattr(plan, "edge_checks", True)) or bool(elab) or bool(plan.induced))
-    return {"K": int(plan.k), "NLAB": nlab, "ELAB": elab, "ECHK": echk, "LOGP": int(page_log)}
+    return {
+        "K": int(plan.k),
+        "NLAB": nlab,
+        "ELAB": elab,
+        "ECHK": echk,
+        "LOGP": int(page_log),
+        "HEAVY_SINGLE": int(current_tuning().heavy_single),
+    }
 
 
 def tail_defines(plan: Any, mode: int, tail: bool) -> dict[str, int]:

@@ -29,6 +29,12 @@
 #endif
 
 #define ROOT_CHUNK 32
+// Count launches over the heavy-first root list: its first HEAVY_SINGLE * (warps of the grid)
+// tasks go one per claim, so the heaviest roots spread over the warps instead of one warp
+// running a chunk of them in turn (engines/cuda/static_build.py StaticTuning.heavy_single).
+#ifndef HEAVY_SINGLE
+#define HEAVY_SINGLE 0
+#endif
 #define LEAF_CHUNK 32
 #define REC_CHUNK 8
 #define RECW (K + 1)  // dump record: depth d, then path[0..d-1]
@@ -450,11 +456,23 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
 
   // Persistent warps: each takes chunks of tasks [c0, c1) from the shared cursor until none
   // are left, a stop bit is set, or one of its tasks aborts.
+#if HEAVY_SINGLE && MODE == 0
+  // claims: the first `single` are one task each (the list's head), then chunks of `chunk`
+  const i64 nw_all = (i64)gridDim.x * WPB;
+  const i64 single = src_mode == SRC_ROOTS ? min((i64)HEAVY_SINGLE * nw_all, ntl) : 0;
+#endif
   while (true) {
     if (warp_flags(ctl) & STOP_BITS) break;
+#if HEAVY_SINGLE && MODE == 0
+    const i64 claim = (i64)warp_atomic_add(ctl + C_ROOTCUR, 1ull);
+    const i64 c0 = claim < single ? claim : single + (claim - single) * chunk;
+    if (c0 >= ntask) break;
+    const i64 c1 = claim < single ? c0 + 1 : (c0 + chunk < ntask ? c0 + chunk : ntask);
+#else
     const i64 c0 = (i64)warp_atomic_add(ctl + C_ROOTCUR, (u64)chunk);
     if (c0 >= ntask) break;
     const i64 c1 = c0 + chunk < ntask ? c0 + chunk : ntask;
+#endif
     bool abort = false;
     if (src_mode == SRC_ROOTS) {
       // task t: the explicit list first (count: the roots heaviest first; enumerate: tasks a
