@@ -46,6 +46,7 @@ __all__ = [
     "TimePartition",
     "time_partitions",
     "window_bound",
+    "checked_windows",
     "time_span",
     "encode_limit",
     "CENSUS_TABLE",
@@ -427,6 +428,28 @@ def window_bound(t: Any, lim: float | int) -> Any:
             out = np.minimum(arr.astype(np.int64), _TIME_MAX - lim_i) + np.int64(lim_i)
         return out if out.ndim else out[()]
     return arr + lim
+
+
+def checked_windows(plan: TemporalPlan, windows: Any, dtype: Any) -> np.ndarray:
+    """The narrower windows of a count binned by span (both engines' ``count_windows``), in
+    the graph's time ``dtype``: ascending, ``>= 0`` and within the plan's own window.
+
+    Raises
+    ------
+    ValueError
+        Windows not ascending, negative, or beyond the plan's window.
+    """
+    lims = list(windows)
+    checked = np.asarray(lims, dtype=dtype)
+    if len(lims) and (
+        (np.diff(checked) < 0).any()
+        or checked[0] < 0
+        or (plan.delta_on and checked[-1] > plan.delta)
+    ):
+        raise ValueError(
+            f"windows must be ascending, >= 0 and within the plan's window, got {lims}"
+        )
+    return checked
 
 
 def root_costs(graph: TemporalGraph, delta_on: bool, delta: float | int, lo: int, hi: int):

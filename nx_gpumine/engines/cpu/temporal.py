@@ -27,6 +27,7 @@ from ...plan.temporal_plan import (
     build_temporal_plan,
     census_position,
     census_window,
+    checked_windows,
     encode_limit,
     split_root_edges,
     time_span,
@@ -305,16 +306,8 @@ def count_windows(graph: TemporalGraph, plan: TemporalPlan, windows: Any) -> lis
     CapacityError
         A count past 64 bits.
     """
+    checked_windows(plan, windows, graph.time.dtype)
     lims = list(windows)
-    checked = np.asarray(lims, dtype=graph.time.dtype)
-    if len(lims) and (
-        (np.diff(checked) < 0).any()
-        or checked[0] < 0
-        or (plan.delta_on and checked[-1] > plan.delta)
-    ):
-        raise ValueError(
-            f"windows must be ascending, >= 0 and within the plan's window, got {lims}"
-        )
     if _census_route(graph, plan)[1] or len(plan.anti_src):
         # the census sweeps take one window at a time; an anti-edge's interval can end at the
         # window, so a match of a narrower window may be refused in a wider one

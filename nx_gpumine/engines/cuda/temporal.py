@@ -59,6 +59,7 @@ from ...plan.temporal_plan import (
     build_temporal_plan,
     census_position,
     census_window,
+    checked_windows,
     encode_limit,
     time_span,
 )
@@ -291,16 +292,8 @@ def count_windows(
     CapacityError
         A count past 64 bits.
     """
+    checked = checked_windows(plan, windows, graph.time.dtype)
     lims = list(windows)
-    checked = np.asarray(lims, dtype=graph.time.dtype)
-    if len(lims) and (
-        (np.diff(checked) < 0).any()
-        or checked[0] < 0
-        or (plan.delta_on and checked[-1] > plan.delta)
-    ):
-        raise ValueError(
-            f"windows must be ascending, >= 0 and within the plan's window, got {lims}"
-        )
     kw = dict(steal=steal, tail_ms=tail_ms, expand=expand, count_last=count_last)
     if plan.impossible or graph.m == 0:
         last_run.clear()

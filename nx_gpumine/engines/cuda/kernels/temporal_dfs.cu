@@ -311,20 +311,22 @@ __device__ __forceinline__ void add_window_count(u64* ctl, int j, u64 lo, u64 hi
   }
 }
 
+// The lane's count of narrower window j += k (a word that would wrap moves into ctl first).
+__device__ __forceinline__ void add_window(Ctx& c, const Env& v, int j, u64 k) {
+  const u64 s = c.wcnt[j] + k;
+  if (s < c.wcnt[j]) {
+    add_window_count(v.ctl, j, c.wcnt[j], 0);
+    c.wcnt[j] = k;
+  } else {
+    c.wcnt[j] = s;
+  }
+}
+
 // k matches whose last edge has time tl also count in each narrower window their span fits.
 __device__ __forceinline__ void bin_span(Ctx& c, const Env& v, tm_t tl, u64 k) {
 #pragma unroll
-  for (int j = 0; j < NWIN - 1; j++) {
-    if (!past(tl, c.t0, v.tlim[WIN0 + j])) {
-      const u64 s = c.wcnt[j] + k;
-      if (s < c.wcnt[j]) {  // the lane's word would wrap: move it into ctl first
-        add_window_count(v.ctl, j, c.wcnt[j], 0);
-        c.wcnt[j] = k;
-      } else {
-        c.wcnt[j] = s;
-      }
-    }
-  }
+  for (int j = 0; j < NWIN - 1; j++)
+    if (!past(tl, c.t0, v.tlim[WIN0 + j])) add_window(c, v, j, k);
 }
 
 // The warp's window counts into ctl (every lane of the warp calls it, as warp_add_count).
@@ -712,13 +714,7 @@ __device__ __forceinline__ void count_last_windows(Ctx& c, const Env& v) {
     } else {
       k = (u64)n - (u64)mapped_pairs<I>(c, v, lo_id, tp, gon, gap, dj);
     }
-    const u64 s = c.wcnt[j] + k;
-    if (s < c.wcnt[j]) {  // the lane's word would wrap: move it into ctl first
-      add_window_count(v.ctl, j, c.wcnt[j], 0);
-      c.wcnt[j] = k;
-    } else {
-      c.wcnt[j] = s;
-    }
+    add_window(c, v, j, k);
   }
 }
 #endif
