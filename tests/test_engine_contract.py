@@ -51,7 +51,7 @@ HOOKS = {
     ("static", "cpu"): {"iter_matches"},
     ("static", "cuda"): {"unsupported", "whole_range_count", "count_part"},
     ("temporal", "cpu"): {"count_table"},
-    ("temporal", "cuda"): {"unsupported", "release"},
+    ("temporal", "cuda"): {"unsupported", "release", "count_table"},
     ("refine", "cpu"): set(),
     ("refine", "cuda"): set(),
     ("local_counts", "cpu"): set(),

@@ -217,7 +217,12 @@ def test_cuda_motif_table_equals_cpu(college):
     motifs = ["M1", "M4", "M8", "triangle", "01 10 01"]
     deltas = [600, 3600, 86400]
     cpu = ng.motif_counts(college, motifs, deltas, engine="cpu")
+    from nx_gpumine.engines.cuda import temporal as cuda_temporal
+
+    cuda_temporal.last_run.clear()
     pd.testing.assert_frame_equal(ng.motif_counts(college, motifs, deltas, engine="cuda"), cpu)
+    # the table went through the CUDA count_table hook: the last motif's walk binned 2 windows
+    assert cuda_temporal.last_run.get("windows") == 2
 
 
 @pytest.mark.gpu

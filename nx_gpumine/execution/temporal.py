@@ -156,11 +156,11 @@ def run_motif_table(
     """The count of each motif within each window: ``rows[i][j]`` for ``motifs[i]`` and
     ``deltas[j]`` (each the count ``run_temporal`` gives for the motif with that window).
 
-    In this process, on an engine with the ``count_table`` hook (the CPU engine), the table is
-    one pass: the motifs walked at the widest window (none if a window is None), plain ones
-    together on their shared prefixes, each match binned by its span; otherwise (the CUDA
-    engine for now, Dask, several devices) each (motif, window) is one call of
-    :func:`run_temporal` (``progress``: a bar over the motifs).
+    In this process, the motifs whose engine (resolved once per motif) has the ``count_table``
+    hook are counted by it at the widest window (none if a window is None), each match binned
+    by its span: the CPU engine walks plain motifs together on their shared prefixes, the CUDA
+    engine walks each motif once for all windows. Otherwise (Dask, several devices) each
+    (motif, window) is one call of :func:`run_temporal` (``progress``: a bar over them).
 
     Parameters
     ----------
@@ -180,26 +180,27 @@ def run_motif_table(
     finite = sorted({d for d in deltas if d is not None})
     top = None if any(d is None for d in deltas) else finite[-1]
     wide = [motif.with_(delta=top) for motif in motifs]
-    here = client is None and engine != "dask" and resolve_devices(devices, engine) is None
-    hook = None
-    if here and wide:
-        hook = optional_hook(
-            select_engine(engine, "temporal", temporal_plan(wide[0], graph)), "count_table"
-        )
-    if hook is not None:  # one pass: every motif and window
-        rows = []
-        for got in hook(graph, wide, finite):
-            counts = {**dict(zip(finite, got[:-1], strict=True)), top: got[-1]}
-            rows.append([int(counts[d]) for d in deltas])
-        return rows
-    bar = progress_bar(len(motifs), "motif table") if progress else None
-    rows = []
+    rows: list = [None] * len(motifs)
+    if client is None and engine != "dask" and resolve_devices(devices, engine) is None:
+        by_hook: dict = {}  # each motif's engine, resolved once; a table per engine hook
+        for i, motif in enumerate(wide):
+            module = select_engine(engine, "temporal", temporal_plan(motif, graph))
+            hook = optional_hook(module, "count_table")
+            if hook is not None:
+                by_hook.setdefault(hook, []).append(i)
+        for hook, members in by_hook.items():  # one pass each: every motif and window
+            got_rows = hook(graph, [wide[i] for i in members], finite)
+            for i, got in zip(members, got_rows, strict=True):
+                counts = {**dict(zip(finite, got[:-1], strict=True)), top: got[-1]}
+                rows[i] = [int(counts[d]) for d in deltas]
+    left = [i for i, row in enumerate(rows) if row is None]
+    bar = progress_bar(len(left), "motif table") if progress and left else None
     try:
-        for i, motif in enumerate(motifs):
+        for n, i in enumerate(left):
             counts = {
                 d: run_temporal(
                     graph,
-                    temporal_plan(motif.with_(delta=d), graph),
+                    temporal_plan(motifs[i].with_(delta=d), graph),
                     "count",
                     engine,
                     client=client,
@@ -207,9 +208,9 @@ def run_motif_table(
                 )  # fmt: skip
                 for d in dict.fromkeys(deltas)
             }
-            rows.append([int(counts[d]) for d in deltas])
+            rows[i] = [int(counts[d]) for d in deltas]
             if bar is not None:
-                bar.task_done(i)
+                bar.task_done(n)
     finally:
         if bar is not None:
             bar.close()

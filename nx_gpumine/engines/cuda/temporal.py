@@ -96,6 +96,7 @@ from .temporal_tuning import DEFAULT_TUNING, TemporalTuning, current_tuning, set
 __all__ = [
     "count",
     "count_windows",
+    "count_table",
     "exists",
     "enumerate_matches",
     "census",
@@ -325,6 +326,33 @@ def count_windows(
         got = count_range_windows(graph, plan, group, 0, graph.m, **kw)
         out += got[:-1]
     return [*out, got[-1]]
+
+
+def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[int]]:
+    """For each motif, :func:`count_windows`'s list: its counts within each of ``windows``,
+    then its own count (the hook of ``execution.temporal.run_motif_table``).
+
+    ``motifs``: :class:`~nx_gpumine.inputs.motifs.TemporalMotif` values in the graph's time
+    unit, each with the table's widest window (none or ``windows[-1]``). Each motif is one
+    walk at that window binning its matches by span (:func:`count_windows`); motifs do not yet
+    share their prefixes' walks on the GPU (the CPU engine's motif tree does).
+
+    Parameters
+    ----------
+    graph : TemporalGraph
+        The data graph.
+    motifs : list of TemporalMotif
+        The motifs.
+    windows : sequence of int or float
+        The narrower windows, ascending.
+
+    Returns
+    -------
+    list of list of int
+        A row of ``len(windows) + 1`` counts per motif.
+    """
+    lims = list(windows)
+    return [count_windows(graph, build_temporal_plan(m, graph), lims) for m in motifs]
 
 
 @oom_retry(on_oom=drop_buffers, what="existence test")
