@@ -157,11 +157,12 @@ def test_straggler_records_and_full_dump_buffer(gpu, hub_graph, rand_graph):
         assert gpu.count(graph, plan, strategy="dfs", timeout_ms=1e-4) == want, name
 
 
-@pytest.mark.parametrize("heavy_single", [1, 4])
+@pytest.mark.parametrize("heavy_single", [0, 1, 4])
 def test_heavy_head_one_task_per_claim(gpu, hub_graph, rand_graph, heavy_single):
     """StaticTuning.heavy_single: the head of the heavy-first root list taken one task per
-    claim (a grid's worth of claims or more: every root of these graphs), then chunks; the same
-    counts whole, in parts, with stragglers split, and with the count tail."""
+    claim (a grid's worth of claims or more: every root of these graphs), then chunks (0: all
+    in chunks, the switch off; the default 64 runs in every other GPU test); the same counts
+    whole, in parts, with stragglers split, and with the count tail."""
     from nx_gpumine.engines.cuda import static_build
     from nx_gpumine.inputs.patterns import Pattern
 

@@ -90,7 +90,9 @@ class StaticTuning:
         ``heavy_single`` tasks per warp of the grid (``static_dfs.cu`` ``HEAVY_SINGLE``); the
         rest in chunks of 32. 0: every task in chunks of 32, so one warp runs the 32 heaviest
         roots in turn (a straggler splits after its timeout, but the chunk's other roots
-        wait: pl10m P3's first launch took ~38 ms with a 1 ms timeout however few roots).
+        wait). Measured on an H200 (``benchmarks/probe_heavy_single.py``, 27 cells of the
+        static peer benchmark): 64 against 0, P3 0.05-0.46x and P6 0.05-0.43x the kernel time,
+        no other cell changed by more than 2% (geomean 0.65x; 4: 0.75x, 16: 0.68x).
     """
 
     page_log: int = 10
@@ -98,7 +100,7 @@ class StaticTuning:
     c4_light_bound: int = 512
     c4_smem: int = 96 * 1024
     pair_counter_bytes: int = 2 << 30
-    heavy_single: int = 0
+    heavy_single: int = 64
 
 
 #: The measured settings: what the engine runs with unless a caller swaps them.

@@ -33,7 +33,7 @@
 // tasks go one per claim, so the heaviest roots spread over the warps instead of one warp
 // running a chunk of them in turn (engines/cuda/static_build.py StaticTuning.heavy_single).
 #ifndef HEAVY_SINGLE
-#define HEAVY_SINGLE 0
+#define HEAVY_SINGLE 64
 #endif
 #define LEAF_CHUNK 32
 #define REC_CHUNK 8
