@@ -56,11 +56,11 @@ from ...plan.temporal_plan import (
     TIE_INPUT_ORDER,
     TIE_STRICT,
     TemporalPlan,
-    build_temporal_plan,
     census_position,
     census_window,
     checked_windows,
     encode_limit,
+    temporal_plan,
     time_span,
 )
 from ..checks import checked_limit, checked_range
@@ -306,7 +306,7 @@ def count_windows(
         and not (_walks_parallel_triples(plan) and host_census(graph))
     )
     if not one_walk:
-        own = build_temporal_plan  # each window a plan of its own, counted alone
+        own = temporal_plan  # each window a plan of its own, counted alone
         counts = [
             count(
                 graph,
@@ -352,7 +352,9 @@ def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[i
         A row of ``len(windows) + 1`` counts per motif.
     """
     lims = list(windows)
-    return [count_windows(graph, build_temporal_plan(m, graph), lims) for m in motifs]
+    # the plans kept with the graph (temporal_plan): the device data prepared for a plan is
+    # reused by the next table or count of the same motif, as count_motifs reuses it
+    return [count_windows(graph, temporal_plan(m, graph), lims) for m in motifs]
 
 
 @oom_retry(on_oom=drop_buffers, what="existence test")
