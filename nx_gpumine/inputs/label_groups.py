@@ -52,11 +52,12 @@ def label_grouped(graph: StaticGraph) -> StaticGraph:
     Parameters
     ----------
     graph : StaticGraph
-        The data graph.
+        The data graph (node-labelled or not).
 
     Returns
     -------
     StaticGraph
+        The grouped copy, or ``graph`` itself.
     """
     if graph.node_label is None or label_starts(graph) is not None:
         return graph

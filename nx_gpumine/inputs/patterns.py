@@ -394,7 +394,7 @@ def _key_label(value: Any) -> Any:
 
 
 def as_pattern(
-    pattern: Any,
+    pattern: Pattern | str | nx.Graph,
     *,
     node_label: Any = None,
     edge_label: Any = None,

@@ -144,6 +144,7 @@ class TemporalGraph(GraphBase):
         Returns
         -------
         TemporalGraph
+            One edge per row, edge ids numbering the rows after a stable sort by time.
 
         Raises
         ------
@@ -679,11 +680,11 @@ def _to_host(a: Any) -> np.ndarray:
 def as_temporal_graph(
     G: Any,
     *,
-    source: str = "source",
-    target: str = "target",
-    time: str = "time",
-    edge_label: str | None = None,
-    node_label: str | None = None,
+    source: str | int = "source",
+    target: str | int = "target",
+    time: str | int = "time",
+    edge_label: str | int | None = None,
+    node_label: str | int | None = None,
     node_labels: Mapping | None = None,
 ) -> TemporalGraph:
     """Accept a TemporalGraph, a NetworkX directed graph, an edge frame or an ``(m, 3)`` array.
@@ -691,6 +692,22 @@ def as_temporal_graph(
     An array has exactly three columns, source, target and time: any other width is refused
     (a fourth column would otherwise be dropped unread; labels go in ``node_labels`` or an edge
     frame's ``edge_label`` column).
+
+    Parameters
+    ----------
+    G : TemporalGraph, networkx.DiGraph, dataframe, array or tuple
+        The input (a tuple is ``(src, dst, time)``).
+    source, target, time, edge_label, node_label : str or int
+        A frame's column names (``source``, ``target``, ``time``, ``edge_label``) or a NetworkX
+        graph's attribute names (``time``, ``edge_label``; ``node_label`` of its nodes), as
+        the public functions take them.
+    node_labels : mapping, optional
+        Node key -> label, for frames and arrays.
+
+    Returns
+    -------
+    TemporalGraph
+        ``G`` itself when it is one.
 
     Raises
     ------

@@ -91,6 +91,17 @@ def _as_list(value: Any, one: tuple[type, ...], what: str) -> list:
     return items
 
 
+#: The ``max_device_bytes`` / ``devices`` / ``client`` entries of the counting functions' docs.
+_RUN_OPTIONS = run_options_doc(
+    max_device_bytes_doc(
+        "an edge stream whose estimated need exceeds it is streamed through the GPU in time "
+        "partitions",
+        " (each streams its own time partitions when they exceed it)",
+    ),
+    devices_doc("Everest's time partitions"),
+)
+
+
 def _motif_label(spec: Any, m: Any) -> str:
     """The table's name of a motif: its catalogue name, the text given, else its edges."""
     if m.name:
@@ -102,16 +113,7 @@ def _motif_label(spec: Any, m: Any) -> str:
     return " ".join(f"{a}-{b}" for a, b in m.edges)
 
 
-@fill_doc(
-    run_options=run_options_doc(
-        max_device_bytes_doc(
-            "an edge stream whose estimated need exceeds it is streamed through the GPU in time "
-            "partitions",
-            " (each streams its own time partitions when they exceed it)",
-        ),
-        devices_doc("Everest's time partitions"),
-    )
-)
+@fill_doc(run_options=_RUN_OPTIONS)
 def motif_counts(
     G: Any,
     motifs: Any,
@@ -229,16 +231,7 @@ def motif_counts(
     return frame
 
 
-@fill_doc(
-    run_options=run_options_doc(
-        max_device_bytes_doc(
-            "an edge stream whose estimated need exceeds it is streamed through the GPU in time "
-            "partitions",
-            " (each streams its own time partitions when they exceed it)",
-        ),
-        devices_doc("Everest's time partitions"),
-    )
-)
+@fill_doc(run_options=_RUN_OPTIONS)
 def count_motifs(
     G: Any,
     motif: Any,

@@ -24,8 +24,9 @@ same few lines of ``prange`` loop, but calling that module's walk. numba's on-di
 (``cache=True``) checks only the source file of the function it loads: a driver shared from
 here would keep running the old walk after the walk's file changed, and a driver built by a
 factory or handed the walk as an argument misses the cache in every new process. The same goes
-for the jitted helpers each walk module keeps to itself (the binary search
-``_lower_bound`` / ``_lower_id``).
+for a jitted helper taken from another module: the settled ones both walks share
+(:mod:`.walk_shared`: the binary search ``lower_bound``, ``chunk_run``) are small and rarely
+changed; after changing one, touch the modules that call it.
 
 **Interrupts.** A numba kernel holds the thread that called it until it returns, and Python runs
 signal handlers (Ctrl-C's ``KeyboardInterrupt``) only in the main thread between bytecodes. So a

@@ -53,6 +53,7 @@ from ...plan.fsm import (
     orbit_search_or_bound,
 )
 from .calls import POLL_MASK, new_stop, run_kernel, settle
+from .walk_shared import lower_bound
 
 __all__ = ["orbit_images", "MIN_ROUND"]
 
@@ -64,15 +65,9 @@ MIN_ROUND = 256
 @njit(cache=True, nogil=True, inline="always")
 def _find(indptr, indices, u, w):
     """Position of ``w`` in ``u``'s sorted row, or -1."""
-    lo = indptr[u]
     hi = indptr[u + 1]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if indices[mid] < w:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < indptr[u + 1] and indices[lo] == w:
+    lo = lower_bound(indices, indptr[u], hi, w)
+    if lo < hi and indices[lo] == w:
         return lo
     return -1
 

@@ -27,7 +27,7 @@ from numba import njit, prange
 
 from ...plan.orbits import orbit_lookup5
 from .orbit_counts import _counting_csr
-from .static_walk import _lower_bound
+from .walk_shared import lower_bound
 
 __all__ = ["orbit_counts_5node"]
 
@@ -40,7 +40,7 @@ def _adjacent(indptr: np.ndarray, indices: np.ndarray, x: int, y: int) -> bool:
     """Whether ``y`` is in ``x``'s sorted row (binary search in the shorter of the two rows)."""
     if indptr[x + 1] - indptr[x] > indptr[y + 1] - indptr[y]:
         x, y = y, x
-    p = _lower_bound(indices, indptr[x], indptr[x + 1], y)
+    p = lower_bound(indices, indptr[x], indptr[x + 1], y)
     return p < indptr[x + 1] and indices[p] == y
 
 

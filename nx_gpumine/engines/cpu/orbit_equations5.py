@@ -57,7 +57,7 @@ from ...plan.orbits import PAIRS5, orbit_lookup5
 from .local_counts import _two_paths
 from .orbit_counts import _counting_csr, loop_free_csr, node_orbit_counts
 from .orbit_counts5 import _adjacent, _cover, _extend
-from .static_walk import _lower_bound
+from .walk_shared import lower_bound
 
 __all__ = ["node_orbit_counts5", "orbit_counts_5node_equations"]
 
@@ -248,7 +248,7 @@ def _common(hptr: np.ndarray, hids: np.ndarray, hcnt: np.ndarray, a: int, b: int
     """Number of common neighbours of ``a`` and ``b`` (binary search in the shorter row)."""
     if hptr[a + 1] - hptr[a] > hptr[b + 1] - hptr[b]:
         a, b = b, a
-    p = _lower_bound(hids, hptr[a], hptr[a + 1], b)
+    p = lower_bound(hids, hptr[a], hptr[a + 1], b)
     if p < hptr[a + 1] and hids[p] == b:
         return hcnt[p]
     return 0
@@ -437,10 +437,7 @@ def _esu4(
     """
     nthreads = acc.shape[0]
     for t in prange(nthreads):
-        cov = cover[t]
-        e1 = ext[t, 0]
-        e2 = ext[t, 1]
-        e3 = ext[t, 2]
+        cov, e1, e2, e3 = cover[t], ext[t, 0], ext[t, 1], ext[t, 2]  # this thread's scratch
         a0 = adj[t, 0]
         a1 = adj[t, 1]
         a2 = adj[t, 2]
@@ -566,12 +563,8 @@ def orbit_counts_5node_equations(
 
     Parameters
     ----------
-    indptr, indices : numpy.ndarray
-        Symmetric CSR of an undirected graph (both directions, sorted rows; self-loop entries
-        are ignored).
-    check : bool
-        Check the CSR first (as :func:`~nx_gpumine.engines.cpu.orbit_counts.node_orbit_counts`
-        does). Pass False only for valid arrays without self-loops (a ``StaticGraph``'s).
+    indptr, indices, check
+        As in :func:`~nx_gpumine.engines.cpu.orbit_counts5.orbit_counts_5node`.
     walk_degree : int
         :data:`WALK_DEGREE` for this call (-1: that default; tests force either side).
     on_batch : callable, optional
@@ -581,12 +574,12 @@ def orbit_counts_5node_equations(
     Returns
     -------
     numpy.ndarray
-        int64 ``[n, 58]``: column ``j`` is ORCA's orbit ``15 + j``.
+        As :func:`~nx_gpumine.engines.cpu.orbit_counts5.orbit_counts_5node` returns it.
 
     Raises
     ------
     ValueError
-        The CSR is not that of an undirected graph (with ``check``).
+        As :func:`~nx_gpumine.engines.cpu.orbit_counts5.orbit_counts_5node` raises it.
 
     Examples
     --------

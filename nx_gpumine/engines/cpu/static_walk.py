@@ -45,10 +45,10 @@ from .calls import (
     POLL_MASK,
     STOPPED,
     WIDE_LIMBS,
-    RootRun,
     wide_add,
     wide_tail,
 )
+from .walk_shared import chunk_run, lower_bound
 
 __all__ = [
     "StaticGraphArrays",
@@ -181,21 +181,9 @@ def new_walk_state(k, max_degree, pause):
 
 
 @njit(cache=True, inline="always")
-def _lower_bound(arr, lo, hi, x):
-    """First position p in [lo, hi) with arr[p] >= x (hi if none)."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if arr[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-@njit(cache=True, inline="always")
 def _find(arr, lo, hi, x):
     """Position of x in sorted arr[lo:hi], or -1."""
-    p = _lower_bound(arr, lo, hi, x)
+    p = lower_bound(arr, lo, hi, x)
     if p < hi and arr[p] == x:
         return p
     return -1
@@ -206,7 +194,7 @@ def _start(arr, lo, hi, trim):
     """lo, or the first position holding an id >= trim when trim >= 0."""
     if trim < 0:
         return lo
-    return _lower_bound(arr, lo, hi, trim)
+    return lower_bound(arr, lo, hi, trim)
 
 
 @njit(cache=True, inline="always")
@@ -216,7 +204,7 @@ def _row(indptr, indices, w, trim, below):
     ``below >= 0``."""
     hi = indptr[w + 1]
     if below >= 0:
-        hi = _lower_bound(indices, indptr[w], hi, below)
+        hi = lower_bound(indices, indptr[w], hi, below)
     return _start(indices, indptr[w], hi, trim), hi
 
 
@@ -257,7 +245,7 @@ def _gallop_intersect(short, slo, shi, long, llo, lhi, out, olo):
             step <<= 1
         if q > lhi:
             q = lhi
-        p = _lower_bound(long, p, q, x)
+        p = lower_bound(long, p, q, x)
         if p >= lhi:
             break
         if long[p] == x:
@@ -475,7 +463,7 @@ def _dfs(graph, plan, run, state):
     if lo >= hi:
         return count, rows, hi, DONE
     # owner of entry lo
-    u = _lower_bound(indptr, 0, len(indptr), lo + 1) - 1
+    u = lower_bound(indptr, 0, len(indptr), lo + 1) - 1
     # The search state, per level i (levels 0 and 1 are the root entry, fixed for one e):
     #   f[i]          the vertex mapped at level i (valid for i < level)
     #   pos[i], end[i] level i's candidate range; pos[i] is the next position to test (it is
@@ -555,10 +543,10 @@ def _dfs(graph, plan, run, state):
                     a0 = indptr[w]
                     a1 = indptr[w + 1]
                     if hi_id >= 0:
-                        a1 = _lower_bound(indices, a0, a1, hi_id)
+                        a1 = lower_bound(indices, a0, a1, hi_id)
                     first_id = max(lb + 1, lo_id)
                     if first_id > 0:
-                        a0 = _lower_bound(indices, a0, a1, first_id)
+                        a0 = lower_bound(indices, a0, a1, first_id)
                     pos[level] = a0
                     end[level] = a1
                 else:
@@ -666,7 +654,7 @@ def _dfs(graph, plan, run, state):
                     cnt[level] = n  # the set's size: what a later level reusing it reads
                     a0 = 0
                     if lb >= 0:  # the range, not the row, starts past the symmetry bound
-                        a0 = _lower_bound(row, 0, n, lb + 1)
+                        a0 = lower_bound(row, 0, n, lb + 1)
                     pos[level] = a0
                     end[level] = n
                 # size pruning: the last size_need positions leave too few larger candidates
@@ -861,16 +849,13 @@ def run_chunks(bounds, graph, plan, mode, out, offsets, stop):
     nch = len(bounds) - 1
     res = np.zeros((3 + WIDE_LIMBS, nch), np.int64)
     for c in prange(nch):
-        wide = np.zeros(WIDE_LIMBS, np.int64)
-        run = RootRun(
-            bounds[c], bounds[c + 1], mode, out, offsets[c], offsets[c + 1], False, stop, wide
-        )
+        run = chunk_run(bounds, c, mode, out, offsets, stop)
         count, rows, _, status = _run_range(graph, plan, run)
         res[0, c] = count
         res[1, c] = rows
         res[2, c] = status
         for i in range(WIDE_LIMBS):
-            res[3 + i, c] = wide[i]
+            res[3 + i, c] = run.wide[i]
         if status == OVERFLOW:
             stop[0] = 1
     return res

@@ -21,7 +21,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .calls import DONE, ENUMERATE, EXISTS, FULL, LIMIT, POLL_MASK, STOPPED, WIDE_LIMBS, RootRun
+from .calls import DONE, ENUMERATE, EXISTS, FULL, LIMIT, POLL_MASK, STOPPED, WIDE_LIMBS
+from .walk_shared import chunk_run
+from .walk_shared import lower_bound as _lower_id  # the name temporal_census imports
 
 __all__ = [
     "TemporalGraphArrays",
@@ -178,18 +180,6 @@ class Window(NamedTuple):
     delta: np.generic
     gap_on: bool
     gap: np.generic
-
-
-@njit(cache=True, inline="always")
-def _lower_id(arr, lo, hi, x):
-    """First position p in [lo, hi) with arr[p] >= x."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if arr[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 @njit(cache=True)
@@ -758,10 +748,7 @@ def run_chunks(bounds, graph, plan, anti, walk, mode, out, offsets, stop):
     nch = len(bounds) - 1
     res = np.zeros((3 + WIDE_LIMBS, nch), np.int64)
     for c in prange(nch):
-        wide = np.zeros(WIDE_LIMBS, np.int64)
-        run = RootRun(
-            bounds[c], bounds[c + 1], mode, out, offsets[c], offsets[c + 1], False, stop, wide
-        )
+        run = chunk_run(bounds, c, mode, out, offsets, stop)
         count, rows, _, status = _run_range(graph, plan, anti, walk, run)
         res[0, c] = count
         res[1, c] = rows
