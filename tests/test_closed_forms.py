@@ -323,3 +323,24 @@ def test_estimates_of_closed_forms_are_the_answer():
     K.remove_edge(0, 1)  # no closed form: sampled (every root fits the default sample)
     est = ng.estimate(K, nx.complete_graph(4), count="subgraphs", samples=10**6)
     assert est.exact and est.count == math.comb(30, 4) - math.comb(28, 2) and est.work > 0
+
+
+def test_the_formula_is_decided_once_per_plan_and_the_sums_kept(monkeypatch):
+    """A repeated count of a named star or clique reuses one Pattern, one plan, its closed-form
+    decision (``StaticPlan.closed_form``) and the graph's kept sum: no second degree sum."""
+    from nx_gpumine.inputs.patterns import Pattern
+    from nx_gpumine.inputs.static_graph import as_static_graph
+    from nx_gpumine.plan.static_plan import static_plan
+
+    assert Pattern.named("triangle") is Pattern.named("triangle")
+    g = as_static_graph(nx.barbell_graph(6, 0))
+    calls = []
+    real = jobs_static.star_sum
+    monkeypatch.setattr(jobs_static, "star_sum", lambda d, s: calls.append(s) or real(d, s))
+    want = sum(math.comb(int(d), 3) for d in g.degree)
+    for _ in range(3):
+        assert ng.count_subgraphs(g, "4-star", engine="cpu", count="subgraphs") == want
+    assert calls == [3]
+    plan = static_plan(Pattern.named("4-clique"), g, induced=False, distinct=True)
+    assert plan.closed_form == ("clique", 4, False)
+    assert plan.closed_form is plan.closed_form

@@ -63,6 +63,10 @@ def pattern_names() -> list[str]:
     return list(CATALOGUE)
 
 
+#: The catalogue patterns built so far, by name (:meth:`Pattern.named`).
+_NAMED: dict[str, Pattern] = {}
+
+
 @dataclass(frozen=True, eq=False)
 class Pattern:
     """A small query graph.
@@ -197,12 +201,15 @@ class Pattern:
         QueryError
             If the name is unknown (the message lists the known names).
         """
+        known = _NAMED.get(name)  # built once: a pattern is immutable
+        if known is not None:
+            return known
         make = CATALOGUE.get(name)
         if make is None:
             raise QueryError(
                 f"unknown pattern name {name!r}; known names are: {', '.join(CATALOGUE)}"
             )
-        return cls.from_networkx(make(), name=name)
+        return _NAMED.setdefault(name, cls.from_networkx(make(), name=name))
 
     # ------------------------------------------------------------------ facts
     def key(self) -> tuple:

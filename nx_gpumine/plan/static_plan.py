@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -149,15 +150,42 @@ class StaticPlan:
         """Number of tail levels counted combinatorially (``k - tail_start``)."""
         return self.k - self.tail_start
 
-    @property
+    @cached_property
     def impossible(self) -> bool:
-        """True when a required label exists nowhere in the graph (no match can exist)."""
+        """True when a required label exists nowhere in the graph (no match can exist; decided
+        once per plan: a plan's arrays are not changed after it is built)."""
         return bool(
             (self.node_label == IMPOSSIBLE_LABEL).any()
             or (self.loop_label == IMPOSSIBLE_LABEL).any()
             or (self.chk_out_label == IMPOSSIBLE_LABEL).any()
             or (self.chk_in_label == IMPOSSIBLE_LABEL).any()
         )
+
+    @cached_property
+    def closed_form(self) -> tuple[str, int, bool] | None:
+        """The formula of the graph that answers this plan's distinct count, decided once per
+        plan (:func:`nx_gpumine.execution.jobs.static.closed_form_count` applies it):
+        ``("star", s, False)`` for an undirected star with ``s`` leaves (:func:`star_leaves`),
+        ``("clique", k, loop_free)`` for an unlabelled undirected ``K_k`` without label filters
+        (``loop_free``: induced, so its images may carry no self-loop), None otherwise."""
+        if self.directed:
+            return None
+        s = star_leaves(self)
+        if s:
+            return ("star", s, False)
+        k = int(self.k)
+        if (
+            self.shape != "clique"
+            or int(self.shape_arg) != k
+            or self.impossible
+            or (np.asarray(self.loop_req) > 0).any()
+            or any(
+                (np.asarray(a) != ABSENT_LABEL).any()
+                for a in (self.node_label, self.loop_label, self.chk_out_label, self.chk_in_label)
+            )
+        ):
+            return None
+        return ("clique", k, bool((np.asarray(self.loop_req) == 0).any()))
 
     def checks(self, level: int) -> list[tuple[int, int, int, int]]:
         """``(j, code, out_label, in_label)`` checks of ``level`` (for reading and tests)."""

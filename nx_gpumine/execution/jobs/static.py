@@ -21,10 +21,10 @@ from ...engines import select_engine
 from ...engines.checks import checked_range, checked_total
 from ...engines.contract import STATIC_MIN_K, optional_hook
 from ...engines.degree_sums import star_sum
-from ...inputs.static_graph import ABSENT_LABEL, StaticGraph
+from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from ...plan.root_split import static_range_costs, static_total_cost
-from ...plan.static_plan import StaticPlan, node_mask, root_mask, star_leaves
+from ...plan.static_plan import StaticPlan, node_mask, root_mask
 from ...results.static import matches_to_frame
 from ..merge import check_query, no_matches
 from ..tasks import split_root_range
@@ -65,11 +65,14 @@ def closed_form_count(graph: StaticGraph, plan: StaticPlan) -> int | None:
     CapacityError
         A clique count past the count limit of :mod:`nx_gpumine.engines.checks`.
     """
-    if graph.directed or plan.directed or not plan.distinct:
+    if graph.directed or not plan.distinct:
         return None
-    s = star_leaves(plan)
-    if s:
-        return star_sum(graph.degree, s)
+    form = plan.closed_form  # decided once per plan; the sums are kept with the graph
+    if form is None:
+        return None
+    kind, size, loop_free = form
+    if kind == "star":
+        return graph.derived(("star_sum", size), lambda: star_sum(graph.degree, size))
     cliques = clique_closed_form(graph, plan)
     return None if cliques is None else checked_total(cliques, "clique count")
 
@@ -112,21 +115,10 @@ def clique_closed_form(graph: StaticGraph, plan: StaticPlan) -> int | None:
     -------
     int or None
     """
-    k = int(plan.k)
-    if (
-        plan.shape != "clique"
-        or int(plan.shape_arg) != k
-        or graph.directed
-        or plan.directed
-        or plan.impossible
-        or (np.asarray(plan.loop_req) > 0).any()
-        or any(
-            (np.asarray(a) != ABSENT_LABEL).any()
-            for a in (plan.node_label, plan.loop_label, plan.chk_out_label, plan.chk_in_label)
-        )
-    ):
+    form = plan.closed_form
+    if graph.directed or form is None or form[0] != "clique":
         return None
-    loop_free = bool((np.asarray(plan.loop_req) == 0).any())  # induced: images loop-free
+    _, k, loop_free = form
     return graph.derived(
         ("clique_closed_form", k, loop_free), lambda: _clique_sum(graph, k, loop_free)
     )
