@@ -57,11 +57,13 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     elif {"triangles", "books2", "tailed"} & set(names):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
         out["triangles"] = int(t.sum()) // 6
-        out["books2"] = exact_dot(t, t - 1) // 4  # C(t, 2) per entry, each edge twice
-        run = np.zeros(len(t) + 1, dtype=np.int64)
-        np.cumsum(t, out=run[1:])
-        tv2 = run[graph.indptr[1:]] - run[graph.indptr[:-1]]  # 2 t_v: t_e over v's entries
-        out["tailed"] = exact_dot(tv2 // 2, deg - 2)
+        if "books2" in names:  # (the 3-node census asks for the triangles only)
+            out["books2"] = exact_dot(t, t - 1) // 4  # C(t, 2) per entry, each edge twice
+        if "tailed" in names:
+            run = np.zeros(len(t) + 1, dtype=np.int64)
+            np.cumsum(t, out=run[1:])
+            tv2 = run[graph.indptr[1:]] - run[graph.indptr[:-1]]  # 2 t_v: t_e over v's entries
+            out["tailed"] = exact_dot(tv2 // 2, deg - 2)
     return {k: v for k, v in out.items() if k in names}
 
 
