@@ -247,6 +247,11 @@ def graph_codes(graph: StaticGraph, engine: str) -> GraphCodes:
 
     if not in_memory(graph.n, len(graph.indices)):
         return graph.derived(cpu, lambda: GraphCodes.of(graph))
+    return _device_codes(graph, cupy)
+
+
+def _device_codes(graph: StaticGraph, cupy: ModuleType) -> GraphCodes:
+    """The graph's :class:`GraphCodes` on the current device (in memory), kept with it."""
     key = ("fsm_codes", "cuda", cupy.cuda.runtime.getDevice())
     return graph.derived(key, lambda: GraphCodes.of(graph, cupy))
 
@@ -612,8 +617,10 @@ def _supports(
     if engine == "cuda":
         from ..engines.cuda import fsm_domains as module
 
-    def work(i: int) -> int:  # on the worker's device: that device's codes
-        here = graph_codes(graph, engine)
+    def work(i: int) -> int:
+        # host codes (CPU engine, or out of core: decided once, by graph_codes) are shared by
+        # the workers; in memory, each worker's device has its own copy
+        here = codes if codes.xp is np else _device_codes(graph, codes.xp)
         return pattern_support(here, candidates[i], min_support, engine, exact)
 
     def add(i: int, value: int) -> bool:
