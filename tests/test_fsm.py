@@ -21,7 +21,7 @@ from networkx.algorithms import isomorphism as iso
 
 import nx_gpumine as ng
 from nx_gpumine.interfaces import cli
-from nx_gpumine.plan.fsm import canonical, one_edge_larger, one_edge_smaller
+from nx_gpumine.plan.fsm import _canonical_of_ranks, canonical, one_edge_larger, one_edge_smaller
 
 NL, EL = "c", "w"  # the node and edge label attributes of the test graphs
 
@@ -301,6 +301,41 @@ def test_canonical_form_is_an_isomorphism_invariant():
             moved_labels[perm[v]] = labels[v]
         moved = [(perm[b], perm[a], el) for a, b, el in edges]
         assert canonical(labels, edges) == canonical(moved_labels, moved)
+
+
+def test_canonical_form_by_order_type_equals_the_search_on_the_values():
+    """canonical() searches once per order type (labels as ranks) and maps the values back:
+    the same form as the search run on the label values themselves, and equal forms exactly
+    for patterns NetworkX's matcher finds isomorphic (labels respected)."""
+    search = _canonical_of_ranks.__wrapped__  # the uncached search, on any comparable labels
+    rng = random.Random(11)
+    seen = []
+    for _ in range(300):
+        k = rng.randint(2, 5)
+        T = nx.random_labeled_tree(k, seed=rng.randint(0, 10**6))
+        for a, b in [(rng.randrange(k), rng.randrange(k)) for _ in range(2)]:
+            if a != b:
+                T.add_edge(a, b)
+        values = rng.sample([0, 3, 7, 40, 41, 1000], rng.randint(1, 3))
+        edge_values = rng.sample([0, 2, 9], rng.randint(1, 2))
+        labels = [rng.choice(values) for _ in range(k)]
+        edges = [(a, b, rng.choice(edge_values)) for a, b in T.edges()]
+        form = canonical(labels, edges)
+        assert form == search(tuple(labels), tuple(edges))
+        G = nx.Graph()
+        G.add_nodes_from((v, {"x": x}) for v, x in enumerate(labels))
+        G.add_edges_from((a, b, {"e": el}) for a, b, el in edges)
+        seen.append((form, G))
+    match = {"node_match": iso.categorical_node_match("x", None),
+             "edge_match": iso.categorical_edge_match("e", None)}  # fmt: skip
+    for (f1, g1), (f2, g2) in zip(seen, seen[1:] + seen[:1], strict=True):
+        assert (f1 == f2) == nx.is_isomorphic(g1, g2, **match)
+    for f, g in seen[:60]:  # each against a relabelled copy of itself
+        perm = list(g)
+        rng.shuffle(perm)
+        h = nx.relabel_nodes(g, dict(zip(g, perm, strict=True)))
+        labels = [h.nodes[v]["x"] for v in range(len(h))]
+        assert canonical(labels, [(a, b, d["e"]) for a, b, d in h.edges(data=True)]) == f
 
 
 def test_extension_and_sub_patterns_are_inverse():

@@ -193,9 +193,19 @@ def _strict_bincount(x, weights=None, minlength=0):
     return np.bincount(x, weights, minlength)
 
 
+def _atomic_count(x, out):  # fsm.bincount's CuPy kernels: an atomic add per value, in range
+    assert out.dtype == np.int64 and (not len(x) or 0 <= x.min() <= x.max() < len(out))
+    np.add.at(out, x, 1)
+
+
+def _atomic_add(x, w, out):
+    assert out.dtype == np.float64 and (not len(x) or 0 <= x.min() <= x.max() < len(out))
+    np.add.at(out, x, w)
+
+
 #: NumPy functions that CuPy has too (with the arguments used here).
 CUPY_NAMES = "int64 uint8 float64 ones zeros full arange asarray concatenate searchsorted cumsum"
-CUPY_NAMES += " flatnonzero argsort minimum count_nonzero stack"
+CUPY_NAMES += " flatnonzero argsort minimum count_nonzero stack where"
 #: NumPy, cut down to them.
 CUPY_LIKE = types.SimpleNamespace(
     **{name: getattr(np, name) for name in CUPY_NAMES.split()},
@@ -207,6 +217,7 @@ CUPY_LIKE = types.SimpleNamespace(
 @pytest.mark.parametrize("chunk", [2**24, 5])
 def test_levels_1_and_2_use_cupy_functions_only(monkeypatch, chunk):
     monkeypatch.setattr(fsm, "STAR_PAIR_CHUNK_GPU", chunk)
+    monkeypatch.setattr(fsm, "_cupy_bincount_kernels", lambda: (_atomic_count, _atomic_add))
     for seed in range(4):
         codes = codes_of(random_graph(seed, 14, 24, 3, 2))
         like = dataclasses.replace(codes, xp=CUPY_LIKE)

@@ -18,6 +18,7 @@ together, by one sequence of array passes (:func:`star_supports`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -215,7 +216,7 @@ class GraphCodes:
         key = (lab, el)
         if key not in self._counts:
             entries = self.type_entries(lab, el)
-            self._counts[key] = self.xp.bincount(self.src[entries], minlength=self.graph.n)
+            self._counts[key] = bincount(self.xp, self.src[entries], self.graph.n)
         return self._counts[key]
 
     def eligible(self, p: LabelledPattern) -> list[Any]:
@@ -256,8 +257,9 @@ def _device_codes(graph: StaticGraph, cupy: ModuleType) -> GraphCodes:
     return graph.derived(key, lambda: GraphCodes.of(graph, cupy))
 
 
-def edge_supports(codes: GraphCodes) -> dict[LabelledPattern, int]:
-    """The MNI support of every labelled one-edge pattern the graph holds.
+def edge_supports(codes: GraphCodes, min_support: int = 1) -> dict[LabelledPattern, int]:
+    """The MNI support of every labelled one-edge pattern the graph holds (with
+    ``min_support``: of those at least that frequent).
 
     For the pattern joining labels ``x`` and ``y`` by an edge labelled ``c``, the ``x`` node's
     images are the distinct vertices ``u`` of the entries ``u -> v`` with labels ``(x, y)`` and
@@ -266,31 +268,69 @@ def edge_supports(codes: GraphCodes) -> dict[LabelledPattern, int]:
     Both orientations of each edge being entries, the ``x`` node's images are also the distinct
     neighbours of the entries from label ``y`` of type ``(x, c)``: one run of
     :attr:`GraphCodes.kind_index` (the index :func:`star_supports` reads too), whose distinct
-    keys one pass counts.
+    keys one pass counts into a (label ``y``, label ``x``, edge label ``c``) table; the
+    support of ``x - y`` is the least of its cells ``(y, x, c)`` and ``(x, y, c)``, one
+    host pass over the table (no Python loop over label pairs).
+
+    Parameters
+    ----------
+    codes : GraphCodes
+        The data graph's codes.
+    min_support : int
+        Leave out the patterns of smaller support (1: every pattern the graph holds).
 
     Returns
     -------
     dict
-        ``{one-edge pattern: support}``.
+        ``{one-edge pattern: support}``, ordered by ``(x, y, c)``.
     """
     keys, _ = codes.kind_index
     if not len(keys):
         return {}
     xp, n, ne, nt = codes.xp, codes.graph.n, codes.num_edge_labels, codes.num_types
+    nl = nt // ne
     first = xp.ones(len(keys), dtype=bool)  # the first entry of each (run, neighbour)
     first[1:] = keys[1:] != keys[:-1]
-    distinct = xp.bincount(keys[first] // n, minlength=nt // ne * nt)
-    runs = xp.flatnonzero(distinct)
-    # run (label y, type (x, c)): its distinct neighbours are the images of x in the edge x-y
-    images = {}
-    for run, count in codes.to_host(xp.stack([runs, distinct[runs]], axis=1)).tolist():
-        y, t = divmod(run, nt)
-        images[(*divmod(t, ne), y)] = count
-    out: dict[LabelledPattern, int] = {}
-    for (x, c, y), count in images.items():
-        if x <= y:
-            out[edge_pattern(x, y, c)] = min(count, images[(y, c, x)])
+    # run y * nt + x * ne + c: its distinct neighbours are the images of x in the edge x-y
+    images = codes.to_host(bincount(xp, keys[first] // n, nl * nt)).reshape(nl, nl, ne)
+    support = np.minimum(images, images.transpose(1, 0, 2))  # [y, x, c]: that of x - y
+    y, x, c = np.nonzero(
+        (support >= max(min_support, 1))
+        & (np.arange(nl)[None, :, None] <= np.arange(nl)[:, None, None])
+    )
+    order = np.lexsort((c, y, x))
+    return {
+        edge_pattern(int(x[i]), int(y[i]), int(c[i])): int(support[y[i], x[i], c[i]]) for i in order
+    }
+
+
+def bincount(xp: ModuleType, values: Any, length: int, weights: Any = None) -> Any:
+    """``xp.bincount(values, weights, minlength=length)`` for values known to lie in
+    ``0 .. length - 1`` (int64 counts, float64 sums of weights; an empty ``values`` gives
+    zeros). With CuPy: an atomic add per value into zeros, without ``cupy.bincount``'s checks
+    of the values (a minimum and a maximum read back: two synchronisations a call)."""
+    if xp is np:
+        return np.bincount(values, weights, minlength=length)
+    out = xp.zeros(length, dtype=xp.int64 if weights is None else xp.float64)
+    count, add = _cupy_bincount_kernels()
+    if weights is None:
+        count(values, out)
+    else:
+        add(values, weights, out)
     return out
+
+
+@functools.cache
+def _cupy_bincount_kernels() -> tuple[Any, Any]:
+    """:func:`bincount`'s two CuPy kernels (CuPy's own atomics: int64 and float64 adds)."""
+    import cupy
+
+    return (
+        cupy.ElementwiseKernel("S x", "raw U bin", "atomicAdd(&bin[x], U(1))", "nxg_bincount"),
+        cupy.ElementwiseKernel(
+            "S x, T w", "raw U bin", "atomicAdd(&bin[x], U(w))", "nxg_bincount_weights"
+        ),
+    )
 
 
 def _star_support(codes: GraphCodes, p: LabelledPattern, centre: int) -> int:
@@ -324,8 +364,18 @@ def _expand(xp: ModuleType, first: np.ndarray, sizes: np.ndarray) -> Iterator[tu
         row = xp.full(p1 - p0, int(np.searchsorted(start, p0, side="right")) - 1, dtype=xp.int64)
         later = start[(start > p0) & (start < p1)] - p0
         if len(later):
-            row += xp.cumsum(xp.bincount(xp.asarray(later), minlength=p1 - p0))
+            row += xp.cumsum(bincount(xp, xp.asarray(later), p1 - p0))
         yield row, xp.arange(p0, p1, dtype=xp.int64) + shift[row]
+
+
+def _upload(xp: ModuleType, *arrays: np.ndarray) -> list[Any]:
+    """Host int64 arrays as ``xp`` arrays, in one transfer (CuPy: one copy, the arrays views
+    of it, instead of a copy and a synchronisation each)."""
+    if xp is np:
+        return [np.asarray(a, dtype=np.int64) for a in arrays]
+    ends = np.cumsum([0, *(len(a) for a in arrays)])
+    packed = xp.asarray(np.concatenate(arrays).astype(np.int64, copy=False))
+    return [packed[a:b] for a, b in itertools.pairwise(ends)]
 
 
 def _kind_tests(codes: GraphCodes, column: Any, ncols: int) -> Any:
@@ -334,7 +384,8 @@ def _kind_tests(codes: GraphCodes, column: Any, ncols: int) -> Any:
     entry type its column, or -1).
 
     One bincount of the entries per range of vertices of at most :data:`STAR_COUNT_CHUNK`
-    counts (their entries are a range of the CSR)."""
+    counts (their entries are a range of the CSR; no mask of the entries, whose size would be
+    read back)."""
     xp, n, indptr = codes.xp, codes.graph.n, codes.graph.indptr
     out = xp.zeros((n, 2 * ncols), dtype=bool)
     col = column[codes.entry_types()]
@@ -343,12 +394,11 @@ def _kind_tests(codes: GraphCodes, column: Any, ncols: int) -> Any:
     for a in range(0, n, step):
         b = min(n, a + step)
         lo, hi = int(indptr[a]), int(indptr[b])
-        k = keep[lo:hi]
-        cells = (codes.src[lo:hi][k] - a) * ncols + col[lo:hi][k]
-        if len(cells):  # (CuPy's bincount takes no empty array)
-            count = xp.bincount(cells, minlength=(b - a) * ncols).reshape(b - a, ncols)
-            out[a:b, :ncols] = count >= 1
-            out[a:b, ncols:] = count >= 2
+        size = (b - a) * ncols  # the entries left out count in one more cell, dropped
+        cells = xp.where(keep[lo:hi], (codes.src[lo:hi] - a) * ncols + col[lo:hi], size)
+        count = bincount(xp, cells, size + 1)[:size].reshape(b - a, ncols)
+        out[a:b, :ncols] = count >= 1
+        out[a:b, ncols:] = count >= 2
     return out
 
 
@@ -437,7 +487,6 @@ def star_supports(
     same = col[:, 0] == col[:, 1]
     test = col + ncols * same[:, None]
     width = 2 * ncols
-    tests = _kind_tests(codes, xp.asarray(column), ncols)
 
     # the leaf rows: star j's first leaf set is row j, its second (the first again when
     # ta == tb) row second[j]; per row its run of entries (centre label, own kind) and the
@@ -449,6 +498,12 @@ def star_supports(
     second = np.arange(m)
     second[other] = m + np.arange(int(other.sum()))
     nrows = len(row_group)
+    # what the passes read of the stars and rows, in one transfer
+    column_d, label, kind_a, kind_b, row_bounds, test_a, test_b, row_test_d, second_d = _upload(
+        xp, column, centre_label, col[:, 0] * n, col[:, 1] * n,
+        np.concatenate([row_group, row_group + 1]) * n, test[:, 0], test[:, 1], row_test, second,
+    )  # fmt: skip
+    tests = _kind_tests(codes, column_d, ncols)
 
     # the vertices' tests in label order; per kind column, the vertices having the kind, as
     # cells column * n + position in label order, ascending (those of one label: a run)
@@ -459,11 +514,8 @@ def star_supports(
 
     # one transfer: the rows' runs of entries; the runs of `having` of each star's two kinds
     # within its centre label
-    label = xp.asarray(centre_label)
     lo, hi = xp.searchsorted(sorted_label, label), xp.searchsorted(sorted_label, label + 1)
-    kind_a, kind_b = xp.asarray(col[:, 0]) * n, xp.asarray(col[:, 1]) * n
     cells = xp.concatenate([kind_a + lo, kind_a + hi, kind_b + lo, kind_b + hi])
-    row_bounds = xp.asarray(np.concatenate([row_group, row_group + 1]) * n)
     ends = [xp.searchsorted(keys, row_bounds), xp.searchsorted(having, cells)]
     bounds = codes.to_host(xp.concatenate(ends))
     row_lo, row_hi = bounds[:nrows], bounds[nrows : 2 * nrows]
@@ -473,17 +525,15 @@ def star_supports(
     # 2. centres: (star, vertex of its centre label having its rarer kind) pairs that pass
     # both tests of the star
     by_label, tests = by_label.reshape(-1), tests.reshape(-1)  # at vertex * width + test
-    test_a, test_b = xp.asarray(test[:, 0]), xp.asarray(test[:, 1])
     centres = xp.zeros(m, dtype=xp.float64)  # (counts by float weights: exact below 2**53)
     first, sizes = np.where(rarer, a_lo, b_lo), np.where(rarer, a_hi - a_lo, b_hi - b_lo)
     for j, i in _expand(xp, first, sizes):
         cell = (having[i] % n) * width
         keep = by_label[cell + test_a[j]] & by_label[cell + test_b[j]]
-        centres += xp.bincount(j, weights=keep.astype(xp.float64), minlength=m)
+        centres += bincount(xp, j, m, keep.astype(xp.float64))
 
     # 3. leaves: (row, entry v -> w of its run) pairs where v passes the other kind's test; a
     # passing pair is a new image when its (row, key) differs from the previous passing pair's
-    row_test_d = xp.asarray(row_test)
     leaves = xp.zeros(nrows, dtype=xp.float64)
     last_row = last_key = xp.full(1, -1, dtype=xp.int64)  # the last passing pair's
     for r, i in _expand(xp, row_lo, row_hi - row_lo):
@@ -494,10 +544,10 @@ def star_supports(
         new = (r != xp.concatenate([last_row, r[:-1]])) | (
             key != xp.concatenate([last_key, key[:-1]])
         )
-        leaves += xp.bincount(r, weights=new.astype(xp.float64), minlength=nrows)
+        leaves += bincount(xp, r, nrows, new.astype(xp.float64))
         last_row, last_key = r[-1:], key[-1:]
 
-    support = xp.minimum(xp.minimum(centres, leaves[:m]), leaves[xp.asarray(second)])
+    support = xp.minimum(xp.minimum(centres, leaves[:m]), leaves[second_d])
     out.update(zip(stars, codes.to_host(support).astype(np.int64).tolist(), strict=True))
     return out
 
@@ -679,7 +729,7 @@ def mine_frequent(
     last_run.clear()
     last_run.update(engine=engine, out_of_core=engine == "cuda" and codes.xp is np, levels=1)
     last_run["slots"] = list(slots) if slots else None
-    level = {p: s for p, s in edge_supports(codes).items() if s >= min_support}
+    level = edge_supports(codes, min_support)
     found: list[tuple[LabelledPattern, int]] = list(level.items())
     neighbours = _neighbour_labels(level)
     for m in range(2, max_edges + 1):

@@ -18,6 +18,7 @@ here only.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -132,6 +133,12 @@ def canonical(labels: Sequence[int], edges: Iterable[Edge]) -> LabelledPattern:
     list is smallest is kept. Brute force within colour classes: fine for the few nodes of a
     mined pattern.
 
+    That search only compares labels (node labels with node labels, edge labels with edge
+    labels), never reads their values: it is run once per *order type* (the labels replaced
+    by their ranks among the pattern's labels, :func:`_canonical_of_ranks`, kept in a
+    bounded cache) and the ranks mapped back, so a mining level's many candidates of a few
+    shapes cost a few searches.
+
     Parameters
     ----------
     labels : sequence of int
@@ -144,8 +151,26 @@ def canonical(labels: Sequence[int], edges: Iterable[Edge]) -> LabelledPattern:
     LabelledPattern
         Equal for two inputs exactly when they are isomorphic (labels respected).
     """
+    edges = tuple(edges)
+    node_values = sorted(set(labels))
+    edge_values = sorted({el for _, _, el in edges})
+    node_rank = {v: i for i, v in enumerate(node_values)}
+    edge_rank = {v: i for i, v in enumerate(edge_values)}
+    ranked = _canonical_of_ranks(
+        tuple(node_rank[x] for x in labels), tuple((a, b, edge_rank[el]) for a, b, el in edges)
+    )
+    return LabelledPattern(
+        tuple(node_values[x] for x in ranked.labels),
+        tuple((a, b, edge_values[el]) for a, b, el in ranked.edges),
+    )
+
+
+@functools.lru_cache(maxsize=2**16)
+def _canonical_of_ranks(labels: tuple[int, ...], edges: tuple[Edge, ...]) -> LabelledPattern:
+    """:func:`canonical`'s search on a pattern whose labels are ranks (``0 .. r - 1``): at
+    most a few thousand order types per pattern size of a mining run, hence the cache."""
     k = len(labels)
-    edges = [(a, b, el) for a, b, el in edges]
+    edges = tuple((a, b, el) for a, b, el in edges)
     adj: list[list[tuple[int, int]]] = [[] for _ in range(k)]
     for a, b, el in edges:
         adj[a].append((b, el))

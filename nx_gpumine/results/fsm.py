@@ -95,21 +95,29 @@ def frequent_patterns(
     -------
     list of FrequentPattern
     """
+    node_attrs = _attrs_by_code(node_values, node_spec)
+    edge_attrs = _attrs_by_code(edge_values, edge_spec)
     out = []
     for p, support in found:
-        g = nx.Graph()
-        for v, code in enumerate(p.labels):
-            attrs = {}
-            if node_values is not None and node_spec is not None:
-                attrs = label_attrs(node_spec, label_value(node_values[code]))
-            g.add_node(v, **attrs)
-        for a, b, code in p.edges:
-            attrs = {}
-            if edge_values is not None and edge_spec is not None:
-                attrs = label_attrs(edge_spec, label_value(edge_values[code]))
-            g.add_edge(a, b, **attrs)
+        g = nx.Graph()  # (each node and edge gets its own copy of its attribute dict)
+        g.add_nodes_from((v, node_attrs(code)) for v, code in enumerate(p.labels))
+        g.add_edges_from((a, b, edge_attrs(code)) for a, b, code in p.edges)
         out.append(FrequentPattern(g, int(support), p.num_edges))
     return out
+
+
+def _attrs_by_code(values: Sequence | None, spec: LabelSpec | None) -> Any:
+    """Label code -> its attribute dict (empty without labels), each made once a call."""
+    if values is None or spec is None:
+        return lambda code: {}
+    known: dict[int, dict] = {}
+
+    def attrs(code: int) -> dict:
+        if code not in known:
+            known[code] = label_attrs(spec, label_value(values[code]))
+        return known[code]
+
+    return attrs
 
 
 def frequent_frame(results: Sequence[FrequentPattern], kind: str) -> Any:
