@@ -38,6 +38,7 @@ from nx_gpumine.plan.fsm import (
     EXIST_MAX_NODES,
     IMAGE,
     LabelledPattern,
+    MiningArrays,
     canonical,
     existence_plan,
     labelled_orbits,
@@ -64,10 +65,11 @@ def random_graph(seed: int, n: int = 18, m: int = 40, loops: int = 3, skew: bool
     return G, from_networkx(G, node_label=NL, edge_label=EL, cache=False)
 
 
-def arrays(g) -> tuple:
-    """``(indptr, indices, label, elabel, usable)`` of a StaticGraph with both labels."""
+def arrays(g) -> MiningArrays:
+    """The mining arrays of a StaticGraph with both labels (every entry usable)."""
     usable = np.ones(len(g.indices), dtype=bool)
-    return g.indptr, g.indices, g.node_label.astype(np.int64), g.out_label.astype(np.int64), usable
+    label, elabel = g.node_label.astype(np.int64), g.out_label.astype(np.int64)
+    return MiningArrays(g.indptr, g.indices, label, elabel, usable)
 
 
 def label_masks(g, p: LabelledPattern) -> list[np.ndarray]:
@@ -152,7 +154,7 @@ def check_against_oracle(G, g, p, eligible=None) -> int:
     want = oracle_images(G, g, p)
     groups = labelled_orbits(p)
     eligible = label_masks(g, p) if eligible is None else eligible
-    got = orbit_images(*arrays(g), p, eligible, groups, min_support=0)
+    got = orbit_images(arrays(g), p, eligible, groups, min_support=0)
     mni = min(len(s) for s in want)
     assert got.support == mni, p
     for gi, group in enumerate(groups):
@@ -268,17 +270,17 @@ def test_self_loops_and_unusable_entries_never_match():
     G.add_edges_from([(0, 0), (0, 1), (1, 1), (2, 3)], **{EL: 0})
     g = from_networkx(G, node_label=NL, edge_label=EL, cache=False)
     tri = pattern_of(g, "aaa", [(0, 1, 0), (1, 2, 0), (0, 2, 0)])
-    assert orbit_images(*arrays(g), tri, label_masks(g, tri), None, 0).support == 0
+    assert orbit_images(arrays(g), tri, label_masks(g, tri), None, 0).support == 0
     path = pattern_of(g, "aaa", [(0, 1, 0), (1, 2, 0)])
-    assert orbit_images(*arrays(g), path, label_masks(g, path), None, 0).support == 0
+    assert orbit_images(arrays(g), path, label_masks(g, path), None, 0).support == 0
     edge = pattern_of(g, "aa", [(0, 1, 0)])
-    res = orbit_images(*arrays(g), edge, label_masks(g, edge), None, 0)
+    res = orbit_images(arrays(g), edge, label_masks(g, edge), None, 0)
     assert res.support == 4
-    indptr, indices, label, elabel, usable = arrays(g)
-    usable = usable.copy()
+    graph = arrays(g)
+    usable, indptr = graph.usable.copy(), graph.indptr
     usable[indptr[2] : indptr[3]] = False  # vertex 2's entries: 2 -> 3 unusable
     usable[indptr[3] : indptr[4]] = False
-    res = orbit_images(indptr, indices, label, elabel, usable, edge, label_masks(g, edge))
+    res = orbit_images(graph._replace(usable=usable), edge, label_masks(g, edge))
     assert res.support == 2 and set(np.flatnonzero(res.images[0])) == {0, 1}
 
 
@@ -297,13 +299,13 @@ def test_min_support_early_exits():
             masks = label_masks(g, p)
             for exact in (True, False):
                 # infrequent: below min_support, and an upper bound of the MNI
-                low = orbit_images(*arrays(g), p, masks, None, want + 1, exact)
+                low = orbit_images(arrays(g), p, masks, None, want + 1, exact)
                 assert want <= low.support < want + 1, (p, exact)
-                far = orbit_images(*arrays(g), p, masks, None, 3 * want + 5, exact)
+                far = orbit_images(arrays(g), p, masks, None, 3 * want + 5, exact)
                 assert want <= far.support < 3 * want + 5
                 # frequent: exact, or at least min_support
                 for ms in (1, want // 2, want):
-                    got = orbit_images(*arrays(g), p, masks, None, ms, exact)
+                    got = orbit_images(arrays(g), p, masks, None, ms, exact)
                     if exact:
                         assert got.support == want, (p, ms)
                     else:
@@ -314,7 +316,7 @@ def test_min_support_early_exits():
 def test_orbits_left_unprocessed_are_minus_one():
     G, g = random_graph(2, n=30, m=70)
     p = pattern_of(g, "cc", [(0, 1, 0)])  # the rare label: few candidates
-    res = orbit_images(*arrays(g), p, label_masks(g, p), None, 10**6)
+    res = orbit_images(arrays(g), p, label_masks(g, p), None, 10**6)
     assert res.support < 10**6 and (res.counts == -1).all()
 
 
@@ -328,7 +330,7 @@ def test_a_stopped_kernel_returns_minus_one():
     search = orbit_search(p, label_masks(g, p))
     state = search.initial_state(g.n)
     before = state.copy()
-    args = (arrays(g), search.tables, search.step_orbits, state, search.cands, search.cptr)
+    args = (tuple(arrays(g)), search.tables, search.step_orbits, state, search.cands, search.cptr)
     support, _ = cpu._orbit_rounds(*args, search.order, 0, True, np.ones(1, dtype=np.int64))
     assert support == -1 and np.array_equal(state, before)
 
@@ -443,8 +445,9 @@ int main() {
 
 @pytest.fixture(scope="module")
 def kernel_on_cpu(tmp_path_factory):
-    """``run(graph arrays, search, state, g, lo, hi, warps)``: one launch of the CUDA kernel
-    (host-compiled) over the candidates ``[lo, hi)`` of orbit ``g``, ``state`` updated."""
+    """``run(graph, search, state, g, lo, hi, warps)``: one launch of the CUDA kernel
+    (host-compiled) on the MiningArrays ``graph`` over the candidates ``[lo, hi)`` of orbit
+    ``g``, ``state`` updated."""
     if CXX is None:
         pytest.skip("no host C++ compiler")
     d = tmp_path_factory.mktemp("fsm_domains")
@@ -479,7 +482,7 @@ def kernel_on_cpu(tmp_path_factory):
 
 def kernel_orbit_images(run, graph, p, eligible, min_support, exact, least, warps):
     """The CUDA engine's rounds over the host-compiled kernel."""
-    n = len(graph[0]) - 1
+    n = len(graph.indptr) - 1
     search = orbit_search(p, eligible)
     state = search.initial_state(n)
     launches = []
@@ -504,7 +507,7 @@ def test_cuda_kernel_on_the_cpu_equals_the_cpu_engine(kernel_on_cpu):
     patterns += [p for p in (sampled_pattern(G, g, rng, e) for e in (3, 4, 5)) if p is not None]
     for i, p in enumerate(patterns):
         masks = label_masks(g, p)
-        want = orbit_images(*graph, p, masks, None, 0)
+        want = orbit_images(graph, p, masks, None, 0)
         assert want.support == min(len(s) for s in oracle_images(G, g, p))
         warps = 1 + i % 2  # two warps take candidates from one cursor too
         support, counts, images, launches = kernel_orbit_images(
@@ -515,8 +518,8 @@ def test_cuda_kernel_on_the_cpu_equals_the_cpu_engine(kernel_on_cpu):
             assert np.array_equal(a, b), p
         assert len(launches) >= 1
     # the early exits of the rounds: infrequent below min_support, not exact at least it
-    p = next(q for q in patterns if orbit_images(*graph, q, label_masks(g, q), None, 0)[0] >= 3)
-    want = orbit_images(*graph, p, label_masks(g, p), None, 0).support
+    p = next(q for q in patterns if orbit_images(graph, q, label_masks(g, q), None, 0)[0] >= 3)
+    want = orbit_images(graph, p, label_masks(g, p), None, 0).support
     low = kernel_orbit_images(kernel_on_cpu, graph, p, label_masks(g, p), want + 1, True, 2, 1)
     assert low[0] == want  # below want + 1, an upper bound of the MNI
     some = kernel_orbit_images(kernel_on_cpu, graph, p, label_masks(g, p), 2, False, 1, 1)
@@ -553,21 +556,21 @@ def test_cuda_equals_cpu(exact):
     for seed in range(4):
         G, g = random_graph(seed, n=200, m=900, loops=5)
         codes = GraphCodes.of(g)
-        host = (g.indptr, g.indices, codes.label, codes.elabel, codes.usable)
+        host = MiningArrays(g.indptr, g.indices, codes.label, codes.elabel, codes.usable)
         rng = random.Random(seed)
         for shape in ("path2", "triangle", "path3", "cycle4", "paw", "diamond", "path5"):
             p = shape_pattern(g, shape, rng)
             eligible = codes.eligible(p)
-            want = orbit_images(*host, p, eligible, None, 0)
-            got = gpu.orbit_images(*host, p, eligible, None, 0)
+            want = orbit_images(host, p, eligible, None, 0)
+            got = gpu.orbit_images(host, p, eligible, None, 0)
             assert got.support == want.support and got.counts.tolist() == want.counts.tolist()
             for a, b in zip(got.images, want.images, strict=True):
                 assert np.array_equal(a, b), p
             if want.support == 0:
                 continue
             ms = want.support
-            assert gpu.orbit_images(*host, p, eligible, None, ms + 1, exact).support < ms + 1
-            lower = gpu.orbit_images(*host, p, eligible, None, ms // 2 + 1, exact).support
+            assert gpu.orbit_images(host, p, eligible, None, ms + 1, exact).support < ms + 1
+            lower = gpu.orbit_images(host, p, eligible, None, ms // 2 + 1, exact).support
             assert (lower == ms) if exact else (ms // 2 + 1 <= lower <= ms)
 
 
@@ -587,6 +590,6 @@ def test_cuda_hubs_equal_cpu():
     for shape in ("triangle", "path3", "cycle4", "diamond"):
         p = shape_pattern(g, shape, rng)
         masks = label_masks(g, p)
-        want = orbit_images(*arrays(g), p, masks, None, 0)
-        got = gpu.orbit_images(*arrays(g), p, masks, None, 0)
+        want = orbit_images(arrays(g), p, masks, None, 0)
+        got = gpu.orbit_images(arrays(g), p, masks, None, 0)
         assert got.support == want.support and got.counts.tolist() == want.counts.tolist()

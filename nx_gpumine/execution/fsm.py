@@ -33,6 +33,7 @@ from ..inputs.labels import Unmatchable
 from ..inputs.static_graph import StaticGraph
 from ..plan.fsm import (
     LabelledPattern,
+    MiningArrays,
     canonical,
     edge_pattern,
     neighbour_types,
@@ -153,7 +154,7 @@ class GraphCodes:
         return int(self.elabel.max()) + 1 if len(self.elabel) else 1
 
     @cached_property
-    def host(self) -> tuple[np.ndarray, ...]:
+    def host(self) -> MiningArrays:
         """What the existence searches read, on the host: the CSR, the node and entry label
         codes and the usable entries (the same arrays on every call: the CUDA search keeps
         its upload while they are passed again)."""
@@ -161,7 +162,7 @@ class GraphCodes:
         arrays = (self.label, self.elabel, self.usable)
         if self.xp is not np:
             arrays = tuple(self.xp.asnumpy(a) for a in arrays)
-        return (g.indptr, g.indices, *arrays)
+        return MiningArrays(g.indptr, g.indices, *arrays)
 
     @cached_property
     def num_types(self) -> int:
@@ -605,13 +606,13 @@ def pattern_support(
         from ..engines.cuda.fsm_domains import orbit_images
 
         found = orbit_images(
-            *codes.host, p, eligible, groups, min_support, exact, images=False,
+            codes.host, p, eligible, groups, min_support, exact, images=False,
             resident=codes.xp is not np,  # host codes under the CUDA engine: out of core
         )  # fmt: skip
     else:
         from ..engines.cpu.fsm_domains import orbit_images
 
-        found = orbit_images(*codes.host, p, eligible, groups, min_support, exact)
+        found = orbit_images(codes.host, p, eligible, groups, min_support, exact)
     return int(found.support)
 
 

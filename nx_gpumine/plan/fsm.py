@@ -11,9 +11,9 @@ support (anti-monotone pruning).
 
 A support is computed by existence checks, one per candidate image of an orbit's
 representative (:mod:`nx_gpumine.engines.cpu.fsm_domains`, :mod:`nx_gpumine.engines.cuda.
-fsm_domains`): both engines walk the matching order of an :class:`ExistencePlan`
-(:func:`existence_plan`), a small int32 table whose layout (the ``EXIST_*`` columns) is defined
-here only.
+fsm_domains`): both engines read the graph's :class:`MiningArrays` and walk the matching order
+of an :class:`ExistencePlan` (:func:`existence_plan`), a small int32 table whose layout (the
+``EXIST_*`` columns) is defined here only.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ __all__ = [
     "OrbitSearch",
     "orbit_search",
     "orbit_search_or_bound",
+    "MiningArrays",
     "OrbitImages",
     "UNKNOWN",
     "IMAGE",
@@ -499,6 +500,31 @@ UNKNOWN = 0
 IMAGE = 1
 #: The vertex is no image of the orbit (not a candidate, or its search failed).
 NOT_IMAGE = 2
+
+
+class MiningArrays(NamedTuple):
+    """What both engines' ``orbit_images`` read of the data graph, on the host.
+
+    Attributes
+    ----------
+    indptr, indices : numpy.ndarray
+        The union CSR of the undirected data graph (both orientations of each edge;
+        ``StaticGraph.indptr`` / ``indices``), rows sorted.
+    label : numpy.ndarray
+        int64 node label code per vertex (``GraphCodes.label``; 0 everywhere without node
+        labels).
+    elabel : numpy.ndarray
+        int64 edge label code per CSR entry (``GraphCodes.elabel``; 0 without edge labels).
+    usable : numpy.ndarray
+        bool per CSR entry: both node labels and the edge label match something
+        (``GraphCodes.usable``); an entry that is not is never matched.
+    """
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    label: np.ndarray
+    elabel: np.ndarray
+    usable: np.ndarray
 
 
 class OrbitImages(NamedTuple):

@@ -49,6 +49,7 @@ from ...plan.fsm import (
     NOT_IMAGE,
     UNKNOWN,
     LabelledPattern,
+    MiningArrays,
     OrbitImages,
     orbit_search_or_bound,
 )
@@ -230,11 +231,7 @@ def _dynamic(*args: object) -> tuple:
 
 
 def orbit_images(
-    indptr: np.ndarray,
-    indices: np.ndarray,
-    label: np.ndarray,
-    elabel: np.ndarray,
-    usable: np.ndarray,
+    graph: MiningArrays,
     p: LabelledPattern,
     eligible: Sequence[np.ndarray],
     groups: Sequence[Sequence[int]] | None = None,
@@ -245,13 +242,9 @@ def orbit_images(
 
     Parameters
     ----------
-    indptr, indices : numpy.ndarray
-        The undirected graph's CSR (``StaticGraph.indptr`` / ``indices``), rows sorted.
-    label : numpy.ndarray
-        Node label code per vertex (``GraphCodes.label``).
-    elabel, usable : numpy.ndarray
-        Per CSR entry: the edge's label code and whether it may be matched
-        (``GraphCodes.elabel`` / ``usable``).
+    graph : MiningArrays
+        The data graph's union CSR (rows sorted), node label code per vertex, and per CSR
+        entry the edge's label code and whether it may be matched (``GraphCodes.host``).
     p : LabelledPattern
         A connected pattern of 2 to :data:`~nx_gpumine.plan.fsm.EXIST_MAX_NODES` nodes.
     eligible : sequence of numpy.ndarray
@@ -284,12 +277,13 @@ def orbit_images(
     KeyboardInterrupt
         Ctrl-C while the kernel ran (it stops within a few search steps).
     """
+    indptr, indices, label, elabel, usable = graph
     n = len(indptr) - 1
     search = orbit_search_or_bound(n, p, eligible, groups, min_support)
     if isinstance(search, OrbitImages):
         return search
     state = search.initial_state(n)
-    graph = (
+    arrays = (  # a plain tuple: the kernel's argument type
         np.ascontiguousarray(indptr),
         np.ascontiguousarray(indices),
         np.ascontiguousarray(label),
@@ -298,7 +292,7 @@ def orbit_images(
     )
     settle()
     stop = new_stop()
-    args = (graph, search.tables, search.step_orbits, state, search.cands, search.cptr)
+    args = (arrays, search.tables, search.step_orbits, state, search.cands, search.cptr)
     args += (search.order, int(min_support), bool(exact), stop)
     support, counts = run_kernel(_dynamic, *args, stop=stop)
     images = [state[gi] == IMAGE for gi in range(len(search.groups))]

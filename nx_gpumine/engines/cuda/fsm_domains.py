@@ -37,6 +37,7 @@ from ...plan.fsm import (
     EXIST_WIDTH,
     IMAGE,
     LabelledPattern,
+    MiningArrays,
     OrbitImages,
     OrbitSearch,
     orbit_search_or_bound,
@@ -119,11 +120,11 @@ def in_memory(n: int, nnz: int) -> bool:
     )
 
 
-def _device_graph(host: tuple, resident: bool = True) -> dict:
-    """The device copies of ``(indptr, indices, label, elabel, usable)``, uploaded when the
-    device holds other arrays (compared by identity with the host arrays last uploaded).
-    ``resident`` False: the per-entry arrays (``indices``, ``elabel``, ``usable``) in pinned
-    host memory instead, read by the kernel over the bus (out of core)."""
+def _device_graph(host: MiningArrays, resident: bool = True) -> dict:
+    """The device copies of the graph's mining arrays, uploaded when the device holds other
+    arrays (compared by identity with the host arrays last uploaded). ``resident`` False: the
+    per-entry arrays (``indices``, ``elabel``, ``usable``) in pinned host memory instead, read
+    by the kernel over the bus (out of core)."""
     cp = import_cupy()
     dev = current_device()
     with _LOCK:
@@ -213,11 +214,7 @@ def drive_rounds(
 
 
 def orbit_images(
-    indptr: np.ndarray,
-    indices: np.ndarray,
-    label: np.ndarray,
-    elabel: np.ndarray,
-    usable: np.ndarray,
+    graph: MiningArrays,
     p: LabelledPattern,
     eligible: Sequence[np.ndarray],
     groups: Sequence[Sequence[int]] | None = None,
@@ -231,12 +228,12 @@ def orbit_images(
 
     The arguments and the result are those of
     :func:`nx_gpumine.engines.cpu.fsm_domains.orbit_images`; the host arrays are uploaded
-    once while the same ones are passed again (compared by identity).
+    once while the same ones are passed again (compared by identity, array by array).
 
     Parameters
     ----------
-    indptr, indices, label, elabel, usable : numpy.ndarray
-        The graph's CSR (rows sorted) and codes (``GraphCodes``), on the host.
+    graph : MiningArrays
+        The graph's union CSR (rows sorted) and codes (``GraphCodes.host``), on the host.
     p : LabelledPattern
         A connected pattern of 2 to :data:`~nx_gpumine.plan.fsm.EXIST_MAX_NODES` nodes.
     eligible : sequence of numpy.ndarray
@@ -264,12 +261,12 @@ def orbit_images(
     KeyboardInterrupt
         Ctrl-C while a launch ran (the launch is told to stop and waited for).
     """
-    n = len(indptr) - 1
+    n = len(graph.indptr) - 1
     search = orbit_search_or_bound(n, p, eligible, groups, min_support, images)
     if isinstance(search, OrbitImages):
         return search
     cp = import_cupy()
-    dev = _device_graph((indptr, indices, label, elabel, usable), resident)
+    dev = _device_graph(graph, resident)
     defines = kernel_defines()
     kernel = load_module("fsm_domains.cu", defines, structs=(ARGS,)).kernel("fsm_domains")
     pack = ARGS.packer(defines)
