@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nx_gpumine as ng
+import nx_gpumine.engines.degree_sums as degree_sums
 import nx_gpumine.execution.jobs.static as jobs_static
 import nx_gpumine.execution.static as static_exec
 from nx_gpumine.engines.checks import checked_total
@@ -335,12 +336,15 @@ def test_the_formula_is_decided_once_per_plan_and_the_sums_kept(monkeypatch):
     assert Pattern.named("triangle") is Pattern.named("triangle")
     g = as_static_graph(nx.barbell_graph(6, 0))
     calls = []
-    real = jobs_static.star_sum
-    monkeypatch.setattr(jobs_static, "star_sum", lambda d, s: calls.append(s) or real(d, s))
+    real = degree_sums.star_sum
+    monkeypatch.setattr(degree_sums, "star_sum", lambda d, s: calls.append(s) or real(d, s))
     want = sum(math.comb(int(d), 3) for d in g.degree)
     for _ in range(3):
         assert ng.count_subgraphs(g, "4-star", engine="cpu", count="subgraphs") == want
-    assert calls == [3]
+    # the census's blocks read the same kept sums (stars2 is a new one: one more sum)
+    ng.subgraph_census(g, 4, engine="cpu")
+    ng.subgraph_census(g, 3, engine="cpu")
+    assert calls == [3, 2]
     plan = static_plan(Pattern.named("4-clique"), g, induced=False, distinct=True)
     assert plan.closed_form == ("clique", 4, False)
     assert plan.closed_form is plan.closed_form

@@ -8,10 +8,12 @@ CUDA engine where its device sums could pass 64 bits).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-__all__ = ["star_sum", "path_sum", "exact_dot"]
+__all__ = ["star_sum", "kept_star_sum", "path_sum", "exact_dot"]
 
 
 def star_sum(deg: np.ndarray, s: int) -> int:
@@ -33,6 +35,27 @@ def star_sum(deg: np.ndarray, s: int) -> int:
     hist = np.bincount(deg) if len(deg) else np.zeros(0, dtype=np.int64)
     present = np.flatnonzero(hist[s:]) + s  # degrees below s choose nothing
     return sum(int(hist[d]) * math.comb(int(d), s) for d in present.tolist())
+
+
+def kept_star_sum(graph: Any, s: int, compute: Callable[[], int] | None = None) -> int:
+    """``graph``'s ``sum_v C(d_v, s)``, computed once per graph and kept with it (one cache
+    key for the closed-form star count and both engines' census blocks).
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph (its ``derived`` cache holds the sum).
+    s : int
+        Leaves of the star.
+    compute : callable, optional
+        How to compute it on a miss (the CUDA engine's device sum); default :func:`star_sum`
+        of the host degrees.
+
+    Returns
+    -------
+    int
+    """
+    return graph.derived(("star_sum", s), compute or (lambda: star_sum(graph.degree, s)))
 
 
 def exact_dot(a: np.ndarray, b: np.ndarray) -> int:

@@ -22,7 +22,7 @@ import numpy as np
 from ...inputs.static_graph import StaticGraph
 from ...plan.graphlets import graphlets
 from ...plan.orbits import orbits
-from ..degree_sums import exact_dot, path_sum, star_sum
+from ..degree_sums import exact_dot, kept_star_sum, path_sum
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
 __all__ = ["census_blocks", "induced_census"]
@@ -38,7 +38,7 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     out: dict[str, int] = {}
     for s in (2, 3, 4):
         if f"stars{s}" in names:
-            out[f"stars{s}"] = star_sum(deg, s)
+            out[f"stars{s}"] = kept_star_sum(graph, s)
     if "paths3" in names:
         out["paths3"] = path_sum(graph.indptr, graph.indices)
     if {"cycles4", "cliques4"} & set(names):  # one pass for every 4-node block

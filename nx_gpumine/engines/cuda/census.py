@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ..degree_sums import path_sum, star_sum
+from ..degree_sums import kept_star_sum, path_sum, star_sum
 from ._runtime import control_count, import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
 from .static_build import C_FLAGS
@@ -64,7 +64,9 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
     shape kernels), and without the triangle blocks where the triangle kernel cannot run (a
     degree-ordered out-degree past its bitmap rows). Directed graphs get none. Device time and
-    compile time are added to ``stats`` (``kernel_ms``, ``compile_seconds``).
+    compile time are added to ``stats`` (``kernel_ms``, ``compile_seconds``). The star sums
+    are kept with the graph (:func:`~nx_gpumine.engines.degree_sums.kept_star_sum`: a later
+    census or star count of the graph reads them without a launch).
     """
     names = set(names)
     if graph.directed or graph.n == 0:
@@ -73,11 +75,14 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     rg = device_rank_graph(graph)
     rptr, nv, nnz = rg["rptr"], np.int64(rg["n"]), np.int64(rg["nnz"])
     out: dict[str, int] = {}
+
+    def stars(s: int) -> int:  # on a miss of the graph's kept sum (degree_sums.kept_star_sum)
+        value = _launch_sum(stats, "census_stars", rg["n"], rptr, nv, np.int32(s))
+        return star_sum(graph.degree, s) if value is None else value  # past 64 bits: the host
+
     for s in (2, 3, 4):
         if f"stars{s}" in names:
-            value = _launch_sum(stats, "census_stars", rg["n"], rptr, nv, np.int32(s))
-            # past 64 bits: Python integers on the host
-            out[f"stars{s}"] = star_sum(graph.degree, s) if value is None else value
+            out[f"stars{s}"] = kept_star_sum(graph, s, lambda s=s: stars(s))
     if "paths3" in names:
         twice = _launch_sum(
             stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz

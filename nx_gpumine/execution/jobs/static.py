@@ -20,7 +20,7 @@ import numpy as np
 from ...engines import select_engine
 from ...engines.checks import checked_range, checked_total
 from ...engines.contract import STATIC_MIN_K, optional_hook
-from ...engines.degree_sums import star_sum
+from ...engines.degree_sums import kept_star_sum
 from ...inputs.static_graph import StaticGraph
 from ...limits import check_result_rows, memory_budget, result_bytes
 from ...plan.root_split import static_range_costs, static_total_cost
@@ -72,7 +72,7 @@ def closed_form_count(graph: StaticGraph, plan: StaticPlan) -> int | None:
         return None
     kind, size, loop_free = form
     if kind == "star":
-        return graph.derived(("star_sum", size), lambda: star_sum(graph.degree, size))
+        return kept_star_sum(graph, size)
     cliques = clique_closed_form(graph, plan)
     return None if cliques is None else checked_total(cliques, "clique count")
 
