@@ -265,6 +265,33 @@ def test_cuda_count_windows_on_heavier_graphs(tie):
         assert got == [*want, cuda_temporal.count(g, plan)], name
 
 
+@pytest.mark.gpu
+def test_cuda_table_walks_run_together(monkeypatch):
+    """count_table runs the one-walk motifs' walks together (a stream each): the same rows as
+    one count_windows per motif, a repeated motif walked once, the others (per-pair sweeps)
+    motif by motif."""
+    pytest.importorskip("cupy")
+    from nx_gpumine.engines.cuda import temporal as cuda_temporal
+
+    calls = []
+    real = cuda_temporal.count_ranges_windows
+
+    def spy(graph, plans, windows, **kw):
+        calls.append(len(plans))
+        return real(graph, plans, windows, **kw)
+
+    monkeypatch.setattr(cuda_temporal, "count_ranges_windows", spy)
+    g = skewed_temporal_graph(n=3_000, m=60_000, seed=5, mean_gap=4)
+    lims = [5, 60, 600, 3_600]
+    names = ["M1", "M4", "M8", "M10", "M13", "M4", "triangle", "01 02 01", "path1", "path2"]
+    for tie in ("strict", "input_order"):
+        motifs = [_named(name, 3_600, tie) for name in names]
+        rows = cuda_temporal.count_table(g, motifs, lims)
+        want = [cuda_temporal.count_windows(g, build_temporal_plan(m, g), lims) for m in motifs]
+        assert rows == want, tie
+        assert calls and 2 <= calls[-1] <= len(set(names)), calls
+
+
 def test_census_at_several_windows(college):
     frame = ng.motif_census(college, [600, 3600, None], engine="cpu")
     assert frame.shape == (36, 3) and list(frame.columns) == [600, 3600, None]

@@ -64,7 +64,7 @@ from ...plan.temporal_plan import (
     time_span,
 )
 from ..checks import checked_limit, checked_range
-from ._runtime import import_cupy, oom_retry
+from ._runtime import import_cupy, is_out_of_memory, oom_retry, release_memory
 from .temporal_build import (
     GAP_NONE,
     MAX_ANTI,
@@ -86,6 +86,7 @@ from .temporal_launch import (
     census_range,
     count_range,
     count_range_windows,
+    count_ranges_windows,
     enumerate_range,
     exists_range,
     last_run,
@@ -299,13 +300,7 @@ def count_windows(
     if plan.impossible or graph.m == 0:
         last_run.clear()
         return [0] * (len(lims) + 1)
-    one_walk = (
-        plan.delta_on
-        and not len(plan.anti_src)  # an anti-edge's interval may end at the window
-        and stream_plan(graph, plan, 0, graph.m, max_device_bytes, "count", kw) is None
-        and not (_walks_parallel_triples(plan) and host_census(graph))
-    )
-    if not one_walk:
+    if not _one_walk(graph, plan, kw, max_device_bytes):
         own = temporal_plan  # each window a plan of its own, counted alone
         counts = [
             count(
@@ -328,14 +323,28 @@ def count_windows(
     return [*out, got[-1]]
 
 
+def _one_walk(graph: TemporalGraph, plan: TemporalPlan, kw: dict, budget: int | None) -> bool:
+    """Whether :func:`count_windows` counts ``plan``'s windows in one walk over the graph held
+    on the device (not streamed, no anti-edge, not the per-pair sweeps)."""
+    return bool(
+        plan.delta_on
+        and not len(plan.anti_src)  # an anti-edge's interval may end at the window
+        and stream_plan(graph, plan, 0, graph.m, budget, "count", kw) is None
+        and not (_walks_parallel_triples(plan) and host_census(graph))
+    )
+
+
 def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[int]]:
     """For each motif, :func:`count_windows`'s list: its counts within each of ``windows``,
     then its own count (the hook of ``execution.temporal.run_motif_table``).
 
     ``motifs``: :class:`~nx_gpumine.inputs.motifs.TemporalMotif` values in the graph's time
     unit, each with the table's widest window (none or ``windows[-1]``). Each motif is one
-    walk at that window binning its matches by span (:func:`count_windows`); motifs do not yet
-    share their prefixes' walks on the GPU (the CPU engine's motif tree does).
+    walk at that window binning its matches by span (:func:`count_windows`), and the walks of
+    the motifs that take one walk run together, each on a stream of its own
+    (:func:`~.temporal_launch.count_ranges_windows`: one motif's walk fills the SMs another's
+    tail leaves idle); motifs do not yet share their prefixes' walks on the GPU (the CPU
+    engine's motif tree does).
 
     Parameters
     ----------
@@ -354,7 +363,36 @@ def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[i
     lims = list(windows)
     # the plans kept with the graph (temporal_plan): the device data prepared for a plan is
     # reused by the next table or count of the same motif, as count_motifs reuses it
-    return [count_windows(graph, temporal_plan(m, graph), lims) for m in motifs]
+    plans = [temporal_plan(m, graph) for m in motifs]
+    together = _walks_together(graph, plans, lims)
+    return [together.get(id(p)) or count_windows(graph, p, lims) for p in plans]
+
+
+def _walks_together(graph: TemporalGraph, plans: list, windows: list) -> dict[int, list[int]]:
+    """The counts of the distinct ``plans`` that take one walk (:func:`_one_walk`, at most
+    ``MAX_WINDOWS - 1`` narrower windows), their walks run together; by ``id`` of the plan.
+    None of them (the table counts motif by motif) where fewer than two qualify or the
+    device runs out of memory (each motif's own call then retries smaller)."""
+    if graph.m == 0 or len(windows) > MAX_WINDOWS - 1:
+        return {}
+    kw = dict(steal=True, tail_ms=10.0, expand=True, count_last=True)
+    distinct = {id(p): p for p in plans if not p.impossible}
+    walk = [p for p in distinct.values() if _one_walk(graph, p, kw, None)]
+    if len(walk) < 2:
+        return {}
+    group = tuple(checked_windows(walk[0], windows, graph.time.dtype).tolist())
+    for p in walk[1:]:  # the same windows are valid for every plan of the table's window
+        checked_windows(p, windows, graph.time.dtype)
+    try:
+        rows = count_ranges_windows(graph, walk, group, **kw)
+    except Exception as exc:
+        if not is_out_of_memory(exc):
+            raise
+        for p in walk:
+            drop_buffers(graph, p)
+        release_memory()
+        return {}
+    return {id(p): row for p, row in zip(walk, rows, strict=True)}
 
 
 @oom_retry(on_oom=drop_buffers, what="existence test")

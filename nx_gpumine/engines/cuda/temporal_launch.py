@@ -13,6 +13,7 @@ the out-of-core streamer, ``temporal_stream.py``, which calls them per partition
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -83,9 +84,11 @@ __all__ = [
     "scan_args",
     "scan",
     "launch_range",
+    "RangeWalk",
     "finish",
     "count_range",
     "count_range_windows",
+    "count_ranges_windows",
     "window_counts",
     "exists_range",
     "enumerate_range",
@@ -369,52 +372,111 @@ def launch_range(
     The opening launches (:class:`Launches`) are built once per plan and call shape, and from
     the shape's second call on replayed as one CUDA graph (the tuning's ``graphs``); a call
     with an output buffer (``out``, enumeration) builds its own and launches them one by one.
+    The walk is a :class:`RangeWalk` run to its end (several walks on streams of their own
+    overlap: :func:`count_ranges_windows`).
     """
-    cp = import_cupy()
-    kern = kernel(prep)  # compiled on the plan's first call; its build's statistics
-    tuning = current_tuning()
-    shape = LaunchShape(mode, lo, hi, steal, tail_ms, expand, count_last, tuning)
-    seq = prep.buffers.get("launches") if out is None else None
-    if seq is None or seq.key != shape:
-        seq = decide_launches(prep, shape, out, outcap)
-        if out is None:  # only the last shape is kept: its buffers are views of the plan's
-            prep.buffers["launches"] = seq
-    ctl, rw = seq.ctl, seq.rw
-    start, end, filtered, copied = events(prep)
-    host = ctl_host(prep)
-    current = cp.cuda.get_current_stream()
-    gaps = level1_gaps_device(prep.graph, seq.roots[1])[0] if seq.roots is not None else None
-    graphs = tuning.graphs and out is None
-    if graphs:
-        seq.uses += 1
-        if seq.graph is not None and seq.graph_gaps is not gaps:
-            seq.graph = None  # the graph's gap array was replaced (another list kind asked)
-        if seq.graph is None and seq.uses >= 2:
-            seq.graph, seq.graph_gaps = _capture(prep, seq, gaps), gaps
-    replay = graphs and seq.graph is not None
-    start.record()
-    if replay:
-        seq.graph.launch(stream=current)
-    else:
-        _open(prep, seq, gaps, filtered)
-    rounds = 2 if seq.split is not None else 1
-    stream = current.ptr
-    tail_ns = seq.tail_ns
-    stats = prep.stats
-    first = True
-    while True:
-        end.record()
+    walk = RangeWalk(prep, mode, lo, hi, steal=steal, tail_ms=tail_ms, out=out, outcap=outcap,
+                     expand=expand, count_last=count_last)  # fmt: skip
+    while not walk.advance():
+        pass
+    return walk.ctl
+
+
+class RangeWalk:
+    """One :func:`launch_range` walk, enqueued on the current stream when made and advanced
+    one launch round at a time by :meth:`advance`: each round's control words come back in a
+    copy enqueued after its launches, so walks of several plans on streams of their own
+    (``stream``: after what the current stream holds; default the current stream) run on the
+    device together while the host waits for one of them.
+
+    Attributes
+    ----------
+    ctl : numpy.ndarray
+        The control words of the last round (once :meth:`advance` returned True).
+    """
+
+    def __init__(
+        self,
+        prep: Prep,
+        mode: int,
+        lo: int,
+        hi: int,
+        *,
+        steal: bool,
+        tail_ms: float,
+        out: Any = None,
+        outcap: int = 0,
+        expand: bool = True,
+        count_last: bool = True,
+        stream: Any = None,
+    ) -> None:
+        cp = import_cupy()
+        kern = kernel(prep)  # compiled on the plan's first call; its build's statistics
+        tuning = current_tuning()
+        shape = LaunchShape(mode, lo, hi, steal, tail_ms, expand, count_last, tuning)
+        seq = prep.buffers.get("launches") if out is None else None
+        if seq is None or seq.key != shape:
+            seq = decide_launches(prep, shape, out, outcap)
+            if out is None:  # only the last shape is kept: its buffers are views of the plan's
+                prep.buffers["launches"] = seq
+        start, _, filtered, _ = events(prep)
+        current = cp.cuda.get_current_stream()
+        gaps = level1_gaps_device(prep.graph, seq.roots[1])[0] if seq.roots is not None else None
+        graphs = tuning.graphs and out is None
+        if graphs:
+            seq.uses += 1
+            if seq.graph is not None and seq.graph_gaps is not gaps:
+                seq.graph = None  # the graph's gap array was replaced (another list kind asked)
+            if seq.graph is None and seq.uses >= 2:
+                seq.graph, seq.graph_gaps = _capture(prep, seq, gaps), gaps
+        self.replay = graphs and seq.graph is not None
+        self.stream = current if stream is None else stream
+        if self.stream is not current:
+            # what was made above on the current stream (buffers, the graph's lists kept
+            # for every plan) is there before the walk's own stream reads it
+            self.stream.wait_event(current.record())
+        with self.stream:
+            start.record(self.stream)
+            if self.replay:
+                seq.graph.launch(stream=self.stream)
+            else:
+                _open(prep, seq, gaps, filtered)
+        self.prep, self.seq, self.kern = prep, seq, kern
+        self.rounds = 2 if seq.split is not None else 1
+        self.tail_ns = seq.tail_ns
+        self.first = True
+        self.ctl = ctl_host(prep)
+        self._copy_back()
+
+    def _copy_back(self) -> None:
+        """Enqueue the round's end event and the copy of its control words to pinned memory."""
+        cp = import_cupy()
+        _, end, _, copied = events(self.prep)
+        end.record(self.stream)
         # the control words come back in a copy into pinned memory enqueued after the launches
-        # (no synchronous copy of its own). Ctrl-C: warps poll their flags (F_FOUND stops
-        # them); the launch's results are dropped
-        cp.cuda.runtime.memcpyAsync(host.ctypes.data, ctl.data.ptr, host.nbytes, _D2H, stream)
-        copied.record()
-        wait_event(copied, stop=lambda: request_stop(ctl, C_FLAGS, F_FOUND))
+        # (no synchronous copy of its own)
+        host, ctl = ctl_host(self.prep), self.seq.ctl
+        cp.cuda.runtime.memcpyAsync(
+            host.ctypes.data, ctl.data.ptr, host.nbytes, _D2H, self.stream.ptr
+        )
+        copied.record(self.stream)
+
+    def advance(self) -> bool:
+        """Wait for the walk's last round; True when the walk is over (its words in
+        :attr:`ctl`), else the next round (over the round's tail records) is enqueued.
+
+        Ctrl-C: warps poll their flags (``F_FOUND`` stops them); the launch's results are
+        dropped."""
+        cp = import_cupy()
+        prep, seq = self.prep, self.seq
+        start, end, filtered, copied = events(prep)
+        wait_event(copied, stop=lambda: request_stop(seq.ctl, C_FLAGS, F_FOUND))
+        stats = prep.stats
         stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + cp.cuda.get_elapsed_time(start, end)
-        h = host.copy()
-        if first:  # counts of the first launches (the words are reset below)
-            first = False
-            _opening_stats(stats, seq, h, replay, start, filtered)
+        h = ctl_host(prep).copy()
+        if self.first:  # counts of the first launches (the words are reset below)
+            self.first = False
+            _opening_stats(stats, seq, h, self.replay, start, filtered)
         flags = int(h[C_FLAGS])
         if flags & F_DUMPFULL:  # pragma: no cover - capacity is the proven maximum
             raise RuntimeError("internal error: tail dump buffer overflowed")
@@ -425,22 +487,27 @@ def launch_range(
         stats["tail_warps"] = stats.get("tail_warps", 0) + int(h[C_NTAIL])
         stats["tail_records"] = stats.get("tail_records", 0) + ndump
         if ndump == 0 or flags & (F_FOUND | F_OUTFULL):
-            break
+            stats["launches"] = stats.get("launches", 0) + self.rounds
+            stats["blocks"] = seq.blocks
+            stats["graph"] = int(self.replay)
+            self.ctl = h
+            return True
         # the next launch takes every candidate of this launch's tail records as a work item
-        rec = seq.dumps[rounds % 2][: ndump * rw]
-        recs = rec.reshape(ndump, rw)
-        pref = cp.zeros(ndump + 1, dtype=cp.int64)
-        cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
-        ctl[C_CURSOR] = 0
-        ctl[C_NDUMP:C_COUNT_HI] = 0  # the count (C_COUNT, C_COUNT_HI) runs on
-        tail_ns *= 2
-        rounds += 1
-        start.record()
-        kern((seq.blocks,), _THREADS, seq.tail_launch(rounds, rec, pref, ndump, tail_ns))
-    stats["launches"] = stats.get("launches", 0) + rounds
-    stats["blocks"] = seq.blocks
-    stats["graph"] = int(replay)
-    return h
+        with self.stream:
+            rec = seq.dumps[self.rounds % 2][: ndump * seq.rw]
+            recs = rec.reshape(ndump, seq.rw)
+            pref = cp.zeros(ndump + 1, dtype=cp.int64)
+            cp.cumsum(recs[:, 3] - recs[:, 2], out=pref[1:])
+            ctl = seq.ctl
+            ctl[C_CURSOR] = 0
+            ctl[C_NDUMP:C_COUNT_HI] = 0  # the count (C_COUNT, C_COUNT_HI) runs on
+            self.tail_ns *= 2
+            self.rounds += 1
+            start.record(self.stream)
+            args = seq.tail_launch(self.rounds, rec, pref, ndump, self.tail_ns)
+            self.kern((seq.blocks,), _THREADS, args)
+        self._copy_back()
+        return False
 
 
 def _opening_stats(
@@ -493,6 +560,46 @@ def count_range_windows(
         checked_total(c)
     finish(prep, mode="count", windows=len(windows))
     return counts
+
+
+def count_ranges_windows(
+    graph: TemporalGraph, plans: list[TemporalPlan], windows: tuple, **switches: Any
+) -> list[list[int]]:
+    """:func:`count_range_windows` of several distinct plans over every root, their walks on
+    a stream each (kept with the plan) so that they run on the device together: one plan's
+    walk fills the SMs another's tail leaves idle. A list of counts per plan (the narrower
+    ``windows``' counts, then the plan's own).
+
+    Ctrl-C (or an error) while waiting asks every walk to stop."""
+    cp = import_cupy()
+    walks = []
+    try:
+        for plan in plans:
+            prep = prepare(graph, plan, windows)
+            stream = prep.buffers.get("walk_stream")
+            if stream is None:
+                stream = prep.buffers["walk_stream"] = cp.cuda.Stream(non_blocking=True)
+            walks.append(RangeWalk(prep, MODES["count"], 0, graph.m, stream=stream, **switches))
+        pending = list(walks)
+        while pending:
+            pending = [w for w in pending if not w.advance()]
+    except BaseException:
+        for w in walks:
+            with contextlib.suppress(Exception):
+                request_stop(w.seq.ctl, C_FLAGS, F_FOUND)
+        for w in walks:
+            with contextlib.suppress(Exception):
+                w.stream.synchronize()
+        raise
+    out = []
+    for w in walks:
+        counts = [*window_counts(w.ctl, len(windows)), control_count(w.ctl)]
+        for c in counts:
+            checked_total(c)
+        out.append(counts)
+    finish(walks[-1].prep if walks else None, mode="count", windows=len(windows),
+           plans=len(walks))  # fmt: skip
+    return out
 
 
 def exists_range(
