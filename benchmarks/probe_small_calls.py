@@ -56,7 +56,7 @@ def main() -> None:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     rows, text = [], io.StringIO()
-    for name in a.graphs.split(","):
+    for name in filter(None, a.graphs.split(",")):
         g, _ = load_graph(name)
 
         def census(g=g):
