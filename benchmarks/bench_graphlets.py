@@ -19,6 +19,10 @@ OUT_DIR/orca.tsv (``graph k seconds status``) and its per-node output OUT_DIR/or
 ``--orbits`` graphs get our CPU engine's per-node orbit counts (k = 4,
 ``graphlet_orbits``), ``--orbits5`` graphs those of k = 5 too (the 73 orbits), timed and compared
 with ORCA's rows node for node, and the census totals (GPU) compared with ORCA's orbit sums.
+ESCAPE (``device_graphlets_peers.sh``, ``ESCAPE_RUNS``, one thread, beside the GPU work too):
+OUT_DIR/escape.tsv (``benchmarks/peers/escape/escape_counts.py run``: its non-induced counts by
+our graphlet names), compared with our census converted exactly to non-induced counts; the
+table gives the best of ORCA's and ESCAPE's times over our call.
 Writes OUT_DIR/graphlets_peers.json and .md.
 """
 
@@ -43,6 +47,7 @@ import nx_gpumine as ng  # noqa: E402
 from nx_gpumine.engines.cpu.orbit_counts import node_orbit_counts  # noqa: E402
 from nx_gpumine.engines.cpu.orbit_equations5 import node_orbit_counts5  # noqa: E402
 from nx_gpumine.execution.subgraph_census import last_census  # noqa: E402
+from nx_gpumine.plan.graphlets import graphlets, noninduced_counts  # noqa: E402
 from nx_gpumine.plan.orbits import orbits  # noqa: E402
 
 
@@ -128,6 +133,33 @@ def time_orbits(g, gname: str, repeat: int = 2, k: int = 4) -> tuple[dict, np.nd
     return row, mine
 
 
+def read_escape(out: Path) -> dict:
+    """``{(graph, k): (seconds, status, non-induced counts by graphlet)}`` from escape.tsv
+    (``benchmarks/peers/escape/escape_counts.py run``)."""
+    p = out / "escape.tsv"
+    found: dict = {}
+    if p.exists():
+        for line in p.read_text().splitlines()[1:]:
+            g, k, sec, status, counts = line.split("\t")
+            ok = status == "ok"
+            found[(g, int(k))] = (float(sec) if ok else None, status, json.loads(counts))
+    return found
+
+
+def escape_equal(row: dict, escape_counts: dict) -> str:
+    """Whether ESCAPE's non-induced counts equal ours (our induced census converted exactly);
+    "close" where some count passes 2**53 (ESCAPE counts in doubles) and all agree to 1e-12."""
+    gs = graphlets(row["k"], False)
+    ours = noninduced_counts([int(row["counts"][g.name]) for g in gs], row["k"], False)
+    theirs = [escape_counts.get(g.name) for g in gs]
+    if any(t is None for t in theirs):
+        return "missing"
+    if all(int(t) == o for t, o in zip(theirs, ours, strict=True)):
+        return "True"
+    close = all(abs(t - o) <= 1e-12 * max(abs(o), 1) for t, o in zip(theirs, ours, strict=True))
+    return "close (doubles)" if close and max(ours) > 2**53 else "False"
+
+
 def compare_orca(row: dict, mine: np.ndarray, out: Path, wait_until: float) -> None:
     """Wait (until ``wait_until``, a ``time.perf_counter`` value) for ORCA's run of the row's
     cell, then compare its per-node rows with ours (``orca_equal``)."""
@@ -205,6 +237,7 @@ def main() -> None:
                 orca = read_orca(out).get((gname, k))
                 if orca is not None:
                     row.update(orca_s=orca[0], orca_status=orca[1])
+                _add_escape(row, out)
                 rows.append(row)
                 write(out, machine, graphs, rows)
                 print(f"{gname:9s} k={k} {engine:4s} call={r['call_ms']:10.3f} ms "
@@ -243,11 +276,29 @@ def main() -> None:
         if (r["graph"], r["k"]) in ORCA_CELLS
     ):
         time.sleep(1.0)  # the ORCA runs still going (k = 5 takes minutes)
-    for r in rows:  # ORCA's times as they are now (runs finished after a row was written)
+    for r in rows:  # the peers' times as they are now (runs finished after a row was written)
         orca = read_orca(out).get((r["graph"], r["k"]))
         if orca is not None:
             r.update(orca_s=orca[0], orca_status=orca[1])
+        _add_escape(r, out)
     print(write(out, machine, graphs, rows, orbit_rows))
+
+
+def _add_escape(row: dict, out: Path) -> None:
+    """ESCAPE's time, status and agreement for a census row (when escape.tsv has the cell)."""
+    esc = read_escape(out).get((row["graph"], row["k"]))
+    if esc is not None:
+        row.update(escape_s=esc[0], escape_status=esc[1])
+        if esc[1] == "ok":
+            row["escape_equal"] = escape_equal(row, esc[2])
+
+
+def _best_peer_cells(row: dict, ours_s: float) -> tuple[str, str]:
+    """ESCAPE's time (or status) and the best of ORCA's and ESCAPE's times over ours."""
+    esc = row.get("escape_s")
+    best = min((t for t in (row.get("orca_s"), esc) if t), default=None)
+    esc_txt = f"{esc:.3f}" if esc else row.get("escape_status", "")
+    return esc_txt, (f"{best / ours_s:.1f}" if best else "")
 
 
 def _orca_cells(row: dict, ours_s: float) -> tuple[str, str]:
@@ -262,21 +313,27 @@ def write(out: Path, machine: dict, graphs: dict, rows: list, orbit_rows: list =
     """Write graphlets_peers.json and .md (after every row: a cut run keeps what it did)."""
     (out / "graphlets_peers.json").write_text(json.dumps(
         {"machine": machine, "graphs": graphs, "rows": rows, "orbits": list(orbit_rows),
-         "orca": {f"{g}:{k}": v for (g, k), v in read_orca(out).items()}},
+         "orca": {f"{g}:{k}": v for (g, k), v in read_orca(out).items()},
+         "escape": {f"{g}:{k}": v[:2] for (g, k), v in read_escape(out).items()}},
         indent=1, default=str))  # fmt: skip
-    lines = ["| graph | k | engine | patterns | total | kernel ms | call ms | G2Miner ms (app) | "
-             "kernel ratio | call ratio | counts equal | ORCA s | ORCA / our call |",
-             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]  # fmt: skip
+    lines = [
+        "| graph | k | engine | patterns | total | kernel ms | call ms | G2Miner ms (app) | "
+        "kernel ratio | call ratio | counts equal | ORCA s | ORCA / our call | ESCAPE s | "
+        "ESCAPE equal | best of ORCA, ESCAPE / our call |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|",
+    ]
     for r in rows:
         peer = f"{r['g2miner_ms']:.3f} ({r['g2miner_app']})" if "g2miner_ms" in r else ""
         ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
         ratio_call = f"{r['ratio_call']:.2f}" if "ratio_call" in r else ""
         orca_txt, orca_ratio = _orca_cells(r, r["call_ms"] / 1e3)
+        esc_txt, best_ratio = _best_peer_cells(r, r["call_ms"] / 1e3)
         lines.append(
             f"| {r['graph']} | {r['k']} | {r['engine']} | {len(r['counts'])} | "
             f"{sum(r['counts'].values()):,} | {r.get('kernel_ms', 0.0):.3f} | "
             f"{r['call_ms']:.3f} | {peer} | {ratio} | {ratio_call} | "
-            f"{r.get('counts_equal', '')} | {orca_txt} | {orca_ratio} |"
+            f"{r.get('counts_equal', '')} | {orca_txt} | {orca_ratio} | {esc_txt} | "
+            f"{r.get('escape_equal', '')} | {best_ratio} |"
         )
     if orbit_rows:
         lines += ["", "| graph | per-node orbits | our CPU s | ORCA s | ORCA / ours | "

@@ -6,6 +6,7 @@
 # Knobs: GRAPHS ("facebook pl1m pl10m"), KS ("3 4"; empty: no G2Miner), RUN_TIMEOUT (60 s per
 # G2Miner run), ORCA_CPUS / BENCH_CPUS (cores to pin ORCA's runs and our benchmark to),
 # ORCA_RUNS ("facebook:4 pl1m:4 pl10m:4 facebook:5"), ORCA_TIMEOUT (400 s per ORCA run),
+# ESCAPE_RUNS / ESCAPE_CPUS / ESCAPE_TIMEOUT (likewise for ESCAPE, when .escape is carried),
 # BENCH_ARGS (extra bench_graphlets.py arguments). Writes $OUT/g2miner_motif.tsv, $OUT/orca.tsv,
 # $OUT/orca/*.out (ORCA's rows), $OUT/graphlets_peers.{json,md}, $OUT/g2miner_motif_logs.tgz.
 set -uo pipefail
@@ -65,6 +66,30 @@ if [ -f .peers/orca/orca.cpp ] && g++ -O2 -std=c++11 -o "$W/orca" .peers/orca/or
 else
   echo "ORCA not built (.peers/orca/orca.cpp missing or g++ failed)"
 fi
+# ESCAPE (Pinar, Seshadhri, Vishal) likewise, in the background, one thread per run, if its
+# sources were prepared into .escape (benchmarks/peers/escape/escape_counts.py prepare SRC
+# .escape, carried): escape.tsv, its non-induced counts by our graphlet names
+read -r -a escape_cpus <<<"${ESCAPE_CPUS:-}"
+if [ -d .escape/Escape ] && cp -r .escape "$W/escape" && rm -f "$W"/escape/*.o "$W"/escape/*.a \
+     "$W"/escape/exe/*.o && make -C "$W/escape" libescape.a \
+     >"$W/runs/escape_build.log" 2>&1 && make -C "$W/escape/exe" count_three count_four \
+     count_five >>"$W/runs/escape_build.log" 2>&1; then
+  (
+    i=0
+    for run in ${ESCAPE_RUNS:-facebook:3 facebook:4 pl1m:3 pl1m:4 pl10m:3 pl10m:4 facebook:5}; do
+      g=${run%%:*}; k=${run##*:}
+      case $g in facebook) txt=$KIT/data/facebook_combined.txt ;; *) txt=$W/graphs/$g.txt ;; esac
+      pin=(); [ ${#escape_cpus[@]} -gt 0 ] && pin=(taskset -c "${escape_cpus[$((i % ${#escape_cpus[@]}))]}")
+      i=$((i + 1))
+      "${pin[@]}" python3 benchmarks/peers/escape/escape_counts.py run "$W/escape" "$txt" "$k" \
+        "$W/escape.tsv" --timeout "${ESCAPE_TIMEOUT:-400}" --name "$g" \
+        >>"$W/runs/escape_runs.log" 2>&1
+      cp "$W/escape.tsv" "$OUT/escape.tsv"
+    done
+  ) &
+else
+  echo "ESCAPE not built (.escape missing or make failed)"
+fi
 printf 'graph\tapp\tk\tcounts\tms\tstatus\n' >"$OUT/g2miner_motif.tsv"
 for g in ${GRAPHS:-facebook pl1m pl10m}; do
   for k in ${KS-3 4}; do
@@ -91,4 +116,5 @@ CUPY_CACHE_DIR=$(mktemp -d) timeout "$left" "${bpin[@]}" python3 benchmarks/benc
   ${BENCH_ARGS:-} >"$OUT/bench_graphlets.txt" 2>&1
 tail -n 40 "$OUT/bench_graphlets.txt"
 cat "$OUT/orca.tsv"
+cat "$OUT/escape.tsv" 2>/dev/null
 jobs -p | xargs -r kill 2>/dev/null  # ORCA runs still going at the deadline: cut
