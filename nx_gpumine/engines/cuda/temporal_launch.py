@@ -347,20 +347,23 @@ def _capture(prep: Prep, seq: Launches, gaps: Any) -> Any:
 
 
 # ====================================================================== the launch loop
-def launch_range(
-    prep: Prep,
-    mode: int,
-    lo: int,
-    hi: int,
-    *,
-    steal: bool,
-    tail_ms: float,
-    out: Any = None,
-    outcap: int = 0,
-    expand: bool = True,
-    count_last: bool = True,
-) -> np.ndarray:
-    """Run the DFS kernel over roots ``[lo, hi)`` and every record launch after it; return ctl.
+def launch_range(prep: Prep, mode: int, lo: int, hi: int, **switches: Any) -> np.ndarray:
+    """Run the DFS kernel over roots ``[lo, hi)`` and every record launch after it, on the
+    current stream; return the control words: a :class:`RangeWalk` (``switches``: its keyword
+    arguments) run to its end."""
+    walk = RangeWalk(prep, mode, lo, hi, **switches)
+    while not walk.advance():
+        pass
+    return walk.ctl
+
+
+class RangeWalk:
+    """The DFS kernel's walk over roots ``[lo, hi)``, enqueued when made and advanced one
+    launch round at a time by :meth:`advance` (each round's tail records are the next round's
+    work); each round's control words come back in a copy enqueued after its launches, so
+    walks of several plans on streams of their own (``stream``: after what the current stream
+    holds; default the current stream) run on the device together while the host waits for
+    one of them.
 
     With ``expand`` (motifs of three edges or more): at most ``expand_roots`` roots (the
     tuning's), a first kernel lists the level-1 candidate range of every root that has one, and
@@ -372,22 +375,6 @@ def launch_range(
     The opening launches (:class:`Launches`) are built once per plan and call shape, and from
     the shape's second call on replayed as one CUDA graph (the tuning's ``graphs``); a call
     with an output buffer (``out``, enumeration) builds its own and launches them one by one.
-    The walk is a :class:`RangeWalk` run to its end (several walks on streams of their own
-    overlap: :func:`count_ranges_windows`).
-    """
-    walk = RangeWalk(prep, mode, lo, hi, steal=steal, tail_ms=tail_ms, out=out, outcap=outcap,
-                     expand=expand, count_last=count_last)  # fmt: skip
-    while not walk.advance():
-        pass
-    return walk.ctl
-
-
-class RangeWalk:
-    """One :func:`launch_range` walk, enqueued on the current stream when made and advanced
-    one launch round at a time by :meth:`advance`: each round's control words come back in a
-    copy enqueued after its launches, so walks of several plans on streams of their own
-    (``stream``: after what the current stream holds; default the current stream) run on the
-    device together while the host waits for one of them.
 
     Attributes
     ----------
