@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["star_sum", "kept_star_sum", "path_sum", "exact_dot"]
+__all__ = ["star_sum", "kept_star_sum", "path_sum", "exact_dot", "spider_sums", "kept_spider_sums"]
 
 
 def star_sum(deg: np.ndarray, s: int) -> int:
@@ -87,3 +87,35 @@ def path_sum(indptr: np.ndarray, indices: np.ndarray) -> int:
     np.cumsum(deg[indices], out=run[1:])
     s = run[indptr[1:]] - run[indptr[:-1]]
     return exact_dot(deg - 1, s - deg) // 2
+
+
+def spider_sums(indptr: np.ndarray, indices: np.ndarray) -> tuple[int, int]:
+    """The two degree sums of the 5-node trees' formulas, exactly: ``spiders`` = sum over
+    nodes ``c`` of C(d_c - 1, 2) S_c and ``arms`` = sum over nodes ``c`` of the pairs of
+    neighbours' further edges, (S_c^2 - sum_{u in N(c)} (d_u - 1)^2) / 2, where
+    ``S_c = sum_{u in N(c)} (d_u - 1)`` (the second term is sum_u d_u (d_u - 1)^2: each node
+    is in each of its neighbours' lists).
+
+    Parameters
+    ----------
+    indptr, indices : numpy.ndarray
+        The union CSR of an undirected graph (each edge in both lists, no self-loops).
+
+    Returns
+    -------
+    tuple of int
+        ``(spiders, arms)``.
+    """
+    deg = np.diff(np.asarray(indptr, dtype=np.int64))
+    far = (deg - 1)[np.asarray(indices, dtype=np.int64)]  # per entry c -> u: d_u - 1
+    run = np.zeros(len(far) + 1, dtype=np.int64)
+    np.cumsum(far, out=run[1:])
+    s = run[indptr[1:]] - run[indptr[:-1]]  # S_c (at most d_max^2: int64)
+    spiders = exact_dot(np.maximum(deg - 1, 0) * np.maximum(deg - 2, 0) // 2, s)
+    arms = (exact_dot(s, s) - exact_dot(deg, (deg - 1) * (deg - 1))) // 2
+    return spiders, arms
+
+
+def kept_spider_sums(graph: Any) -> tuple[int, int]:
+    """:func:`spider_sums` of an undirected ``graph``, computed once and kept with it."""
+    return graph.derived(("spider_sums",), lambda: spider_sums(graph.indptr, graph.indices))

@@ -24,6 +24,7 @@ from ..engines.contract import engine_module, optional_hook
 from ..inputs.patterns import as_pattern
 from ..inputs.static_graph import StaticGraph
 from ..plan.graphlets import (
+    GRAPHLET_BLOCKS,
     Graphlet,
     block_formula,
     from_blocks,
@@ -43,7 +44,7 @@ __all__ = ["graphlet_counts", "last_census"]
 #: device time of each queried graphlet's count).
 last_census: dict[str, Any] = {}
 
-_DEGREE_BLOCKS = frozenset({"stars2", "stars3", "stars4", "paths3"})
+_DEGREE_BLOCKS = frozenset({"stars2", "stars3", "stars4", "paths3", "spiders", "arms"})
 
 
 def graphlet_counts(
@@ -127,8 +128,16 @@ def graphlet_counts(
                 query_ms[g.name] = ms
             return c
 
-        if "triangles" in wanted and "triangles" not in blocks:
-            blocks["triangles"] = count(graphlets(3, False)[-1])
+        # a block that is one graphlet's count, that the engine did not compute (the triangles
+        # elsewhere than here, the 4-cycles on the GPU) and that another graphlet's formula
+        # needs: counted on the query path (the graphlet itself is then a query anyway)
+        named = {g.name: g for size in (3, 4) for g in graphlets(size, False)}
+        needed = {
+            b for g in gs for _, b in block_formula(g) or () if GRAPHLET_BLOCKS.get(b) != g.name
+        }
+        for block, name in GRAPHLET_BLOCKS.items():
+            if block in needed and block not in blocks:
+                blocks[block] = count(named[name])
         try:
             for i, g in enumerate(gs):
                 known = from_blocks(g, blocks)

@@ -42,6 +42,7 @@ __all__ = [
     "noninduced_counts",
     "CENSUS_SIZES",
     "CENSUS_BLOCKS",
+    "GRAPHLET_BLOCKS",
     "block_formula",
     "from_blocks",
 ]
@@ -56,11 +57,16 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: ``paths3`` = sum over edges {u, v} of (d_u - 1)(d_v - 1); ``triangles``; ``books2`` = sum
 #: over edges of C(t_e, 2); ``tailed`` = sum over nodes of t_v (d_v - 2); ``cycles4`` and
 #: ``cliques4``: the 4-cycles and 4-cliques (an engine may count them with the others in one
-#: pass, as the CPU engine's per-node orbit counts do; else the query path counts them).
+#: pass, as the CPU engine's per-node orbit counts do; else the query path counts them, as it
+#: counts the triangles where an engine does not: :data:`GRAPHLET_BLOCKS`); ``spiders`` and
+#: ``arms``: the degree sums of the 5-node trees
+#: (:func:`~nx_gpumine.engines.degree_sums.spider_sums`).
 CENSUS_BLOCKS = (
     "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
-    "cliques4",
+    "cliques4", "spiders", "arms",
 )  # fmt: skip
+#: The blocks that are one graphlet's non-induced count (its name in the census).
+GRAPHLET_BLOCKS = {"triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique"}
 
 
 @dataclass(frozen=True)
@@ -297,7 +303,15 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     {u, v} and a further neighbour of each end, minus the choices closing a triangle, three
     per triangle); the tailed triangle ``tailed`` (a triangle at ``v`` and a further neighbour
     of ``v``); the diamond ``books2`` (its chord and two of the chord's triangles); the
-    4-cycle ``cycles4`` and the 4-clique ``cliques4``.
+    4-cycle ``cycles4`` and the 4-clique ``cliques4``. The 5-node trees but the star: the
+    spider (a node with three neighbours, one of them with a further one) is ``spiders - 2
+    tailed`` (a centre ``c``, an arm ``u``, two more neighbours of ``c`` and a further
+    neighbour of ``u``, minus the choices where that neighbour is one of the two: ``d_c - 2``
+    per triangle on the edge ``cu``, ``2 tailed`` in all); the 5-node path is ``arms - 2 tailed
+    - 3 triangles - 4 cycles4`` (a middle node, two of its neighbours and a further neighbour
+    of each, minus the choices where the two neighbours are adjacent, ``d_b + d_d - 3`` per
+    such pair, ``2 tailed + 3 triangles`` in all, and those where both further neighbours are
+    one node: four per 4-cycle).
     """
     if g.directed:
         return None
@@ -315,6 +329,8 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
         (5, (2, 2, 3, 3)): ((1, "books2"),),
         (4, (2, 2, 2, 2)): ((1, "cycles4"),),
         (6, (3, 3, 3, 3)): ((1, "cliques4"),),
+        (4, (1, 1, 1, 2, 3)): ((1, "spiders"), (-2, "tailed")),
+        (4, (1, 1, 2, 2, 2)): ((1, "arms"), (-2, "tailed"), (-3, "triangles"), (-4, "cycles4")),
     }.get(shape)
 
 

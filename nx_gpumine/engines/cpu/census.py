@@ -22,7 +22,7 @@ import numpy as np
 from ...inputs.static_graph import StaticGraph
 from ...plan.graphlets import graphlets
 from ...plan.orbits import orbits
-from ..degree_sums import exact_dot, kept_star_sum, path_sum
+from ..degree_sums import exact_dot, kept_spider_sums, kept_star_sum, path_sum
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
 __all__ = ["census_blocks", "induced_census"]
@@ -41,6 +41,8 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             out[f"stars{s}"] = kept_star_sum(graph, s)
     if "paths3" in names:
         out["paths3"] = path_sum(graph.indptr, graph.indices)
+    if {"spiders", "arms"} & set(names):
+        out["spiders"], out["arms"] = kept_spider_sums(graph)
     if {"cycles4", "cliques4"} & set(names):  # one pass for every 4-node block
         per_node = noninduced_orbit_counts(graph.indptr, graph.indices, 4)
         ones = np.ones(graph.n, dtype=np.int64)

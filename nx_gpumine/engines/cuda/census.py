@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ..degree_sums import kept_star_sum, path_sum, star_sum
+from ..degree_sums import kept_spider_sums, kept_star_sum, path_sum, star_sum
 from ._runtime import control_count, import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
 from .static_build import C_FLAGS
@@ -83,6 +83,8 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     for s in (2, 3, 4):
         if f"stars{s}" in names:
             out[f"stars{s}"] = kept_star_sum(graph, s, lambda s=s: stars(s))
+    if {"spiders", "arms"} & names:  # degree sums: on the host, kept with the graph
+        out["spiders"], out["arms"] = kept_spider_sums(graph)
     if "paths3" in names:
         twice = _launch_sum(
             stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz
