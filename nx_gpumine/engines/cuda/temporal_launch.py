@@ -429,6 +429,9 @@ class RangeWalk:
             else:
                 _open(prep, seq, gaps, filtered)
         self.prep, self.seq, self.kern = prep, seq, kern
+        # the graph keeps one level-1 gap array (the last list kind asked): a walk of another
+        # kind made while this one runs replaces it, so the walk holds its own until it ends
+        self.gaps = gaps
         self.rounds = 2 if seq.split is not None else 1
         self.tail_ns = seq.tail_ns
         self.first = True
