@@ -11,6 +11,7 @@ import itertools
 from collections import Counter
 
 import networkx as nx
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -251,7 +252,10 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
         "G29",
         "G30",
         "G31",
-    ]  # fmt: skip  (G29: the 5-node star, G30 the spider, G31 the path)
+        "G34",
+        "G35",
+    ]  # fmt: skip  (5 nodes: G29 the star, G30 the spider, G31 the path, G34 and G35 the
+    # triangle with two tails at one node and at two)
     # on the GPU the 4-cycles and 4-cliques (and so the 5-node path) are left to queries
     on_gpu = {"4-cycle", "4-clique", "G31"}
     assert seen == [name for name in every if engine != "cuda" or name not in on_gpu]
@@ -288,11 +292,39 @@ def test_star_blocks_past_64_bits(engine):
     assert blocks == {"stars2": math.comb(200_000, 2), "stars4": math.comb(200_000, 4)}
 
 
+def test_tailed_triangle_sums_from_rank_graph_arrays():
+    """The CUDA engine's host step for the forks and doubletails blocks, fed NumPy arrays laid
+    out as its triangle pass leaves them (each edge's triangles at its position in the lower
+    rank end's N+ list, twice each vertex's triangles, rank order): the CPU engine's values."""
+    from nx_gpumine.engines.cpu.census import census_blocks
+    from nx_gpumine.engines.cuda.census import tailed_triangle_sums
+    from nx_gpumine.engines.cuda.shapes import rank_graph
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    for seed in range(4):
+        G = nx.gnp_random_graph(30, 0.25, seed=seed)
+        G.add_nodes_from([70, 71])
+        g = as_static_graph(G)
+        rg = rank_graph(np, g.indptr, g.indices)
+        rptr, radj, rsplit, n = rg["rptr"], rg["radj"], rg["rsplit"], rg["n"]
+        nbrs = [set(radj[rptr[r] : rptr[r + 1]].tolist()) for r in range(n)]
+        sup = np.zeros(len(radj), dtype=np.int32)
+        tv2 = np.zeros(n, dtype=np.uint64)
+        for r in range(n):
+            for p in range(rsplit[r], rptr[r + 1]):
+                t = len(nbrs[r] & nbrs[radj[p]])
+                sup[p] = t
+                tv2[r] += t
+                tv2[radj[p]] += t
+        names = {"forks", "doubletails"}
+        assert tailed_triangle_sums(rg, sup, tv2, names) == census_blocks(g, names, {})
+
+
 def test_five_node_census_from_blocks_and_queries(monkeypatch):
     """Without the CPU engine's whole-census answer (the orbit equations), the 5-node census
-    takes the blocks: the star, the spider and the path from their formulas, the triangles and
-    4-cycles the engine left out counted on the query path (GRAPHLET_BLOCKS), the rest one
-    query each; the same counts as the orbit equations'."""
+    takes the blocks: the star, the spider, the path and the triangles with two tails from
+    their formulas, the triangles and 4-cycles the engine left out counted on the query path
+    (GRAPHLET_BLOCKS), the rest one query each; the same counts as the orbit equations'."""
     from nx_gpumine.engines.cpu import census as cpu_census
     from nx_gpumine.execution.subgraph_census import last_census
 
@@ -308,8 +340,8 @@ def test_five_node_census_from_blocks_and_queries(monkeypatch):
     monkeypatch.setattr(cpu_census, "census_blocks", fewer_blocks)
     assert ng.subgraph_census(G, 5, engine="cpu") == want
     by = last_census["by_pattern"]
-    assert (by["G29"], by["G30"], by["G31"]) == ("formula",) * 3
-    assert list(by.values()).count("query") == len(by) - 3
+    assert [by[name] for name in ("G29", "G30", "G31", "G34", "G35")] == ["formula"] * 5
+    assert list(by.values()).count("query") == len(by) - 5
 
 
 def test_cpu_five_node_census_from_orbits_equals_one_query_each():

@@ -56,6 +56,8 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: (``census_blocks``), exactly: ``stars<s>`` = sum over nodes of C(d_v, s) (s = 2, 3, 4);
 #: ``paths3`` = sum over edges {u, v} of (d_u - 1)(d_v - 1); ``triangles``; ``books2`` = sum
 #: over edges of C(t_e, 2); ``tailed`` = sum over nodes of t_v (d_v - 2); ``cycles4`` and
+#: ``forks`` = sum over nodes of t_v C(d_v - 2, 2); ``doubletails`` = sum over edges {x, y} of
+#: t_e (d_x - 2)(d_y - 2); ``cycles4`` and
 #: ``cliques4``: the 4-cycles and 4-cliques (an engine may count them with the others in one
 #: pass, as the CPU engine's per-node orbit counts do; else the query path counts them, as it
 #: counts the triangles where an engine does not: :data:`GRAPHLET_BLOCKS`); ``spiders`` and
@@ -63,7 +65,7 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: (:func:`~nx_gpumine.engines.degree_sums.spider_sums`).
 CENSUS_BLOCKS = (
     "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
-    "cliques4", "spiders", "arms",
+    "cliques4", "spiders", "arms", "forks", "doubletails",
 )  # fmt: skip
 #: The blocks that are one graphlet's non-induced count (its name in the census).
 GRAPHLET_BLOCKS = {"triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique"}
@@ -311,7 +313,11 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     - 3 triangles - 4 cycles4`` (a middle node, two of its neighbours and a further neighbour
     of each, minus the choices where the two neighbours are adjacent, ``d_b + d_d - 3`` per
     such pair, ``2 tailed + 3 triangles`` in all, and those where both further neighbours are
-    one node: four per 4-cycle).
+    one node: four per 4-cycle). Triangles with two tails: both at one node ``forks`` (a
+    triangle at ``v`` and two of ``v``'s ``d_v - 2`` further neighbours); at two nodes
+    ``doubletails - 2 books2`` (a triangle on the edge {x, y} and a further neighbour of each,
+    minus the choices where both are one node: a common neighbour of ``x`` and ``y`` but the
+    triangle's third, ``t_e - 1`` per triangle on the edge).
     """
     if g.directed:
         return None
@@ -331,6 +337,8 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
         (6, (3, 3, 3, 3)): ((1, "cliques4"),),
         (4, (1, 1, 1, 2, 3)): ((1, "spiders"), (-2, "tailed")),
         (4, (1, 1, 2, 2, 2)): ((1, "arms"), (-2, "tailed"), (-3, "triangles"), (-4, "cycles4")),
+        (5, (1, 1, 2, 2, 4)): ((1, "forks"),),
+        (5, (1, 1, 2, 3, 3)): ((1, "doubletails"), (-2, "books2")),
     }.get(shape)
 
 

@@ -56,16 +56,23 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["cycles4"] = total(8, 4)
         out["books2"] = total(13, 2)  # the diamond's chord ends
         out["cliques4"] = total(14, 4)
-    elif {"triangles", "books2", "tailed"} & set(names):
-        t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
-        out["triangles"] = int(t.sum()) // 6
+    if {"triangles", "books2", "tailed", "forks", "doubletails"} & (set(names) - set(out)):
+        t = edge_triangle_counts(graph.indptr, graph.indices, check=False)  # per entry
+        out.setdefault("triangles", int(t.sum()) // 6)
         if "books2" in names:  # (the 3-node census asks for the triangles only)
-            out["books2"] = exact_dot(t, t - 1) // 4  # C(t, 2) per entry, each edge twice
-        if "tailed" in names:
+            out.setdefault("books2", exact_dot(t, t - 1) // 4)  # C(t, 2) per entry, each twice
+        if {"tailed", "forks"} & set(names):
             run = np.zeros(len(t) + 1, dtype=np.int64)
             np.cumsum(t, out=run[1:])
-            tv2 = run[graph.indptr[1:]] - run[graph.indptr[:-1]]  # 2 t_v: t_e over v's entries
-            out["tailed"] = exact_dot(tv2 // 2, deg - 2)
+            tv = (run[graph.indptr[1:]] - run[graph.indptr[:-1]]) // 2  # t_v: its entries' t_e / 2
+            out.setdefault("tailed", exact_dot(tv, deg - 2))
+            if "forks" in names:  # sum_v t_v C(d_v - 2, 2)
+                fork = np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2
+                out["forks"] = exact_dot(tv, fork)
+        if "doubletails" in names:  # sum over edges {x, y} of t_e (d_x - 2)(d_y - 2)
+            src = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
+            ends = (deg[src] - 2) * (deg[np.asarray(graph.indices, dtype=np.int64)] - 2)
+            out["doubletails"] = exact_dot(t, ends) // 2  # each edge in both lists
     return {k: v for k, v in out.items() if k in names}
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ..degree_sums import kept_spider_sums, kept_star_sum, path_sum, star_sum
+from ..degree_sums import exact_dot, kept_spider_sums, kept_star_sum, path_sum, star_sum
 from ._runtime import control_count, import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
 from .static_build import C_FLAGS
@@ -59,6 +59,32 @@ def _rank_owner(rg: dict) -> Any:
     return hit
 
 
+def tailed_triangle_sums(rg: dict, sup: Any, tv2: Any, names: Collection[str]) -> dict[str, int]:
+    """The blocks ``forks`` (sum_v t_v C(d_v - 2, 2)) and ``doubletails`` (sum over edges of
+    t_e (d_x - 2)(d_y - 2)) among ``names``, exactly, on the host, from the rank graph ``rg``
+    (:func:`~.shapes.rank_graph`: ``rptr`` gives the degrees in rank order) and the triangle
+    pass's arrays: ``sup`` the triangles of each edge at its position in its lower-rank end's
+    ``N+`` list (zero elsewhere), ``tv2`` twice each vertex's triangles (rank order). The
+    arrays may be CuPy's or NumPy's."""
+
+    def host(a: Any) -> np.ndarray:
+        return np.asarray(a.get() if hasattr(a, "get") else a)
+
+    out: dict[str, int] = {}
+    deg = np.diff(host(rg["rptr"])).astype(np.int64)
+    if "forks" in names:
+        tv = host(tv2).astype(np.int64) // 2
+        out["forks"] = exact_dot(tv, np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2)
+    if "doubletails" in names:
+        t = host(sup)[: int(rg["nnz"])].astype(np.int64)
+        at = np.flatnonzero(t)
+        rptr = host(rg["rptr"])
+        owner = np.searchsorted(rptr, at, side="right") - 1  # the list each position is in
+        other = host(rg["radj"])[at].astype(np.int64)
+        out["doubletails"] = exact_dot(t[at], (deg[owner] - 2) * (deg[other] - 2))
+    return out
+
+
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
     """The census blocks ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`) the GPU
     computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
@@ -90,12 +116,13 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz
         )  # fmt: skip  (every edge in both ends' lists)
         out["paths3"] = path_sum(graph.indptr, graph.indices) if twice is None else twice // 2
-    support = {"books2", "tailed"} & names
+    support = {"books2", "tailed", "forks", "doubletails"} & names
     if ({"triangles"} | support) & names and clique_supported(graph, 3) is None:
         sub: dict = {}
         if support:
             out["triangles"], sup = triangle_support(graph, sub)
-            tv2 = cp.zeros(rg["n"], dtype=cp.uint64) if "tailed" in names else None
+            want_tv = {"tailed", "forks"} & names
+            tv2 = cp.zeros(rg["n"], dtype=cp.uint64) if want_tv else None
             # sum C(t_e, 2), and 2 t_v gathered in the same pass
             books = _launch_sum(stats, "census_support", rg["nnz"], sup, _rank_owner(rg),
                                 rg["radj"], nnz, np.uint64(0) if tv2 is None else tv2)  # fmt: skip
@@ -109,6 +136,7 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
                     t_v = (tv2 // 2).get().astype(object)
                     tailed = int(np.dot(t_v, cp.diff(rptr).get().astype(object) - 2))
                 out["tailed"] = tailed
+            out.update(tailed_triangle_sums(rg, sup, tv2, names))
         else:
             out["triangles"] = count_clique(graph, 3, sub)
         stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + sub.get("kernel_ms", 0.0)
