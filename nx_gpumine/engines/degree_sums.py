@@ -13,7 +13,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["star_sum", "kept_star_sum", "path_sum", "exact_dot", "spider_sums", "kept_spider_sums"]
+__all__ = [
+    "star_sum",
+    "kept_star_sum",
+    "path_sum",
+    "exact_dot",
+    "spider_sums",
+    "kept_spider_sums",
+    "neighbour_degree_sums",
+]
 
 
 def star_sum(deg: np.ndarray, s: int) -> int:
@@ -107,10 +115,7 @@ def spider_sums(indptr: np.ndarray, indices: np.ndarray) -> tuple[int, int]:
         ``(spiders, arms)``.
     """
     deg = np.diff(np.asarray(indptr, dtype=np.int64))
-    far = (deg - 1)[np.asarray(indices, dtype=np.int64)]  # per entry c -> u: d_u - 1
-    run = np.zeros(len(far) + 1, dtype=np.int64)
-    np.cumsum(far, out=run[1:])
-    s = run[indptr[1:]] - run[indptr[:-1]]  # S_c (at most d_max^2: int64)
+    s = neighbour_degree_sums(indptr, indices)
     spiders = exact_dot(np.maximum(deg - 1, 0) * np.maximum(deg - 2, 0) // 2, s)
     arms = (exact_dot(s, s) - exact_dot(deg, (deg - 1) * (deg - 1))) // 2
     return spiders, arms
@@ -119,3 +124,14 @@ def spider_sums(indptr: np.ndarray, indices: np.ndarray) -> tuple[int, int]:
 def kept_spider_sums(graph: Any) -> tuple[int, int]:
     """:func:`spider_sums` of an undirected ``graph``, computed once and kept with it."""
     return graph.derived(("spider_sums",), lambda: spider_sums(graph.indptr, graph.indices))
+
+
+def neighbour_degree_sums(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Per node ``c`` of a CSR graph, ``S_c = sum_{u in N(c)} (d_u - 1)`` (int64: at most
+    ``d_max^2``): the further edges of its neighbours."""
+    indptr = np.asarray(indptr, dtype=np.int64)
+    deg = np.diff(indptr)
+    far = (deg - 1)[np.asarray(indices, dtype=np.int64)]  # per entry c -> u: d_u - 1
+    run = np.zeros(len(far) + 1, dtype=np.int64)
+    np.cumsum(far, out=run[1:])
+    return run[indptr[1:]] - run[indptr[:-1]]

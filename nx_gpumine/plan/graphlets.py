@@ -57,7 +57,8 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: ``paths3`` = sum over edges {u, v} of (d_u - 1)(d_v - 1); ``triangles``; ``books2`` = sum
 #: over edges of C(t_e, 2); ``tailed`` = sum over nodes of t_v (d_v - 2); ``cycles4`` and
 #: ``forks`` = sum over nodes of t_v C(d_v - 2, 2); ``doubletails`` = sum over edges {x, y} of
-#: t_e (d_x - 2)(d_y - 2); ``cycles4`` and
+#: t_e (d_x - 2)(d_y - 2); ``tri_arms`` = sum over nodes of t_v S_v (``S_v`` the further edges
+#: of ``v``'s neighbours, sum_{u in N(v)} (d_u - 1)); ``cycles4`` and
 #: ``cliques4``: the 4-cycles and 4-cliques (an engine may count them with the others in one
 #: pass, as the CPU engine's per-node orbit counts do; else the query path counts them, as it
 #: counts the triangles where an engine does not: :data:`GRAPHLET_BLOCKS`); ``spiders`` and
@@ -65,7 +66,7 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: (:func:`~nx_gpumine.engines.degree_sums.spider_sums`).
 CENSUS_BLOCKS = (
     "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
-    "cliques4", "spiders", "arms", "forks", "doubletails",
+    "cliques4", "spiders", "arms", "forks", "doubletails", "tri_arms",
 )  # fmt: skip
 #: The blocks that are one graphlet's non-induced count (its name in the census).
 GRAPHLET_BLOCKS = {"triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique"}
@@ -317,7 +318,11 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     triangle at ``v`` and two of ``v``'s ``d_v - 2`` further neighbours); at two nodes
     ``doubletails - 2 books2`` (a triangle on the edge {x, y} and a further neighbour of each,
     minus the choices where both are one node: a common neighbour of ``x`` and ``y`` but the
-    triangle's third, ``t_e - 1`` per triangle on the edge).
+    triangle's third, ``t_e - 1`` per triangle on the edge); a triangle with a two-edge tail
+    ``tri_arms - 2 tailed - 6 triangles - 4 books2`` (a triangle at ``x``, a neighbour ``a`` of
+    ``x`` and a further neighbour of ``a``, minus the choices meeting the triangle: ``a`` one
+    of its nodes, ``2 tailed + 6 triangles`` in all, or the tail's end one of them, a common
+    neighbour of ``x`` and another triangle node, ``4 books2`` in all).
     """
     if g.directed:
         return None
@@ -325,21 +330,29 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     for a, b in g.edges:
         deg[a] += 1
         deg[b] += 1
-    shape = (len(g.edges), tuple(sorted(deg)))
+    adjacent = set(g.edges) | {(b, a) for a, b in g.edges}
+    triangles = sum(1 for a, b in g.edges for c in range(g.k) if c > max(a, b)
+                    and (a, c) in adjacent and (b, c) in adjacent)  # fmt: skip
+    shape = (len(g.edges), tuple(sorted(deg)), triangles)
     if len(g.edges) == g.k - 1 and max(deg) == g.k - 1 and g.k - 1 <= 4:
         return ((1, f"stars{g.k - 1}"),)
     return {
-        (3, (2, 2, 2)): ((1, "triangles"),),
-        (3, (1, 1, 2, 2)): ((1, "paths3"), (-3, "triangles")),
-        (4, (1, 2, 2, 3)): ((1, "tailed"),),
-        (5, (2, 2, 3, 3)): ((1, "books2"),),
-        (4, (2, 2, 2, 2)): ((1, "cycles4"),),
-        (6, (3, 3, 3, 3)): ((1, "cliques4"),),
-        (4, (1, 1, 1, 2, 3)): ((1, "spiders"), (-2, "tailed")),
-        (4, (1, 1, 2, 2, 2)): ((1, "arms"), (-2, "tailed"), (-3, "triangles"), (-4, "cycles4")),
-        (5, (1, 1, 2, 2, 4)): ((1, "forks"),),
-        (5, (1, 1, 2, 3, 3)): ((1, "doubletails"), (-2, "books2")),
-    }.get(shape)
+        (3, (2, 2, 2), 1): ((1, "triangles"),),
+        (3, (1, 1, 2, 2), 0): ((1, "paths3"), (-3, "triangles")),
+        (4, (1, 2, 2, 3), 1): ((1, "tailed"),),
+        (5, (2, 2, 3, 3), 2): ((1, "books2"),),
+        (4, (2, 2, 2, 2), 0): ((1, "cycles4"),),
+        (6, (3, 3, 3, 3), 4): ((1, "cliques4"),),
+        (4, (1, 1, 1, 2, 3), 0): ((1, "spiders"), (-2, "tailed")),
+        (4, (1, 1, 2, 2, 2), 0): (
+            (1, "arms"), (-2, "tailed"), (-3, "triangles"), (-4, "cycles4")
+        ),
+        (5, (1, 1, 2, 2, 4), 1): ((1, "forks"),),
+        (5, (1, 1, 2, 3, 3), 1): ((1, "doubletails"), (-2, "books2")),
+        (5, (1, 2, 2, 2, 3), 1): (
+            (1, "tri_arms"), (-2, "tailed"), (-6, "triangles"), (-4, "books2")
+        ),
+    }.get(shape)  # fmt: skip
 
 
 def from_blocks(g: Graphlet, blocks: dict[str, int]) -> int | None:

@@ -22,7 +22,13 @@ import numpy as np
 from ...inputs.static_graph import StaticGraph
 from ...plan.graphlets import graphlets
 from ...plan.orbits import orbits
-from ..degree_sums import exact_dot, kept_spider_sums, kept_star_sum, path_sum
+from ..degree_sums import (
+    exact_dot,
+    kept_spider_sums,
+    kept_star_sum,
+    neighbour_degree_sums,
+    path_sum,
+)
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
 __all__ = ["census_blocks", "induced_census"]
@@ -56,12 +62,14 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["cycles4"] = total(8, 4)
         out["books2"] = total(13, 2)  # the diamond's chord ends
         out["cliques4"] = total(14, 4)
-    if {"triangles", "books2", "tailed", "forks", "doubletails"} & (set(names) - set(out)):
+    if {"triangles", "books2", "tailed", "forks", "doubletails", "tri_arms"} & (
+        set(names) - set(out)
+    ):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)  # per entry
         out.setdefault("triangles", int(t.sum()) // 6)
         if "books2" in names:  # (the 3-node census asks for the triangles only)
             out.setdefault("books2", exact_dot(t, t - 1) // 4)  # C(t, 2) per entry, each twice
-        if {"tailed", "forks"} & set(names):
+        if {"tailed", "forks", "tri_arms"} & set(names):
             run = np.zeros(len(t) + 1, dtype=np.int64)
             np.cumsum(t, out=run[1:])
             tv = (run[graph.indptr[1:]] - run[graph.indptr[:-1]]) // 2  # t_v: its entries' t_e / 2
@@ -69,6 +77,8 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             if "forks" in names:  # sum_v t_v C(d_v - 2, 2)
                 fork = np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2
                 out["forks"] = exact_dot(tv, fork)
+            if "tri_arms" in names:  # sum_v t_v S_v
+                out["tri_arms"] = exact_dot(tv, neighbour_degree_sums(graph.indptr, graph.indices))
         if "doubletails" in names:  # sum over edges {x, y} of t_e (d_x - 2)(d_y - 2)
             src = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
             ends = (deg[src] - 2) * (deg[np.asarray(graph.indices, dtype=np.int64)] - 2)

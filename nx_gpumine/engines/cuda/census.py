@@ -20,7 +20,14 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ..degree_sums import exact_dot, kept_spider_sums, kept_star_sum, path_sum, star_sum
+from ..degree_sums import (
+    exact_dot,
+    kept_spider_sums,
+    kept_star_sum,
+    neighbour_degree_sums,
+    path_sum,
+    star_sum,
+)
 from ._runtime import control_count, import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
 from .static_build import C_FLAGS
@@ -60,25 +67,29 @@ def _rank_owner(rg: dict) -> Any:
 
 
 def tailed_triangle_sums(rg: dict, sup: Any, tv2: Any, names: Collection[str]) -> dict[str, int]:
-    """The blocks ``forks`` (sum_v t_v C(d_v - 2, 2)) and ``doubletails`` (sum over edges of
-    t_e (d_x - 2)(d_y - 2)) among ``names``, exactly, on the host, from the rank graph ``rg``
-    (:func:`~.shapes.rank_graph`: ``rptr`` gives the degrees in rank order) and the triangle
-    pass's arrays: ``sup`` the triangles of each edge at its position in its lower-rank end's
-    ``N+`` list (zero elsewhere), ``tv2`` twice each vertex's triangles (rank order). The
-    arrays may be CuPy's or NumPy's."""
+    """The blocks ``forks`` (sum_v t_v C(d_v - 2, 2)), ``doubletails`` (sum over edges of
+    t_e (d_x - 2)(d_y - 2)) and ``tri_arms`` (sum_v t_v S_v) among ``names``, exactly, on the
+    host, from the rank graph ``rg`` (:func:`~.shapes.rank_graph`: its rows are each vertex's
+    whole list, ``rptr`` gives the degrees in rank order) and the triangle pass's arrays:
+    ``sup`` the triangles of each edge at its position in its lower-rank end's ``N+`` list
+    (zero elsewhere), ``tv2`` twice each vertex's triangles (rank order). The arrays may be
+    CuPy's or NumPy's."""
 
     def host(a: Any) -> np.ndarray:
         return np.asarray(a.get() if hasattr(a, "get") else a)
 
     out: dict[str, int] = {}
-    deg = np.diff(host(rg["rptr"])).astype(np.int64)
-    if "forks" in names:
+    rptr = host(rg["rptr"]).astype(np.int64)
+    deg = np.diff(rptr)
+    if {"forks", "tri_arms"} & set(names):
         tv = host(tv2).astype(np.int64) // 2
-        out["forks"] = exact_dot(tv, np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2)
+        if "forks" in names:
+            out["forks"] = exact_dot(tv, np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2)
+        if "tri_arms" in names:
+            out["tri_arms"] = exact_dot(tv, neighbour_degree_sums(rptr, host(rg["radj"])))
     if "doubletails" in names:
         t = host(sup)[: int(rg["nnz"])].astype(np.int64)
         at = np.flatnonzero(t)
-        rptr = host(rg["rptr"])
         owner = np.searchsorted(rptr, at, side="right") - 1  # the list each position is in
         other = host(rg["radj"])[at].astype(np.int64)
         out["doubletails"] = exact_dot(t[at], (deg[owner] - 2) * (deg[other] - 2))
@@ -116,12 +127,12 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz
         )  # fmt: skip  (every edge in both ends' lists)
         out["paths3"] = path_sum(graph.indptr, graph.indices) if twice is None else twice // 2
-    support = {"books2", "tailed", "forks", "doubletails"} & names
+    support = {"books2", "tailed", "forks", "doubletails", "tri_arms"} & names
     if ({"triangles"} | support) & names and clique_supported(graph, 3) is None:
         sub: dict = {}
         if support:
             out["triangles"], sup = triangle_support(graph, sub)
-            want_tv = {"tailed", "forks"} & names
+            want_tv = {"tailed", "forks", "tri_arms"} & names
             tv2 = cp.zeros(rg["n"], dtype=cp.uint64) if want_tv else None
             # sum C(t_e, 2), and 2 t_v gathered in the same pass
             books = _launch_sum(stats, "census_support", rg["nnz"], sup, _rank_owner(rg),
