@@ -496,6 +496,7 @@ class RangeWalk:
             start.record(self.stream)
             args = seq.tail_launch(self.rounds, rec, pref, ndump, self.tail_ns)
             self.kern((seq.blocks,), _THREADS, args)
+        self.pref = pref  # alive while the launch reads it
         self._copy_back()
         return False
 
