@@ -147,7 +147,8 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
                     t_v = (tv2 // 2).get().astype(object)
                     tailed = int(np.dot(t_v, cp.diff(rptr).get().astype(object) - 2))
                 out["tailed"] = tailed
-            out.update(tailed_triangle_sums(rg, sup, tv2, names))
+            if {"forks", "doubletails", "tri_arms"} & names:  # (host copies: 5-node only)
+                out.update(tailed_triangle_sums(rg, sup, tv2, names))
         else:
             out["triangles"] = count_clique(graph, 3, sub)
         stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + sub.get("kernel_ms", 0.0)
