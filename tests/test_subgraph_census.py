@@ -255,8 +255,11 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
         "G34",
         "G35",
         "G36",
+        "G40",
+        "G42",
     ]  # fmt: skip  (5 nodes: G29 the star, G30 the spider, G31 the path, G34 and G35 the
-    # triangle with two tails at one node and at two, G36 with a two-edge tail)
+    # triangle with two tails at one node and at two, G36 with a two-edge tail, G40 the
+    # diamond with a tail at a chord end, G42 the bowtie)
     # on the GPU the 4-cycles and 4-cliques (and so the 5-node path) are left to queries
     on_gpu = {"4-cycle", "4-clique", "G31"}
     assert seen == [name for name in every if engine != "cuda" or name not in on_gpu]
@@ -317,7 +320,7 @@ def test_tailed_triangle_sums_from_rank_graph_arrays():
                 sup[p] = t
                 tv2[r] += t
                 tv2[radj[p]] += t
-        names = {"forks", "doubletails", "tri_arms"}
+        names = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
         assert tailed_triangle_sums(rg, sup, tv2, names) == census_blocks(g, names, {})
 
 
@@ -341,7 +344,7 @@ def test_five_node_census_from_blocks_and_queries(monkeypatch):
     monkeypatch.setattr(cpu_census, "census_blocks", fewer_blocks)
     assert ng.subgraph_census(G, 5, engine="cpu") == want
     by = last_census["by_pattern"]
-    formulas = ("G29", "G30", "G31", "G34", "G35", "G36")
+    formulas = ("G29", "G30", "G31", "G34", "G35", "G36", "G40", "G42")
     assert [by[name] for name in formulas] == ["formula"] * len(formulas)
     assert list(by.values()).count("query") == len(by) - len(formulas)
 

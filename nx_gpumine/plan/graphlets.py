@@ -58,7 +58,8 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: over edges of C(t_e, 2); ``tailed`` = sum over nodes of t_v (d_v - 2); ``cycles4`` and
 #: ``forks`` = sum over nodes of t_v C(d_v - 2, 2); ``doubletails`` = sum over edges {x, y} of
 #: t_e (d_x - 2)(d_y - 2); ``tri_arms`` = sum over nodes of t_v S_v (``S_v`` the further edges
-#: of ``v``'s neighbours, sum_{u in N(v)} (d_u - 1)); ``cycles4`` and
+#: of ``v``'s neighbours, sum_{u in N(v)} (d_u - 1)); ``tri_pairs`` = sum over nodes of
+#: C(t_v, 2); ``books_deg`` = sum over edges {x, y} of C(t_e, 2)(d_x + d_y); ``cycles4`` and
 #: ``cliques4``: the 4-cycles and 4-cliques (an engine may count them with the others in one
 #: pass, as the CPU engine's per-node orbit counts do; else the query path counts them, as it
 #: counts the triangles where an engine does not: :data:`GRAPHLET_BLOCKS`); ``spiders`` and
@@ -66,7 +67,7 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: (:func:`~nx_gpumine.engines.degree_sums.spider_sums`).
 CENSUS_BLOCKS = (
     "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
-    "cliques4", "spiders", "arms", "forks", "doubletails", "tri_arms",
+    "cliques4", "spiders", "arms", "forks", "doubletails", "tri_arms", "tri_pairs", "books_deg",
 )  # fmt: skip
 #: The blocks that are one graphlet's non-induced count (its name in the census).
 GRAPHLET_BLOCKS = {"triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique"}
@@ -322,7 +323,10 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     ``tri_arms - 2 tailed - 6 triangles - 4 books2`` (a triangle at ``x``, a neighbour ``a`` of
     ``x`` and a further neighbour of ``a``, minus the choices meeting the triangle: ``a`` one
     of its nodes, ``2 tailed + 6 triangles`` in all, or the tail's end one of them, a common
-    neighbour of ``x`` and another triangle node, ``4 books2`` in all).
+    neighbour of ``x`` and another triangle node, ``4 books2`` in all). Two triangles at a
+    node (the bowtie) ``tri_pairs - 2 books2`` (pairs of triangles at ``v``, minus those sharing
+    an edge at ``v``); a diamond with a tail at a chord end ``books_deg - 6 books2`` (the
+    chord ``xy``, two of its triangles and one of the ``d_x - 3 + d_y - 3`` further edges).
     """
     if g.directed:
         return None
@@ -352,6 +356,8 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
         (5, (1, 2, 2, 2, 3), 1): (
             (1, "tri_arms"), (-2, "tailed"), (-6, "triangles"), (-4, "books2")
         ),
+        (6, (2, 2, 2, 2, 4), 2): ((1, "tri_pairs"), (-2, "books2")),
+        (6, (1, 2, 2, 3, 4), 2): ((1, "books_deg"), (-6, "books2")),
     }.get(shape)  # fmt: skip
 
 

@@ -62,14 +62,13 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["cycles4"] = total(8, 4)
         out["books2"] = total(13, 2)  # the diamond's chord ends
         out["cliques4"] = total(14, 4)
-    if {"triangles", "books2", "tailed", "forks", "doubletails", "tri_arms"} & (
-        set(names) - set(out)
-    ):
+    per_edge = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
+    if ({"triangles", "books2", "tailed"} | per_edge) & (set(names) - set(out)):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)  # per entry
         out.setdefault("triangles", int(t.sum()) // 6)
         if "books2" in names:  # (the 3-node census asks for the triangles only)
             out.setdefault("books2", exact_dot(t, t - 1) // 4)  # C(t, 2) per entry, each twice
-        if {"tailed", "forks", "tri_arms"} & set(names):
+        if {"tailed", "forks", "tri_arms", "tri_pairs"} & set(names):
             run = np.zeros(len(t) + 1, dtype=np.int64)
             np.cumsum(t, out=run[1:])
             tv = (run[graph.indptr[1:]] - run[graph.indptr[:-1]]) // 2  # t_v: its entries' t_e / 2
@@ -79,10 +78,15 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
                 out["forks"] = exact_dot(tv, fork)
             if "tri_arms" in names:  # sum_v t_v S_v
                 out["tri_arms"] = exact_dot(tv, neighbour_degree_sums(graph.indptr, graph.indices))
-        if "doubletails" in names:  # sum over edges {x, y} of t_e (d_x - 2)(d_y - 2)
+            if "tri_pairs" in names:  # sum_v C(t_v, 2)
+                out["tri_pairs"] = exact_dot(tv, tv - 1) // 2
+        if {"doubletails", "books_deg"} & set(names):  # sums over edges, each in both lists
             src = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
-            ends = (deg[src] - 2) * (deg[np.asarray(graph.indices, dtype=np.int64)] - 2)
-            out["doubletails"] = exact_dot(t, ends) // 2  # each edge in both lists
+            dst = np.asarray(graph.indices, dtype=np.int64)
+            if "doubletails" in names:  # t_e (d_x - 2)(d_y - 2)
+                out["doubletails"] = exact_dot(t, (deg[src] - 2) * (deg[dst] - 2)) // 2
+            if "books_deg" in names:  # C(t_e, 2)(d_x + d_y)
+                out["books_deg"] = exact_dot(t * (t - 1) // 2, deg[src] + deg[dst]) // 2
     return {k: v for k, v in out.items() if k in names}
 
 

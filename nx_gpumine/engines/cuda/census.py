@@ -68,7 +68,8 @@ def _rank_owner(rg: dict) -> Any:
 
 def tailed_triangle_sums(rg: dict, sup: Any, tv2: Any, names: Collection[str]) -> dict[str, int]:
     """The blocks ``forks`` (sum_v t_v C(d_v - 2, 2)), ``doubletails`` (sum over edges of
-    t_e (d_x - 2)(d_y - 2)) and ``tri_arms`` (sum_v t_v S_v) among ``names``, exactly, on the
+    t_e (d_x - 2)(d_y - 2)), ``tri_arms`` (sum_v t_v S_v), ``tri_pairs`` (sum_v C(t_v, 2)) and
+    ``books_deg`` (sum over edges of C(t_e, 2)(d_x + d_y)) among ``names``, exactly, on the
     host, from the rank graph ``rg`` (:func:`~.shapes.rank_graph`: its rows are each vertex's
     whole list, ``rptr`` gives the degrees in rank order) and the triangle pass's arrays:
     ``sup`` the triangles of each edge at its position in its lower-rank end's ``N+`` list
@@ -81,18 +82,24 @@ def tailed_triangle_sums(rg: dict, sup: Any, tv2: Any, names: Collection[str]) -
     out: dict[str, int] = {}
     rptr = host(rg["rptr"]).astype(np.int64)
     deg = np.diff(rptr)
-    if {"forks", "tri_arms"} & set(names):
+    if {"forks", "tri_arms", "tri_pairs"} & set(names):
         tv = host(tv2).astype(np.int64) // 2
         if "forks" in names:
             out["forks"] = exact_dot(tv, np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2)
         if "tri_arms" in names:
             out["tri_arms"] = exact_dot(tv, neighbour_degree_sums(rptr, host(rg["radj"])))
-    if "doubletails" in names:
+        if "tri_pairs" in names:
+            out["tri_pairs"] = exact_dot(tv, tv - 1) // 2
+    if {"doubletails", "books_deg"} & set(names):  # each edge once, at its N+ position
         t = host(sup)[: int(rg["nnz"])].astype(np.int64)
         at = np.flatnonzero(t)
         owner = np.searchsorted(rptr, at, side="right") - 1  # the list each position is in
         other = host(rg["radj"])[at].astype(np.int64)
-        out["doubletails"] = exact_dot(t[at], (deg[owner] - 2) * (deg[other] - 2))
+        te = t[at]
+        if "doubletails" in names:
+            out["doubletails"] = exact_dot(te, (deg[owner] - 2) * (deg[other] - 2))
+        if "books_deg" in names:
+            out["books_deg"] = exact_dot(te * (te - 1) // 2, deg[owner] + deg[other])
     return out
 
 
@@ -127,12 +134,13 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz
         )  # fmt: skip  (every edge in both ends' lists)
         out["paths3"] = path_sum(graph.indptr, graph.indices) if twice is None else twice // 2
-    support = {"books2", "tailed", "forks", "doubletails", "tri_arms"} & names
+    host_sums = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
+    support = ({"books2", "tailed"} | host_sums) & names
     if ({"triangles"} | support) & names and clique_supported(graph, 3) is None:
         sub: dict = {}
         if support:
             out["triangles"], sup = triangle_support(graph, sub)
-            want_tv = {"tailed", "forks", "tri_arms"} & names
+            want_tv = {"tailed", "forks", "tri_arms", "tri_pairs"} & names
             tv2 = cp.zeros(rg["n"], dtype=cp.uint64) if want_tv else None
             # sum C(t_e, 2), and 2 t_v gathered in the same pass
             books = _launch_sum(stats, "census_support", rg["nnz"], sup, _rank_owner(rg),
@@ -147,7 +155,7 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
                     t_v = (tv2 // 2).get().astype(object)
                     tailed = int(np.dot(t_v, cp.diff(rptr).get().astype(object) - 2))
                 out["tailed"] = tailed
-            if {"forks", "doubletails", "tri_arms"} & names:  # (host copies: 5-node only)
+            if host_sums & names:  # (host copies of the pass's arrays: the 5-node census only)
                 out.update(tailed_triangle_sums(rg, sup, tv2, names))
         else:
             out["triangles"] = count_clique(graph, 3, sub)
