@@ -130,11 +130,13 @@ def graphlet_counts(
 
         # a block that is one graphlet's count, that the engine did not compute (the triangles
         # elsewhere than here, the 4-cycles on the GPU) and that another graphlet's formula
-        # needs: counted on the query path (the graphlet itself is then a query anyway)
+        # needs, its other blocks at hand: counted on the query path
         named = {g.name: g for size in (3, 4) for g in graphlets(size, False)}
-        needed = {
-            b for g in gs for _, b in block_formula(g) or () if GRAPHLET_BLOCKS.get(b) != g.name
-        }
+        needed = set()
+        for g in gs:
+            terms = {b for _, b in block_formula(g) or ()}
+            if all(b in blocks or b in GRAPHLET_BLOCKS for b in terms):
+                needed |= {b for b in terms if GRAPHLET_BLOCKS.get(b) not in (None, g.name)}
         for block, name in GRAPHLET_BLOCKS.items():
             if block in needed and block not in blocks:
                 blocks[block] = count(named[name])
