@@ -8,8 +8,8 @@ For facebook and pl1m: the median whole-call time of ``subgraph_census(g, 3)`` a
 the census reports, then a cProfile of ``--calls`` census calls (top 45 by own time and by
 cumulative time) written to OUT/probe_small_calls.txt; medians to OUT/probe_small_calls.json.
 With ``--temporal collegemsg,...`` also the motif table (issue 32): ``motif_counts`` of M1..M13
-at 1 h and 1 day against the 26 single ``count_motifs`` calls (medians) and a cProfile of
-``--table-calls`` table calls.
+at 1 h and 1 day against the 26 single ``count_motifs`` calls (medians; every cell compared)
+and a cProfile of ``--table-calls`` table calls.
 """
 
 from __future__ import annotations
@@ -45,6 +45,18 @@ def median_ms(fn, calls: int) -> float:
     return float(np.median(t)) / 1e6
 
 
+def profile(text: io.StringIO, title: str, fn, calls: int) -> None:
+    """``calls`` calls of ``fn`` under cProfile, top 45 by own and by cumulative time."""
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(calls):
+        fn()
+    prof.disable()
+    text.write(f"\n===== {title}\n")
+    pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(45)
+    pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(45)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -76,14 +88,7 @@ def main() -> None:
         }
         rows.append(row)
         print(row, flush=True)
-        prof = cProfile.Profile()
-        prof.enable()
-        for _ in range(a.calls):
-            census()
-        prof.disable()
-        text.write(f"\n===== {name}: {a.calls} census calls, {row}\n")
-        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(45)
-        pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(45)
+        profile(text, f"{name}: {a.calls} census calls, {row}", census, a.calls)
     for name in filter(None, a.temporal.split(",")):
         from bench_temporal_peers import MOTIFS, load
 
@@ -100,23 +105,16 @@ def main() -> None:
             ]
 
         for _ in range(3):
-            table()
-            singles()
+            frame, cells = table(), singles()
         row = {
             "graph": name,
             "table_ms": median_ms(table, a.table_calls),
             "singles_ms": median_ms(singles, a.table_calls),
+            "counts_equal": frame.to_numpy().ravel().tolist() == cells,  # row per motif
         }
         rows.append(row)
         print(row, flush=True)
-        prof = cProfile.Profile()
-        prof.enable()
-        for _ in range(a.table_calls):
-            table()
-        prof.disable()
-        text.write(f"\n===== {name}: {a.table_calls} motif-table calls, {row}\n")
-        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(45)
-        pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(45)
+        profile(text, f"{name}: {a.table_calls} motif-table calls, {row}", table, a.table_calls)
     (out / "probe_small_calls.json").write_text(json.dumps(rows, indent=1))
     (out / "probe_small_calls.txt").write_text(text.getvalue())
 

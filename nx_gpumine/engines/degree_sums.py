@@ -78,8 +78,8 @@ def exact_dot(a: np.ndarray, b: np.ndarray) -> int:
 def path_sum(indptr: np.ndarray, indices: np.ndarray) -> int:
     """``sum over edges {u, v} of (d_u - 1)(d_v - 1)`` of a symmetric CSR without self-loops.
 
-    It is half of ``sum_u (d_u - 1)(S_u - d_u)``, ``S_u`` the degree sum of ``u``'s neighbours
-    (a running sum over the lists).
+    It is half of ``sum_u (d_u - 1) S_u``, ``S_u`` the further edges of ``u``'s neighbours
+    (:func:`neighbour_degree_sums`).
 
     Parameters
     ----------
@@ -91,10 +91,7 @@ def path_sum(indptr: np.ndarray, indices: np.ndarray) -> int:
     int
     """
     deg = np.diff(indptr).astype(np.int64)
-    run = np.zeros(len(indices) + 1, dtype=np.int64)
-    np.cumsum(deg[indices], out=run[1:])
-    s = run[indptr[1:]] - run[indptr[:-1]]
-    return exact_dot(deg - 1, s - deg) // 2
+    return exact_dot(deg - 1, neighbour_degree_sums(indptr, indices)) // 2
 
 
 def spider_sums(indptr: np.ndarray, indices: np.ndarray) -> tuple[int, int]:

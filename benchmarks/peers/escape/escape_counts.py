@@ -12,6 +12,8 @@ usage:
       [--name NAME]
       GRAPH: facebook, pl1m, pl10m (benchmarks/bench_static_peers.py's graphs) or an edge file
   python3 benchmarks/peers/escape/escape_counts.py check DEST   (mapping + counts on small graphs)
+  python3 benchmarks/peers/escape/escape_counts.py compare DEST GRAPH K [--engine cpu]
+      (ESCAPE and our non-induced census of GRAPH, both timed, counts compared)
 
 ESCAPE prints the *non-induced* counts of every k-node pattern (connected or not; 4, 11 and 34
 for k = 3, 4, 5) as doubles, computed in double arithmetic: exact below 2**53. Which of its
@@ -93,8 +95,9 @@ def run_counts(dest: Path, graph_file: Path, k: int, timeout: float) -> tuple[li
     """ESCAPE's non-induced counts of every ``k``-node pattern and its wall seconds."""
     with tempfile.TemporaryDirectory() as work:  # it writes out.txt in its working directory
         t = time.perf_counter()
-        subprocess.run([str(dest / "exe" / EXE[k]), str(graph_file.resolve())], cwd=work,
-                       check=True, capture_output=True, timeout=timeout)  # fmt: skip
+        exe = (dest / "exe" / EXE[k]).resolve()
+        subprocess.run([str(exe), str(graph_file.resolve())], cwd=work, check=True,
+                       capture_output=True, timeout=timeout)  # fmt: skip
         seconds = time.perf_counter() - t
         values = [float(x) for x in Path(work, "out.txt").read_text().split()]
     skip = 2 + sum(SIZES[s] for s in SIZES if s < k)
@@ -148,6 +151,27 @@ def load_edges(name: str) -> tuple[np.ndarray, np.ndarray, int]:
     return np.asarray(a), np.asarray(b), n
 
 
+def compare(dest: Path, graph: str, k: int, engine: str) -> None:
+    """Print ESCAPE's and our census's times on ``graph`` (ours: the first call, compiles
+    included) and whether every connected ``k``-node count is equal."""
+    import nx_gpumine as ng
+    from nx_gpumine.inputs.static_graph import from_arrays
+
+    src, dst, n = load_edges(graph)
+    with tempfile.TemporaryDirectory() as work:
+        f = Path(work) / "graph.escape"
+        write_escape(f, src, dst, n)
+        counts, escape_s = run_counts(dest, f, k, 3600)
+    theirs = {MAPPING[k][i]: counts[i] for i in MAPPING[k]}
+    g = from_arrays(src, dst, num_nodes=n)
+    t = time.perf_counter()
+    ours = ng.subgraph_census(g, k, induced=False, engine=engine)
+    ours_s = time.perf_counter() - t
+    equal = all(ours[name] == round(v) for name, v in theirs.items())
+    print(f"{graph} k={k}: ESCAPE {escape_s:.3f} s, ours ({engine}) {ours_s:.3f} s, "
+          f"counts equal: {equal}", flush=True)  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -163,6 +187,11 @@ def main() -> None:
     r.add_argument("--name", help="the graph's name in OUT.tsv (default: GRAPH)")
     c = sub.add_parser("check")
     c.add_argument("dest", type=Path)
+    m = sub.add_parser("compare")
+    m.add_argument("dest", type=Path)
+    m.add_argument("graph")
+    m.add_argument("k", type=int, choices=(3, 4, 5))
+    m.add_argument("--engine", default="cpu")
     a = ap.parse_args()
     if a.cmd == "prepare":
         prepare(a.src, a.dest)
@@ -171,6 +200,9 @@ def main() -> None:
         for k in (3, 4, 5):
             got = derive_mapping(a.dest, k)
             print(k, "as MAPPING" if got == MAPPING[k] else f"DIFFERS: {json.dumps(got)}")
+        return
+    if a.cmd == "compare":
+        compare(a.dest, a.graph, a.k, a.engine)
         return
     mapping = MAPPING[a.k]
     src, dst, n = load_edges(a.graph)
