@@ -70,8 +70,15 @@ def read_g2miner(out: Path) -> dict:
     return best
 
 
-#: The ORCA runs of device_graphlets_peers.sh (graph, k).
-ORCA_CELLS = {("facebook", 4), ("pl1m", 4), ("pl10m", 4), ("facebook", 5), ("pl1m", 5)}
+def peer_runs_done(out: Path) -> bool:
+    """Whether every ORCA and ESCAPE run that device_graphlets_peers.sh started (its
+    OUT_DIR/peer_runs.tsv: ``peer graph k`` per run) has its row in orca.tsv / escape.tsv."""
+    p = out / "peer_runs.tsv"
+    if not p.exists():
+        return True
+    done = {"orca": read_orca(out), "escape": read_escape(out)}
+    runs = [line.split() for line in p.read_text().splitlines() if line.strip()]
+    return all((g, int(k)) in done[peer] for peer, g, k in runs)
 
 
 def read_orca(out: Path) -> dict:
@@ -118,7 +125,8 @@ def time_census(g, k: int, engine: str, repeat: int) -> dict:
             runs = SMALL_CALL_RUNS  # a call of a millisecond or less: the median of more
     return {"counts": first, "first_s": first_s, "call_ms": float(np.median(walls)),
             "call_ms_all": walls, "kernel_ms": float(np.median(kms)),
-            "by_pattern": dict(last_census.get("by_pattern", {}))}  # fmt: skip
+            "by_pattern": dict(last_census.get("by_pattern", {})),
+            "query_kernel_ms": dict(last_census.get("query_kernel_ms", {}))}  # fmt: skip
 
 
 def time_orbits(g, gname: str, repeat: int = 2, k: int = 4) -> tuple[dict, np.ndarray]:
@@ -279,13 +287,8 @@ def main() -> None:
         print(f"{r['graph']:9s} orbits k={r['k']} orca={r.get('orca_s')} "
               f"{r.get('orca_status')} equal={r.get('orca_equal')}", flush=True)  # fmt: skip
         write(out, machine, graphs, rows, orbit_rows)
-    while time.perf_counter() - t_start < args.deadline and not all(
-        (r["graph"], r["k"]) in read_orca(out)
-        for r in rows
-        if r["engine"] == "cuda"
-        if (r["graph"], r["k"]) in ORCA_CELLS
-    ):
-        time.sleep(1.0)  # the ORCA runs still going (k = 5 takes minutes)
+    while time.perf_counter() - t_start < args.deadline and not peer_runs_done(out):
+        time.sleep(1.0)  # the peers' runs still going (k = 5 takes minutes)
     for r in rows:  # the peers' times as they are now (runs finished after a row was written)
         orca = read_orca(out).get((r["graph"], r["k"]))
         if orca is not None:

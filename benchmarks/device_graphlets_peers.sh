@@ -6,7 +6,8 @@
 # Knobs: GRAPHS ("facebook pl1m pl10m"), KS ("3 4"; empty: no G2Miner), RUN_TIMEOUT (60 s per
 # G2Miner run), ORCA_CPUS / BENCH_CPUS (cores to pin ORCA's runs and our benchmark to),
 # ORCA_RUNS ("facebook:4 pl1m:4 pl10m:4 facebook:5"), ORCA_TIMEOUT (400 s per ORCA run),
-# ESCAPE_RUNS / ESCAPE_CPUS / ESCAPE_TIMEOUT (likewise for ESCAPE, when .escape is carried),
+# ESCAPE_RUNS / ESCAPE_CPUS / ESCAPE_TIMEOUT (likewise for ESCAPE, when .escape is carried;
+# ESCAPE_RUNS: lanes side by side, each a comma-separated list of runs one after another),
 # BENCH_ARGS (extra bench_graphlets.py arguments). Writes $OUT/g2miner_motif.tsv, $OUT/orca.tsv,
 # $OUT/orca/*.out (ORCA's rows), $OUT/graphlets_peers.{json,md}, $OUT/g2miner_motif_logs.tgz.
 set -uo pipefail
@@ -39,6 +40,7 @@ echo "graphs at $((SECONDS - T0)) s"
 # ORCA_CPUS="0 1 2" run i is pinned to the i-th of those cores (give BENCH_CPUS the others)
 mkdir -p "$OUT/orca"
 printf 'graph\tk\tseconds\tstatus\n' >"$OUT/orca.tsv"
+: >"$OUT/peer_runs.tsv"  # every peer run started (bench_graphlets.py waits for their rows)
 read -r -a orca_cpus <<<"${ORCA_CPUS:-}"
 if [ -f .peers/orca/orca.cpp ] && g++ -O2 -std=c++11 -o "$W/orca" .peers/orca/orca.cpp; then
   i=0
@@ -50,6 +52,7 @@ if [ -f .peers/orca/orca.cpp ] && g++ -O2 -std=c++11 -o "$W/orca" .peers/orca/or
     [ -f "$W/graphs/$g.orca.in" ] || python3 benchmarks/peers/to_orca.py "$txt" "$W/graphs/$g.orca.in" --n $nv
     pin=(); [ ${#orca_cpus[@]} -gt 0 ] && pin=(taskset -c "${orca_cpus[$((i % ${#orca_cpus[@]}))]}")
     i=$((i + 1))
+    printf 'orca %s %s\n' "$g" "$k" >>"$OUT/peer_runs.tsv"
     (
       t0=$(date +%s.%N)
       timeout "${ORCA_TIMEOUT:-400}" "${pin[@]}" "$W/orca" node "$k" "$W/graphs/$g.orca.in" "$OUT/orca/$g.$k.out" \
@@ -74,19 +77,24 @@ if [ -d .escape/Escape ] && cp -r .escape "$W/escape" && rm -f "$W"/escape/*.o "
      "$W"/escape/exe/*.o && make -C "$W/escape" libescape.a \
      >"$W/runs/escape_build.log" 2>&1 && make -C "$W/escape/exe" count_three count_four \
      count_five >>"$W/runs/escape_build.log" 2>&1; then
-  (
-    i=0
-    for run in ${ESCAPE_RUNS:-facebook:3 facebook:4 pl1m:3 pl1m:4 pl10m:3 pl10m:4 facebook:5}; do
-      g=${run%%:*}; k=${run##*:}
-      case $g in facebook) txt=$KIT/data/facebook_combined.txt ;; *) txt=$W/graphs/$g.txt ;; esac
-      pin=(); [ ${#escape_cpus[@]} -gt 0 ] && pin=(taskset -c "${escape_cpus[$((i % ${#escape_cpus[@]}))]}")
-      i=$((i + 1))
-      "${pin[@]}" python3 benchmarks/peers/escape/escape_counts.py run "$W/escape" "$txt" "$k" \
-        "$W/escape.tsv" --timeout "${ESCAPE_TIMEOUT:-400}" --name "$g" \
-        >>"$W/runs/escape_runs.log" 2>&1
-      cp "$W/escape.tsv" "$OUT/escape.tsv"
-    done
-  ) &
+  # a lane is a comma-separated list of runs, one after another; the lanes run side by side
+  # (lane i pinned to the i-th of ESCAPE_CPUS), each row appended to escape.tsv as it ends
+  i=0
+  for lane in ${ESCAPE_RUNS:-facebook:3,facebook:4,pl1m:3,pl1m:4,pl10m:3,pl10m:4,facebook:5}; do
+    pin=(); [ ${#escape_cpus[@]} -gt 0 ] && pin=(taskset -c "${escape_cpus[$((i % ${#escape_cpus[@]}))]}")
+    i=$((i + 1))
+    for run in ${lane//,/ }; do printf 'escape %s %s\n' "${run%%:*}" "${run##*:}" >>"$OUT/peer_runs.tsv"; done
+    (
+      for run in ${lane//,/ }; do
+        g=${run%%:*}; k=${run##*:}
+        case $g in facebook) txt=$KIT/data/facebook_combined.txt ;; *) txt=$W/graphs/$g.txt ;; esac
+        "${pin[@]}" python3 benchmarks/peers/escape/escape_counts.py run "$W/escape" "$txt" "$k" \
+          "$W/escape.tsv" --timeout "${ESCAPE_TIMEOUT:-400}" --name "$g" \
+          >>"$W/runs/escape_runs.log" 2>&1
+        cp "$W/escape.tsv" "$OUT/escape.tsv"
+      done
+    ) &
+  done
 else
   echo "ESCAPE not built (.escape missing or make failed)"
 fi
