@@ -8,6 +8,7 @@ catalogue sizes every graphlet survey quotes (2, 6, 21 undirected; 13, 199 direc
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 
 import networkx as nx
@@ -230,8 +231,9 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
     g = as_static_graph(G)
     stats: dict = {}
     blocks = engine_module("census", engine).census_blocks(g, CENSUS_BLOCKS, stats)
-    # the CUDA engine leaves the 4-cycles and 4-cliques to its shape kernels
-    left = {"cycles4", "cliques4"} if engine == "cuda" else set()
+    # the CUDA engine leaves the 4-cliques to its shape kernels (the 4-cycles too, unless the
+    # 5-node census's 4-cycle blocks are asked with them, as here)
+    left = {"cliques4"} if engine == "cuda" else set()
     assert sorted(blocks) == sorted(set(CENSUS_BLOCKS) - left)
     seen = []
     for k in (3, 4, 5):
@@ -254,14 +256,20 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
         "G31",
         "G34",
         "G35",
+        "G37",
         "G36",
         "G40",
+        "G44",
+        "G41",
         "G42",
+        "house",
+        "G46",
     ]  # fmt: skip  (5 nodes: G29 the star, G30 the spider, G31 the path, G34 and G35 the
-    # triangle with two tails at one node and at two, G36 with a two-edge tail, G40 the
-    # diamond with a tail at a chord end, G42 the bowtie)
-    # on the GPU the 4-cycles and 4-cliques (and so the 5-node path) are left to queries
-    on_gpu = {"4-cycle", "4-clique", "G31"}
+    # triangle with two tails at one node and at two, G37 the 4-cycle with a tail, G36 the
+    # triangle with a two-edge tail, G40 the diamond with a tail at a chord end, G44 K_{2,3},
+    # G41 the diamond with a tail at a side node, G42 the bowtie, G46 the book of 3 pages)
+    # on the GPU the 4-cliques (and so G41) are left to queries
+    on_gpu = {"4-clique", "G41"}
     assert seen == [name for name in every if engine != "cuda" or name not in on_gpu]
     assert block_formula(graphlets(3, True)[0]) is None
     assert from_blocks(graphlets(4, False)[3], {"paths3": 1}) is None  # triangles missing
@@ -344,9 +352,63 @@ def test_five_node_census_from_blocks_and_queries(monkeypatch):
     monkeypatch.setattr(cpu_census, "census_blocks", fewer_blocks)
     assert ng.subgraph_census(G, 5, engine="cpu") == want
     by = last_census["by_pattern"]
-    formulas = ("G29", "G30", "G31", "G34", "G35", "G36", "G40", "G42")
+    formulas = ("G29", "G30", "G31", "G34", "G35", "G37", "G36", "G40", "G44", "G41", "G42",
+                "house", "G46")  # fmt: skip
     assert [by[name] for name in formulas] == ["formula"] * len(formulas)
     assert list(by.values()).count("query") == len(by) - len(formulas)
+
+
+def test_cycle_blocks_equal_brute_force(monkeypatch):
+    """The 4-cycle blocks against sums over node sets and edges made by brute force, and the
+    64-bit guard."""
+    from itertools import combinations
+
+    from nx_gpumine.engines.cpu import cycle_blocks as cb
+    from nx_gpumine.engines.cpu.orbit_counts import edge_triangle_counts
+    from nx_gpumine.errors import CapacityError
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    for seed in range(3):
+        G = nx.gnp_random_graph(16, 0.3 + 0.1 * seed, seed=seed)
+        G.add_nodes_from([40])
+        g = as_static_graph(G)
+        t = edge_triangle_counts(g.indptr, g.indices, check=False)
+        got = cb.cycle_blocks(g.indptr, g.indices, t, cb.CYCLE_BLOCKS | {"stars2"})
+        adj = {v: set(g.indices[g.indptr[v] : g.indptr[v + 1]].tolist()) for v in range(g.n)}
+        common = {(v, x): len(adj[v] & adj[x]) for v in adj for x in adj if v != x}
+        c4v = {v: sum(math.comb(common[v, x], 2) for x in adj if x != v) for v in adj}
+        tri = {(a, b): len(adj[a] & adj[b]) for a in adj for b in adj[a]}
+        c4e = {(a, b): sum(common[a, c] - 1 for c in adj[b] if c != a) for a, b in tri}
+        want = {
+            "cycles4": sum(c4v.values()) // 4,
+            "cycle_tails": sum(c4v[v] * (len(adj[v]) - 2) for v in adj),
+            "k23": sum(math.comb(common[v, x], 3) for v, x in combinations(adj, 2)),
+            "house_sum": sum(tri[e] * c4e[e] for e in tri) // 2,
+            "tri_deg": sum(
+                tri[a, b] * sum(len(adj[c]) - 2 for c in adj[a] & adj[b]) for a, b in tri
+            )
+            // 2,  # fmt: skip
+            "books3": sum(math.comb(tri[e], 3) for e in tri) // 2,
+        }
+        assert got == want
+    monkeypatch.setattr(cb, "_SAFE_BOUND", 10.0)
+    with pytest.raises(CapacityError):
+        cb.cycle_blocks(g.indptr, g.indices, t, {"k23"})
+    assert cb.cycle_blocks(g.indptr, g.indices, t, {"books3"}) == {"books3": want["books3"]}
+
+
+@pytest.mark.gpu
+def test_cuda_census_times_each_query():
+    """The CUDA census reports the device time of each graphlet it counts on the query path."""
+    pytest.importorskip("cupy")
+    from nx_gpumine.execution.subgraph_census import last_census
+
+    G = nx.gnm_random_graph(60, 300, seed=2)
+    assert ng.subgraph_census(G, 5, engine="cuda") == ng.subgraph_census(G, 5, engine="cpu")
+    ng.subgraph_census(G, 5, engine="cuda")
+    queried = {k for k, v in last_census["by_pattern"].items() if v == "query"}
+    assert queried and queried <= set(last_census["query_kernel_ms"])
+    assert last_census["kernel_ms"] >= sum(last_census["query_kernel_ms"].values()) > 0
 
 
 def test_cpu_five_node_census_from_orbits_equals_one_query_each():

@@ -4,10 +4,10 @@ Where the engine answers a whole census at once (the optional ``induced_census``
 ``census`` engines: the CPU engine's 5-node orbit equations), that answer is taken. Otherwise
 each graphlet (:func:`~nx_gpumine.plan.graphlets.graphlets`) is counted non-induced, as
 distinct subgraphs. Where :func:`~nx_gpumine.plan.graphlets.block_formula` has a formula
-(stars, the 4-node path, the tailed triangle, the diamond, the triangle), from the building
-blocks the engine computes in one pass (``census_blocks``: degree sums, and each edge's
-triangles); the others (the 4-cycle, cliques, 5-node graphlets but the star) by the static
-query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels and count tails
+(stars, paths, the triangle and the diamond, and 13 of the 21 five-node graphlets), from the
+building blocks the engine computes in one pass (``census_blocks``: degree sums, each edge's
+triangles, each node's 2-paths); the others (cliques, the 5-cycle and the denser 5-node
+graphlets; the 4-cycle where the engine leaves it out) by the static query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels and count tails
 where the plan has them, any engine, several GPUs or a Dask cluster). With a Dask client or
 several devices only the degree blocks are computed here (on the host) and the triangles
 counted on that route; the patterns of the other blocks take the query path too. Induced and
@@ -137,9 +137,9 @@ def graphlet_counts(
             terms = {b for _, b in block_formula(g) or ()}
             if all(b in blocks or b in GRAPHLET_BLOCKS for b in terms):
                 needed |= {b for b in terms if GRAPHLET_BLOCKS.get(b) not in (None, g.name)}
-        for block, name in GRAPHLET_BLOCKS.items():
+        for block, graphlet in GRAPHLET_BLOCKS.items():
             if block in needed and block not in blocks:
-                blocks[block] = count(named[name])
+                blocks[block] = count(named[graphlet])
         try:
             for i, g in enumerate(gs):
                 known = from_blocks(g, blocks)

@@ -64,10 +64,17 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: pass, as the CPU engine's per-node orbit counts do; else the query path counts them, as it
 #: counts the triangles where an engine does not: :data:`GRAPHLET_BLOCKS`); ``spiders`` and
 #: ``arms``: the degree sums of the 5-node trees
-#: (:func:`~nx_gpumine.engines.degree_sums.spider_sums`).
+#: (:func:`~nx_gpumine.engines.degree_sums.spider_sums`); from each node's 2-paths counted by
+#: their far end (``w_vx`` common neighbours, :mod:`nx_gpumine.engines.cpu.cycle_blocks`):
+#: ``cycle_tails`` = sum over nodes of c4_v (d_v - 2) (``c4_v = sum_x C(w_vx, 2)``, the
+#: 4-cycles through ``v``), ``k23`` = sum over node pairs of C(w_vx, 3), ``house_sum`` = sum
+#: over edges of t_e c4_e (``c4_e`` the 4-cycles through ``e``), ``tri_deg`` = sum over edges
+#: of t_e sum_{c in T_e} (d_c - 2) (``T_e`` the common neighbours of ``e``'s ends) and
+#: ``books3`` = sum over edges of C(t_e, 3).
 CENSUS_BLOCKS = (
     "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
     "cliques4", "spiders", "arms", "forks", "doubletails", "tri_arms", "tri_pairs", "books_deg",
+    "cycle_tails", "k23", "house_sum", "tri_deg", "books3",
 )  # fmt: skip
 #: The blocks that are one graphlet's non-induced count (its name in the census).
 GRAPHLET_BLOCKS = {"triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique"}
@@ -327,6 +334,16 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     node (the bowtie) ``tri_pairs - 2 books2`` (pairs of triangles at ``v``, minus those sharing
     an edge at ``v``); a diamond with a tail at a chord end ``books_deg - 6 books2`` (the
     chord ``xy``, two of its triangles and one of the ``d_x - 3 + d_y - 3`` further edges).
+    From the 4-cycle blocks: the 4-cycle with a tail ``cycle_tails - 2 books2`` (a 4-cycle, one
+    of its nodes ``v`` and one of ``v``'s ``d_v - 2`` further neighbours, minus those where
+    that neighbour is ``v``'s opposite: two per chord, one chord per diamond); ``K_{2,3}``
+    ``k23`` (two hubs and three of their common neighbours); the house ``house_sum - 4 books2``
+    (a 4-cycle, one of its edges and a common neighbour of that edge's ends, minus the choices
+    where it is a node of the cycle: both chords checked from each of the four edges); the
+    diamond with a tail at a side node ``tri_deg - tailed - 12 cliques4`` (a chord ``e``, two of
+    its ``t_e`` triangles' third nodes ``a`` and ``b`` and a neighbour of ``a`` other than the
+    chord's ends and ``b``: ``sum_e (t_e - 1) sum_{a in T_e} (d_a - 2)``, less twice each
+    adjacent pair ``a, b``, six per 4-clique); the book of three pages ``books3``.
     """
     if g.directed:
         return None
@@ -358,6 +375,11 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
         ),
         (6, (2, 2, 2, 2, 4), 2): ((1, "tri_pairs"), (-2, "books2")),
         (6, (1, 2, 2, 3, 4), 2): ((1, "books_deg"), (-6, "books2")),
+        (5, (1, 2, 2, 2, 3), 0): ((1, "cycle_tails"), (-2, "books2")),
+        (6, (2, 2, 2, 3, 3), 0): ((1, "k23"),),
+        (6, (2, 2, 2, 3, 3), 1): ((1, "house_sum"), (-4, "books2")),
+        (6, (1, 2, 3, 3, 3), 2): ((1, "tri_deg"), (-1, "tailed"), (-12, "cliques4")),
+        (7, (2, 2, 2, 4, 4), 3): ((1, "books3"),),
     }.get(shape)  # fmt: skip
 
 

@@ -3,7 +3,8 @@ CENSUS_BLOCKS`): the degree sums exactly on the host (:mod:`nx_gpumine.engines.d
 the triangle blocks from each edge's triangles (:func:`.orbit_counts.edge_triangle_counts`,
 numba): ``triangles = sum t_e / 6`` over the CSR entries (each edge twice, each triangle on
 three edges), ``books2 = sum C(t_e, 2) / 2``, ``tailed = sum t_v (d_v - 2)`` with ``t_v`` half
-the sum of ``t_e`` over ``v``'s entries. With ``cycles4`` or ``cliques4`` wanted, every
+the sum of ``t_e`` over ``v``'s entries; the 4-cycle blocks of the 5-node census from one
+walk over each node's 2-paths (:mod:`.cycle_blocks`). With ``cycles4`` or ``cliques4`` wanted, every
 triangle block from one pass of the per-node non-induced orbit counts instead
 (:func:`.orbit_counts.noninduced_orbit_counts`): each subgraph is counted at the nodes of one
 of its orbits (the 4-cycles and 4-cliques a quarter of orbits 8 and 14).
@@ -29,6 +30,7 @@ from ..degree_sums import (
     neighbour_degree_sums,
     path_sum,
 )
+from .cycle_blocks import CYCLE_BLOCKS, cycle_blocks
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
 __all__ = ["census_blocks", "induced_census"]
@@ -62,9 +64,10 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["cycles4"] = total(8, 4)
         out["books2"] = total(13, 2)  # the diamond's chord ends
         out["cliques4"] = total(14, 4)
-    per_edge = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
+    per_edge = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"} | CYCLE_BLOCKS
     if ({"triangles", "books2", "tailed"} | per_edge) & (set(names) - set(out)):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)  # per entry
+        out.update(cycle_blocks(graph.indptr, graph.indices, t, set(names) - set(out)))
         out.setdefault("triangles", int(t.sum()) // 6)
         if "books2" in names:  # (the 3-node census asks for the triangles only)
             out.setdefault("books2", exact_dot(t, t - 1) // 4)  # C(t, 2) per entry, each twice

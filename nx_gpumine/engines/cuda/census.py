@@ -37,6 +37,10 @@ __all__ = ["census_blocks"]
 #: census.cu's overflow flag bit.
 F_OVERFLOW_CENSUS = 2
 
+#: The 4-cycle blocks of the 5-node census, computed on the host (with ``cycles4`` when it is
+#: asked too): :mod:`nx_gpumine.engines.cpu.cycle_blocks`.
+_HOST_CYCLE_BLOCKS = frozenset({"cycle_tails", "k23", "house_sum", "tri_deg", "books3"})
+
 
 def _launch_sum(stats: dict, name: str, size: int, *args: Any) -> int | None:
     """Run the sum kernel ``name`` of ``kernels/census.cu`` over ``size`` items between device
@@ -105,10 +109,12 @@ def tailed_triangle_sums(rg: dict, sup: Any, tv2: Any, names: Collection[str]) -
 
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
     """The census blocks ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`) the GPU
-    computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
-    shape kernels), and without the triangle blocks where the triangle kernel cannot run (a
-    degree-ordered out-degree past its bitmap rows). Directed graphs get none. Device time and
-    compile time are added to ``stats`` (``kernel_ms``, ``compile_seconds``). The star sums
+    computes for an undirected ``graph``: all but ``cliques4`` and, unless the 5-node census's
+    4-cycle blocks are asked too (a host step, :mod:`nx_gpumine.engines.cpu.cycle_blocks`),
+    ``cycles4`` (left to the shape kernels), and without the triangle blocks where the triangle
+    kernel cannot run (a degree-ordered out-degree past its bitmap rows). Directed graphs get
+    none. Device time and compile time are added to ``stats`` (``kernel_ms``,
+    ``compile_seconds``). The star sums
     are kept with the graph (:func:`~nx_gpumine.engines.degree_sums.kept_star_sum`: a later
     census or star count of the graph reads them without a launch).
     """
@@ -163,4 +169,10 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + sub.get(
             "compile_seconds", 0.0
         )
+    if names & _HOST_CYCLE_BLOCKS:  # the 5-node census's 4-cycle blocks: a host step (numba)
+        from ..cpu.cycle_blocks import CYCLE_BLOCKS, cycle_blocks
+        from ..cpu.orbit_counts import edge_triangle_counts
+
+        t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
+        out.update(cycle_blocks(graph.indptr, graph.indices, t, names & CYCLE_BLOCKS))
     return {k: v for k, v in out.items() if k in names}
