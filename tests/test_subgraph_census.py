@@ -258,6 +258,7 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
         "G35",
         "G37",
         "G36",
+        "5-cycle",
         "G40",
         "G44",
         "G41",
@@ -266,8 +267,9 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
         "G46",
     ]  # fmt: skip  (5 nodes: G29 the star, G30 the spider, G31 the path, G34 and G35 the
     # triangle with two tails at one node and at two, G37 the 4-cycle with a tail, G36 the
-    # triangle with a two-edge tail, G40 the diamond with a tail at a chord end, G44 K_{2,3},
-    # G41 the diamond with a tail at a side node, G42 the bowtie, G46 the book of 3 pages)
+    # triangle with a two-edge tail, the 5-cycle, G40 the diamond with a tail at a chord end,
+    # G44 K_{2,3}, G41 the diamond with a tail at a side node, G42 the bowtie, G46 the book
+    # of three pages)
     # on the GPU the 4-cliques (and so G41) are left to queries
     on_gpu = {"4-clique", "G41"}
     assert seen == [name for name in every if engine != "cuda" or name not in on_gpu]
@@ -352,8 +354,8 @@ def test_five_node_census_from_blocks_and_queries(monkeypatch):
     monkeypatch.setattr(cpu_census, "census_blocks", fewer_blocks)
     assert ng.subgraph_census(G, 5, engine="cpu") == want
     by = last_census["by_pattern"]
-    formulas = ("G29", "G30", "G31", "G34", "G35", "G37", "G36", "G40", "G44", "G41", "G42",
-                "house", "G46")  # fmt: skip
+    formulas = ("G29", "G30", "G31", "G34", "G35", "G37", "G36", "5-cycle", "G40", "G44",
+                "G41", "G42", "house", "G46")  # fmt: skip
     assert [by[name] for name in formulas] == ["formula"] * len(formulas)
     assert list(by.values()).count("query") == len(by) - len(formulas)
 
@@ -389,6 +391,7 @@ def test_cycle_blocks_equal_brute_force(monkeypatch):
             )
             // 2,  # fmt: skip
             "books3": sum(math.comb(tri[e], 3) for e in tri) // 2,
+            "cycles5": ng.count_subgraphs(G, nx.cycle_graph(5), count="subgraphs", engine="cpu"),
         }
         assert got == want
     monkeypatch.setattr(cb, "_SAFE_BOUND", 10.0)

@@ -4,11 +4,12 @@ Where the engine answers a whole census at once (the optional ``induced_census``
 ``census`` engines: the CPU engine's 5-node orbit equations), that answer is taken. Otherwise
 each graphlet (:func:`~nx_gpumine.plan.graphlets.graphlets`) is counted non-induced, as
 distinct subgraphs. Where :func:`~nx_gpumine.plan.graphlets.block_formula` has a formula
-(stars, paths, the triangle and the diamond, and 13 of the 21 five-node graphlets), from the
-building blocks the engine computes in one pass (``census_blocks``: degree sums, each edge's
-triangles, each node's 2-paths); the others (cliques, the 5-cycle and the denser 5-node
-graphlets; the 4-cycle where the engine leaves it out) by the static query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels and count tails
-where the plan has them, any engine, several GPUs or a Dask cluster). With a Dask client or
+(stars, paths, the triangle and the diamond, and 14 of the 21 five-node graphlets, the
+5-cycle among them), from the building blocks the engine computes in one pass
+(``census_blocks``: degree sums, each edge's triangles, each node's 2-paths); the others
+(cliques and the denser 5-node graphlets; the 4-cycle where the engine leaves it out) by the
+static query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels and count
+tails where the plan has them, any engine, several GPUs or a Dask cluster). With a Dask client or
 several devices only the degree blocks are computed here (on the host) and the triangles
 counted on that route; the patterns of the other blocks take the query path too. Induced and
 non-induced counts follow from each other by the exact linear relations of
@@ -131,7 +132,7 @@ def graphlet_counts(
         # a block that is one graphlet's count, that the engine did not compute (the triangles
         # elsewhere than here, the 4-cycles on the GPU) and that another graphlet's formula
         # needs, its other blocks at hand: counted on the query path
-        named = {g.name: g for size in (3, 4) for g in graphlets(size, False)}
+        named = {g.name: g for size in (3, 4, 5) for g in graphlets(size, False)}
         needed = set()
         for g in gs:
             terms = {b for _, b in block_formula(g) or ()}

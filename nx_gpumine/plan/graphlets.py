@@ -70,14 +70,17 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: 4-cycles through ``v``), ``k23`` = sum over node pairs of C(w_vx, 3), ``house_sum`` = sum
 #: over edges of t_e c4_e (``c4_e`` the 4-cycles through ``e``), ``tri_deg`` = sum over edges
 #: of t_e sum_{c in T_e} (d_c - 2) (``T_e`` the common neighbours of ``e``'s ends) and
-#: ``books3`` = sum over edges of C(t_e, 3).
+#: ``books3`` = sum over edges of C(t_e, 3); ``cycles5``: the 5-cycles (by the trace of
+#: ``A^5``, from the same 2-path counts).
 CENSUS_BLOCKS = (
     "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
     "cliques4", "spiders", "arms", "forks", "doubletails", "tri_arms", "tri_pairs", "books_deg",
-    "cycle_tails", "k23", "house_sum", "tri_deg", "books3",
+    "cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5",
 )  # fmt: skip
 #: The blocks that are one graphlet's non-induced count (its name in the census).
-GRAPHLET_BLOCKS = {"triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique"}
+GRAPHLET_BLOCKS = {
+    "triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique", "cycles5": "5-cycle"
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -343,7 +346,8 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     diamond with a tail at a side node ``tri_deg - tailed - 12 cliques4`` (a chord ``e``, two of
     its ``t_e`` triangles' third nodes ``a`` and ``b`` and a neighbour of ``a`` other than the
     chord's ends and ``b``: ``sum_e (t_e - 1) sum_{a in T_e} (d_a - 2)``, less twice each
-    adjacent pair ``a, b``, six per 4-clique); the book of three pages ``books3``.
+    adjacent pair ``a, b``, six per 4-clique); the book of three pages ``books3``; the
+    5-cycle ``cycles5``.
     """
     if g.directed:
         return None
@@ -380,6 +384,7 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
         (6, (2, 2, 2, 3, 3), 1): ((1, "house_sum"), (-4, "books2")),
         (6, (1, 2, 3, 3, 3), 2): ((1, "tri_deg"), (-1, "tailed"), (-12, "cliques4")),
         (7, (2, 2, 2, 4, 4), 3): ((1, "books3"),),
+        (5, (2, 2, 2, 2, 2), 0): ((1, "cycles5"),),
     }.get(shape)  # fmt: skip
 
 

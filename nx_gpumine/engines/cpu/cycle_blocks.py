@@ -14,6 +14,13 @@ The edge terms are walked only for edges on a triangle (``t_vb > 0``). The block
 (:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`): ``cycles4 = sum c4_v / 4``,
 ``cycle_tails = sum c4_v (d_v - 2)``, ``k23 = sum k23_v``, ``house_sum = sum house_v / 2``,
 ``tri_deg = sum tdeg_v / 2`` (each edge from both ends) and ``books3 = sum_e C(t_e, 3)``.
+
+The 5-cycles (``cycles5``) by Harary and Manvel's trace formula, ``(tr A^5 - 5 tr A^3 - 5
+sum_v (d_v - 2) (A^3)_vv) / 10 = (tr A^5 - 30 triangles - 10 tailed) / 10``, with
+``tr A^5 = sum over node pairs of (A^2)_vx (A^3)_vx``: from ``v``'s 2-path counts
+``(A^2)_vx``, ``(A^3)_vx`` is the sum of those counts over ``x``'s row, walked only where
+``x`` comes before ``v`` in (degree, id) order (the pair counted twice; the other pairs from
+``x``, over the shorter row).
 Both engines use it (the CUDA engine as a host step, as for its other 5-node sums). Totals are
 exact (Python integers over the per-node int64 values); a graph whose per-node values could
 pass 64 bits raises :class:`~nx_gpumine.errors.CapacityError`.
@@ -34,7 +41,9 @@ from .orbit_counts import _chunks
 __all__ = ["CYCLE_BLOCKS", "cycle_blocks"]
 
 #: The blocks :func:`cycle_blocks` gives.
-CYCLE_BLOCKS = frozenset({"cycles4", "cycle_tails", "k23", "house_sum", "tri_deg", "books3"})
+CYCLE_BLOCKS = frozenset(
+    {"cycles4", "cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5"}
+)
 
 #: Largest bound on a per-node value accepted (a factor 2 of headroom to 2**63 - 1).
 _SAFE_BOUND = float(2**62)
@@ -92,6 +101,44 @@ def _cycle_rows(indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, nchunks:
     return c4, k23, house, tdeg
 
 
+@njit(cache=True, parallel=True)
+def _trace5_rows(indptr: np.ndarray, indices: np.ndarray, nchunks: int) -> np.ndarray:
+    """Per node ``v``: its pairs' share of ``tr A^5`` (module doc; each node's sum over the
+    pairs it walks, twice, and its own ``(A^2)_vv (A^3)_vv = d_v * 2 t_v``)."""
+    n = len(indptr) - 1
+    tr = np.zeros(n, dtype=np.int64)
+    for ch in prange(nchunks):
+        cnt = np.zeros(n, dtype=np.int64)
+        touched = np.empty(n, dtype=np.int64)
+        adj = np.zeros(n, dtype=np.bool_)
+        for v in range(ch, n, nchunks):
+            dv = indptr[v + 1] - indptr[v]
+            nt = _two_paths(indptr, indices, v, cnt, touched)
+            for e in range(indptr[v], indptr[v + 1]):
+                adj[indices[e]] = True
+            diag3 = np.int64(0)  # (A^3)_vv = 2 t_v
+            for e in range(indptr[v], indptr[v + 1]):
+                diag3 += cnt[indices[e]]
+            s = dv * diag3
+            for j in range(nt):
+                x = touched[j]
+                dx = indptr[x + 1] - indptr[x]
+                if dx > dv or (dx == dv and x > v):
+                    continue  # the pair is x's, walked over v's shorter row
+                a3 = np.int64(0)  # (A^3)_vx: (A^2)_vy over x's neighbours y, and y = v
+                for f in range(indptr[x], indptr[x + 1]):
+                    a3 += cnt[indices[f]]
+                if adj[x]:
+                    a3 += dv
+                s += 2 * cnt[x] * a3
+            for e in range(indptr[v], indptr[v + 1]):
+                adj[indices[e]] = False
+            for j in range(nt):
+                cnt[touched[j]] = 0
+            tr[v] = s
+    return tr
+
+
 def cycle_blocks(
     indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, names: Collection[str]
 ) -> dict[str, int]:
@@ -133,11 +180,23 @@ def cycle_blocks(
             # house_v <= d_v * max d * S_v, k23_v <= d_v^2 S_v, tdeg_v <= d_v * max d * S_v
             rows = np.repeat(np.arange(len(deg)), deg)
             reach = np.bincount(rows, weights=deg[indices].astype(float), minlength=len(deg))
-            bound = float(np.max(deg.astype(float) * float(deg.max()) * np.maximum(reach, 1.0)))
+            # (and the trace share of v: at most twice that, plus d_v 2 t_v)
+            bound = 4.0 * float(
+                np.max(deg.astype(float) * float(deg.max()) * np.maximum(reach, 1.0))
+            )
             if bound >= _SAFE_BOUND:
                 raise overflow_error(what="4-cycle census block")
-        c4, k23, house, tdeg = _cycle_rows(indptr, indices, t, _chunks(len(deg)))
         ones = np.ones(len(deg), dtype=np.int64)
+        if "cycles5" in names:
+            trace5 = exact_dot(_trace5_rows(indptr, indices, _chunks(len(deg))), ones)
+            run = np.zeros(len(t) + 1, dtype=np.int64)
+            np.cumsum(t, out=run[1:])
+            tv = (run[indptr[1:]] - run[indptr[:-1]]) // 2  # t_v: its entries' t_e / 2
+            triangles = int(t.sum()) // 6  # each triangle on three edges, each edge twice
+            out["cycles5"] = (trace5 - 30 * triangles - 10 * exact_dot(tv, deg - 2)) // 10
+        if not names & (CYCLE_BLOCKS - {"books3", "cycles5"}):
+            return out
+        c4, k23, house, tdeg = _cycle_rows(indptr, indices, t, _chunks(len(deg)))
         if "cycles4" in names:
             out["cycles4"] = exact_dot(c4, ones) // 4
         if "cycle_tails" in names:

@@ -39,7 +39,7 @@ F_OVERFLOW_CENSUS = 2
 
 #: The 4-cycle blocks of the 5-node census, computed on the host (with ``cycles4`` when it is
 #: asked too): :mod:`nx_gpumine.engines.cpu.cycle_blocks`.
-_HOST_CYCLE_BLOCKS = frozenset({"cycle_tails", "k23", "house_sum", "tri_deg", "books3"})
+_HOST_CYCLE_BLOCKS = frozenset({"cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5"})
 
 
 def _launch_sum(stats: dict, name: str, size: int, *args: Any) -> int | None:
