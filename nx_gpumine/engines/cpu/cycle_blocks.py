@@ -50,34 +50,55 @@ _SAFE_BOUND = float(2**62)
 
 
 @njit(cache=True, parallel=True)
-def _cycle_rows(indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, nchunks: int):
-    """Per node: ``c4_v``, ``k23_v``, ``house_v`` and ``tdeg_v`` (int64 each; module doc)."""
+def _cycle_rows(
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    t: np.ndarray,
+    nchunks: int,
+    edge_terms: bool,
+    trace5: bool,
+):
+    """Per node: ``c4_v``, ``k23_v``, ``house_v``, ``tdeg_v`` (the last two with
+    ``edge_terms``) and its share of ``tr A^5`` (with ``trace5``: its pairs' terms, twice,
+    and its own ``(A^2)_vv (A^3)_vv = d_v * 2 t_v``), int64 each (module doc)."""
     n = len(indptr) - 1
     c4 = np.zeros(n, dtype=np.int64)
     k23 = np.zeros(n, dtype=np.int64)
     house = np.zeros(n, dtype=np.int64)
     tdeg = np.zeros(n, dtype=np.int64)
+    tr5 = np.zeros(n, dtype=np.int64)
     for ch in prange(nchunks):
         cnt = np.zeros(n, dtype=np.int64)
         touched = np.empty(n, dtype=np.int64)
         nbr = np.zeros(n, dtype=np.bool_)
         for v in range(ch, n, nchunks):
+            dv = indptr[v + 1] - indptr[v]
             nt = _two_paths(indptr, indices, v, cnt, touched)
+            for e in range(indptr[v], indptr[v + 1]):
+                nbr[indices[e]] = True
             sq = np.int64(0)
             cube = np.int64(0)
+            tr = np.int64(0)
             for j in range(nt):
                 x = touched[j]
                 w = cnt[x]
                 sq += w * (w - 1) // 2
                 if x > v:
                     cube += w * (w - 1) * (w - 2) // 6
-            for e in range(indptr[v], indptr[v + 1]):
-                nbr[indices[e]] = True
+                if trace5:
+                    dx = indptr[x + 1] - indptr[x]
+                    if dx < dv or (dx == dv and x < v):  # else x's, over v's shorter row
+                        a3 = dv if nbr[x] else 0  # (A^3)_vx: (A^2)_vy over y in N(x), y = v
+                        for f in range(indptr[x], indptr[x + 1]):
+                            a3 += cnt[indices[f]]
+                        tr += 2 * w * a3
             hs = np.int64(0)
             td = np.int64(0)
+            diag3 = np.int64(0)  # (A^3)_vv = 2 t_v
             for e in range(indptr[v], indptr[v + 1]):
                 te = t[e]
-                if te == 0:
+                diag3 += te
+                if te == 0 or not edge_terms:
                     continue
                 b = indices[e]
                 s = np.int64(0)
@@ -98,45 +119,8 @@ def _cycle_rows(indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, nchunks:
             k23[v] = cube
             house[v] = hs
             tdeg[v] = td
-    return c4, k23, house, tdeg
-
-
-@njit(cache=True, parallel=True)
-def _trace5_rows(indptr: np.ndarray, indices: np.ndarray, nchunks: int) -> np.ndarray:
-    """Per node ``v``: its pairs' share of ``tr A^5`` (module doc; each node's sum over the
-    pairs it walks, twice, and its own ``(A^2)_vv (A^3)_vv = d_v * 2 t_v``)."""
-    n = len(indptr) - 1
-    tr = np.zeros(n, dtype=np.int64)
-    for ch in prange(nchunks):
-        cnt = np.zeros(n, dtype=np.int64)
-        touched = np.empty(n, dtype=np.int64)
-        adj = np.zeros(n, dtype=np.bool_)
-        for v in range(ch, n, nchunks):
-            dv = indptr[v + 1] - indptr[v]
-            nt = _two_paths(indptr, indices, v, cnt, touched)
-            for e in range(indptr[v], indptr[v + 1]):
-                adj[indices[e]] = True
-            diag3 = np.int64(0)  # (A^3)_vv = 2 t_v
-            for e in range(indptr[v], indptr[v + 1]):
-                diag3 += cnt[indices[e]]
-            s = dv * diag3
-            for j in range(nt):
-                x = touched[j]
-                dx = indptr[x + 1] - indptr[x]
-                if dx > dv or (dx == dv and x > v):
-                    continue  # the pair is x's, walked over v's shorter row
-                a3 = np.int64(0)  # (A^3)_vx: (A^2)_vy over x's neighbours y, and y = v
-                for f in range(indptr[x], indptr[x + 1]):
-                    a3 += cnt[indices[f]]
-                if adj[x]:
-                    a3 += dv
-                s += 2 * cnt[x] * a3
-            for e in range(indptr[v], indptr[v + 1]):
-                adj[indices[e]] = False
-            for j in range(nt):
-                cnt[touched[j]] = 0
-            tr[v] = s
-    return tr
+            tr5[v] = tr + dv * diag3
+    return c4, k23, house, tdeg, tr5
 
 
 def cycle_blocks(
@@ -187,16 +171,17 @@ def cycle_blocks(
             if bound >= _SAFE_BOUND:
                 raise overflow_error(what="4-cycle census block")
         ones = np.ones(len(deg), dtype=np.int64)
+        edge_terms = bool(names & {"house_sum", "tri_deg"})
+        c4, k23, house, tdeg, tr5 = _cycle_rows(
+            indptr, indices, t, _chunks(len(deg)), edge_terms, "cycles5" in names
+        )
         if "cycles5" in names:
-            trace5 = exact_dot(_trace5_rows(indptr, indices, _chunks(len(deg))), ones)
             run = np.zeros(len(t) + 1, dtype=np.int64)
             np.cumsum(t, out=run[1:])
             tv = (run[indptr[1:]] - run[indptr[:-1]]) // 2  # t_v: its entries' t_e / 2
             triangles = int(t.sum()) // 6  # each triangle on three edges, each edge twice
+            trace5 = exact_dot(tr5, ones)
             out["cycles5"] = (trace5 - 30 * triangles - 10 * exact_dot(tv, deg - 2)) // 10
-        if not names & (CYCLE_BLOCKS - {"books3", "cycles5"}):
-            return out
-        c4, k23, house, tdeg = _cycle_rows(indptr, indices, t, _chunks(len(deg)))
         if "cycles4" in names:
             out["cycles4"] = exact_dot(c4, ones) // 4
         if "cycle_tails" in names:
