@@ -56,7 +56,7 @@ HOOKS = {
     ("refine", "cuda"): set(),
     ("local_counts", "cpu"): set(),
     ("local_counts", "cuda"): set(),
-    ("census", "cpu"): {"induced_census"},
+    ("census", "cpu"): set(),
     ("census", "cuda"): set(),
 }
 

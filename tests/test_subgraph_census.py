@@ -231,10 +231,9 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
     g = as_static_graph(G)
     stats: dict = {}
     blocks = engine_module("census", engine).census_blocks(g, CENSUS_BLOCKS, stats)
-    # the CUDA engine leaves the 4-cliques to its shape kernels (the 4-cycles too, unless the
-    # 5-node census's 4-cycle blocks are asked with them, as here)
-    left = {"cliques4"} if engine == "cuda" else set()
-    assert sorted(blocks) == sorted(set(CENSUS_BLOCKS) - left)
+    # (the CUDA engine leaves the 4-cycles and 4-cliques to its shape kernels unless the 5-node
+    # census's other blocks are asked with them, as here)
+    assert sorted(blocks) == sorted(CENSUS_BLOCKS)
     seen = []
     for k in (3, 4, 5):
         for gl in graphlets(k, False):
@@ -265,14 +264,20 @@ def _block_formulas_equal_engine_counts(engine: str, seed: int) -> dict:
         "G42",
         "house",
         "G46",
+        "G45",
+        "G47",
+        "G48",
+        "G49",
+        "G50",
+        "G51",
     ]  # fmt: skip  (5 nodes: G29 the star, G30 the spider, G31 the path, G34 and G35 the
     # triangle with two tails at one node and at two, G37 the 4-cycle with a tail, G36 the
     # triangle with a two-edge tail, the 5-cycle, G40 the diamond with a tail at a chord end,
     # G44 K_{2,3}, G41 the diamond with a tail at a side node, G42 the bowtie, G46 the book
-    # of three pages)
-    # on the GPU the 4-cliques (and so G41) are left to queries
-    on_gpu = {"4-clique", "G41"}
-    assert seen == [name for name in every if engine != "cuda" or name not in on_gpu]
+    # of three pages, G45 the 4-clique with a tail, G47 the fan, G48 K_{2,3} with a side edge,
+    # G49 the 4-clique with a node on two of its nodes, G50 the wheel, G51 K5 less an edge;
+    # all but the 5-clique)
+    assert seen == every
     assert block_formula(graphlets(3, True)[0]) is None
     assert from_blocks(graphlets(4, False)[3], {"paths3": 1}) is None  # triangles missing
     return stats
@@ -335,27 +340,28 @@ def test_tailed_triangle_sums_from_rank_graph_arrays():
 
 
 def test_five_node_census_from_blocks_and_queries(monkeypatch):
-    """Without the CPU engine's whole-census answer (the orbit equations), the 5-node census
-    takes the blocks: the star, the spider, the path and the triangles with tails from their
-    formulas, the triangles and 4-cycles the engine left out counted on the query path
-    (GRAPHLET_BLOCKS), the rest one query each; the same counts as the orbit equations'."""
+    """The 5-node census from blocks where the engine leaves some out: every graphlet but the
+    5-clique from its formula, the triangles, 4-cycles and 4-cliques the engine left out
+    counted on the query path (GRAPHLET_BLOCKS), the 5-clique one query; the counts of one
+    induced query per graphlet."""
     from nx_gpumine.engines.cpu import census as cpu_census
     from nx_gpumine.execution.subgraph_census import last_census
 
     G = nx.gnm_random_graph(40, 150, seed=4)
-    want = ng.subgraph_census(G, 5, engine="cpu")
+    want = {
+        name: ng.count_subgraphs(G, P, induced=True, count="subgraphs", engine="cpu")
+        for name, P in ng.census_patterns(5).items()
+    }
     real = cpu_census.census_blocks
 
     def fewer_blocks(graph, names, stats):  # as an engine without 4-node passes would
         got = real(graph, set(names) - {"cycles4", "cliques4"}, stats)
         return {k: v for k, v in got.items() if k != "triangles"}
 
-    monkeypatch.setattr(cpu_census, "induced_census", lambda *args, **kw: None)
     monkeypatch.setattr(cpu_census, "census_blocks", fewer_blocks)
     assert ng.subgraph_census(G, 5, engine="cpu") == want
     by = last_census["by_pattern"]
-    formulas = ("G29", "G30", "G31", "G34", "G35", "G37", "G36", "5-cycle", "G40", "G44",
-                "G41", "G42", "house", "G46")  # fmt: skip
+    formulas = [g.name for g in graphlets(5, False) if g.name != "5-clique"]
     assert [by[name] for name in formulas] == ["formula"] * len(formulas)
     assert list(by.values()).count("query") == len(by) - len(formulas)
 
@@ -365,7 +371,7 @@ def test_cycle_blocks_equal_brute_force(monkeypatch):
     64-bit guard."""
     from itertools import combinations
 
-    from nx_gpumine.engines.cpu import cycle_blocks as cb
+    from nx_gpumine.engines.cpu import census_walks as cb
     from nx_gpumine.engines.cpu.orbit_counts import edge_triangle_counts
     from nx_gpumine.errors import CapacityError
     from nx_gpumine.inputs.static_graph import as_static_graph
@@ -375,7 +381,7 @@ def test_cycle_blocks_equal_brute_force(monkeypatch):
         G.add_nodes_from([40])
         g = as_static_graph(G)
         t = edge_triangle_counts(g.indptr, g.indices, check=False)
-        got = cb.cycle_blocks(g.indptr, g.indices, t, cb.CYCLE_BLOCKS | {"stars2"})
+        got = cb.walk_blocks(g.indptr, g.indices, t, cb.CYCLE_BLOCKS | {"stars2"})
         adj = {v: set(g.indices[g.indptr[v] : g.indptr[v + 1]].tolist()) for v in range(g.n)}
         common = {(v, x): len(adj[v] & adj[x]) for v in adj for x in adj if v != x}
         c4v = {v: sum(math.comb(common[v, x], 2) for x in adj if x != v) for v in adj}
@@ -396,8 +402,44 @@ def test_cycle_blocks_equal_brute_force(monkeypatch):
         assert got == want
     monkeypatch.setattr(cb, "_SAFE_BOUND", 10.0)
     with pytest.raises(CapacityError):
-        cb.cycle_blocks(g.indptr, g.indices, t, {"k23"})
-    assert cb.cycle_blocks(g.indptr, g.indices, t, {"books3"}) == {"books3": want["books3"]}
+        cb.walk_blocks(g.indptr, g.indices, t, {"k23"})
+    assert cb.walk_blocks(g.indptr, g.indices, t, {"books3"}) == {"books3": want["books3"]}
+
+
+def test_link_blocks_equal_query_counts(monkeypatch):
+    """The link blocks against one query per graphlet (NetworkX-checked path), the list cap
+    and the 64-bit guard."""
+    from nx_gpumine.engines.cpu import census_walks as lb
+    from nx_gpumine.engines.cpu.orbit_counts import edge_triangle_counts
+    from nx_gpumine.errors import CapacityError
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    def count(G, name):
+        return ng.count_subgraphs(G, ng.census_patterns(5)[name], count="subgraphs", engine="cpu")
+
+    for seed in range(3):
+        G = nx.gnp_random_graph(18, 0.45 + 0.1 * seed, seed=seed)
+        G.add_nodes_from([50])
+        g = as_static_graph(G)
+        t = edge_triangle_counts(g.indptr, g.indices, check=False)
+        got = lb.walk_blocks(g.indptr, g.indices, t, lb.LINK_BLOCKS)
+        k4 = ng.count_subgraphs(G, nx.complete_graph(4), count="subgraphs", engine="cpu")
+        assert got == {
+            "cliques4": k4,
+            "clique_tails": count(G, "G45"),
+            "link_paths": count(G, "G47") + 12 * k4,
+            "diamond_bridges": count(G, "G48"),
+            "clique_wings": count(G, "G49"),
+            "wheels4": count(G, "G50"),
+            "clique_pairs": count(G, "G51"),
+        }
+    assert lb.walk_blocks(g.indptr, g.indices, t, set()) == {}
+    monkeypatch.setattr(lb, "MAX_LIST_ENTRIES", 10)  # too many triangles to list: none given
+    assert lb.walk_blocks(g.indptr, g.indices, t, lb.LINK_BLOCKS) == {}
+    monkeypatch.setattr(lb, "MAX_LIST_ENTRIES", 2**28)
+    monkeypatch.setattr(lb, "_SAFE_BOUND", 10.0)
+    with pytest.raises(CapacityError):
+        lb.walk_blocks(g.indptr, g.indices, t, {"wheels4"})
 
 
 @pytest.mark.gpu
@@ -414,16 +456,17 @@ def test_cuda_census_times_each_query():
     assert last_census["kernel_ms"] >= sum(last_census["query_kernel_ms"].values()) > 0
 
 
-def test_cpu_five_node_census_from_orbits_equals_one_query_each():
-    # the CPU engine answers k = 5 from its orbit equations; each graphlet asked alone takes
-    # the query path (an induced count of distinct subgraphs), an independent route
+def test_cpu_five_node_census_equals_one_query_each():
+    # the CPU engine's 5-node census from its blocks; each graphlet asked alone takes the
+    # query path (an induced count of distinct subgraphs), an independent route
     from nx_gpumine.execution.subgraph_census import last_census
 
     H = nx.gnm_random_graph(60, 260, seed=3)
     G = H.copy()
     G.add_edges_from([(0, 0), (5, 5)])  # the census ignores self-loops
     got = ng.subgraph_census(G, 5, engine="cpu")
-    assert set(last_census["by_pattern"].values()) == {"orbits"}
+    by = last_census["by_pattern"]
+    assert by.pop("5-clique") == "query" and set(by.values()) == {"formula"}
     noninduced = ng.subgraph_census(G, 5, induced=False, engine="cpu")
     for name, P in ng.census_patterns(5).items():
         want = ng.count_subgraphs(H, P, induced=True, count="subgraphs", engine="cpu")

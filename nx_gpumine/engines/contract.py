@@ -198,16 +198,6 @@ class EngineHooks(Protocol):
         work lists out in turn). Without it, a multi-device count splits into root ranges."""
         ...
 
-    def induced_census(
-        self, graph: Any, k: int, on_batch: Callable[[int, int], None] | None = None
-    ) -> list[int] | None:
-        """The induced counts of every ``k``-node graphlet at once, in
-        :func:`~nx_gpumine.plan.graphlets.graphlets` order, where the engine has a whole-census
-        method for ``graph`` and ``k`` (None: it has not; census; the CPU engine's 5-node orbit
-        equations; ``on_batch(i, batches)`` after each batch of its work, a progress bar's
-        steps). Without it, the census counts blocks and queries."""
-        ...
-
     def count_table(self, graph: Any, motifs: Any, windows: Any) -> list[list[int]]:
         """Per motif (``TemporalMotif`` values in the graph's time unit, each with the table's
         widest window), its counts within each of the ascending ``windows`` and then its own
@@ -228,7 +218,7 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "temporal": ("unsupported", "release", "count_table"),
     "refine": (),
     "local_counts": (),
-    "census": ("induced_census",),
+    "census": (),
 }
 
 _PROTOCOLS = {

@@ -1,15 +1,13 @@
 """The static subgraph census: every connected ``k``-node pattern counted, induced or not.
 
-Where the engine answers a whole census at once (the optional ``induced_census`` hook of the
-``census`` engines: the CPU engine's 5-node orbit equations), that answer is taken. Otherwise
-each graphlet (:func:`~nx_gpumine.plan.graphlets.graphlets`) is counted non-induced, as
+Each graphlet (:func:`~nx_gpumine.plan.graphlets.graphlets`) is counted non-induced, as
 distinct subgraphs. Where :func:`~nx_gpumine.plan.graphlets.block_formula` has a formula
-(stars, paths, the triangle and the diamond, and 14 of the 21 five-node graphlets, the
-5-cycle among them), from the building blocks the engine computes in one pass
-(``census_blocks``: degree sums, each edge's triangles, each node's 2-paths); the others
-(cliques and the denser 5-node graphlets; the 4-cycle where the engine leaves it out) by the
-static query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels and count
-tails where the plan has them, any engine, several GPUs or a Dask cluster). With a Dask client or
+(stars, paths, the triangle, the 4-cycle, the diamond, the 4-clique and every 5-node graphlet
+but the 5-clique), from the building blocks the engine computes in one pass (``census_blocks``:
+degree sums, each edge's triangles, each node's 2-paths and link); the others (the 5-clique,
+and the blocks that are one graphlet's count where the engine leaves them out) by the static
+query path (:func:`~nx_gpumine.execution.static.run_static`: shape kernels and count tails
+where the plan has them, any engine, several GPUs or a Dask cluster). With a Dask client or
 several devices only the degree blocks are computed here (on the host) and the triangles
 counted on that route; the patterns of the other blocks take the query path too. Induced and
 non-induced counts follow from each other by the exact linear relations of
@@ -21,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engines import resolve_engine_name
-from ..engines.contract import engine_module, optional_hook
+from ..engines.contract import engine_module
 from ..inputs.patterns import as_pattern
 from ..inputs.static_graph import StaticGraph
 from ..plan.graphlets import (
@@ -31,7 +29,6 @@ from ..plan.graphlets import (
     from_blocks,
     graphlets,
     induced_counts,
-    noninduced_counts,
 )
 from ..plan.static_plan import static_plan
 from .merge import progress_bar
@@ -41,7 +38,7 @@ __all__ = ["graphlet_counts", "last_census"]
 
 #: Statistics of this process's last census: ``engine``, ``kernel_ms`` (device time of all its
 #: kernels, CUDA engine), ``blocks`` (the building blocks computed), ``by_pattern``
-#: (``"formula"``, ``"query"`` or ``"orbits"`` per graphlet name) and ``query_kernel_ms`` (the
+#: (``"formula"`` or ``"query"`` per graphlet name) and ``query_kernel_ms`` (the
 #: device time of each queried graphlet's count).
 last_census: dict[str, Any] = {}
 
@@ -71,8 +68,7 @@ def graphlet_counts(
     engine, client, devices
         Where each count runs (:func:`~nx_gpumine.execution.static.run_static`).
     progress : bool
-        A bar over the graphlets, or over the batches of the CPU engine's 5-node orbit
-        equations (needs tqdm).
+        A bar over the graphlets (needs tqdm).
 
     Returns
     -------
@@ -84,27 +80,6 @@ def graphlet_counts(
     local = client is None and devices is None and engine != "dask"
     name = resolve_engine_name(engine) if local else "cpu"
     stats: dict[str, Any] = {"engine": name if local else engine, "kernel_ms": 0.0}
-    whole = optional_hook(engine_module("census", name), "induced_census") if local else None
-    answered = None
-    if whole is not None and graph.n >= k:
-        bars: list = []
-
-        def step(i: int, batches: int) -> None:  # the bar, made at the first step
-            if not bars:
-                bars.append(progress_bar(batches, f"subgraph census k={k} (orbits)"))
-            if bars[0] is not None:
-                bars[0].task_done(i)
-
-        try:
-            answered = whole(graph, k, step if progress else None)
-        finally:
-            if bars and bars[0] is not None:
-                bars[0].close()
-    if answered is not None:  # the engine's whole-census method (CPU: the 5-node orbits)
-        stats.update(blocks={}, by_pattern={g.name: "orbits" for g in gs}, query_kernel_ms={})
-        last_census.clear()
-        last_census.update(stats)
-        return gs, (answered if induced else noninduced_counts(answered, k, graph.directed))
     if graph.n >= k:
         wanted = {b for g in gs for _, b in block_formula(g) or ()}
         # elsewhere than here, the host computes the degree sums; the triangles are a count on

@@ -65,17 +65,20 @@ CENSUS_SIZES = {False: (3, 4, 5), True: (3, 4)}
 #: counts the triangles where an engine does not: :data:`GRAPHLET_BLOCKS`); ``spiders`` and
 #: ``arms``: the degree sums of the 5-node trees
 #: (:func:`~nx_gpumine.engines.degree_sums.spider_sums`); from each node's 2-paths counted by
-#: their far end (``w_vx`` common neighbours, :mod:`nx_gpumine.engines.cpu.cycle_blocks`):
+#: their far end (``w_vx`` common neighbours, :mod:`nx_gpumine.engines.cpu.census_walks`):
 #: ``cycle_tails`` = sum over nodes of c4_v (d_v - 2) (``c4_v = sum_x C(w_vx, 2)``, the
 #: 4-cycles through ``v``), ``k23`` = sum over node pairs of C(w_vx, 3), ``house_sum`` = sum
 #: over edges of t_e c4_e (``c4_e`` the 4-cycles through ``e``), ``tri_deg`` = sum over edges
 #: of t_e sum_{c in T_e} (d_c - 2) (``T_e`` the common neighbours of ``e``'s ends) and
 #: ``books3`` = sum over edges of C(t_e, 3); ``cycles5``: the 5-cycles (by the trace of
-#: ``A^5``, from the same 2-path counts).
+#: ``A^5``, from the same 2-path counts); from each node's link (the subgraph on its
+#: neighbours; :mod:`nx_gpumine.engines.cpu.census_walks`): ``clique_tails``, ``link_paths``,
+#: ``diamond_bridges``, ``clique_wings``, ``wheels4`` and ``clique_pairs``.
 CENSUS_BLOCKS = (
     "stars2", "stars3", "stars4", "paths3", "triangles", "books2", "tailed", "cycles4",
     "cliques4", "spiders", "arms", "forks", "doubletails", "tri_arms", "tri_pairs", "books_deg",
-    "cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5",
+    "cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5", "clique_tails",
+    "link_paths", "diamond_bridges", "clique_wings", "wheels4", "clique_pairs",
 )  # fmt: skip
 #: The blocks that are one graphlet's non-induced count (its name in the census).
 GRAPHLET_BLOCKS = {
@@ -347,7 +350,13 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
     its ``t_e`` triangles' third nodes ``a`` and ``b`` and a neighbour of ``a`` other than the
     chord's ends and ``b``: ``sum_e (t_e - 1) sum_{a in T_e} (d_a - 2)``, less twice each
     adjacent pair ``a, b``, six per 4-clique); the book of three pages ``books3``; the
-    5-cycle ``cycles5``.
+    5-cycle ``cycles5``. From the links: the 4-clique with a tail ``clique_tails``; the fan (a
+    hub and a 4-node path among its neighbours) ``link_paths - 12 cliques4`` (each link's
+    3-edge paths, ``sum (t_ux - 1)(t_uz - 1)`` over its edges less three per triangle of the
+    link, a 4-clique at the hub); ``K_{2,3}`` with an edge between two side nodes
+    ``diamond_bridges``; the 4-clique with a node joined to two of its nodes
+    ``clique_wings``; the wheel with four spokes ``wheels4``; the 5-clique less an edge
+    ``clique_pairs``.
     """
     if g.directed:
         return None
@@ -385,6 +394,12 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
         (6, (1, 2, 3, 3, 3), 2): ((1, "tri_deg"), (-1, "tailed"), (-12, "cliques4")),
         (7, (2, 2, 2, 4, 4), 3): ((1, "books3"),),
         (5, (2, 2, 2, 2, 2), 0): ((1, "cycles5"),),
+        (7, (1, 3, 3, 3, 4), 4): ((1, "clique_tails"),),
+        (7, (2, 2, 3, 3, 4), 3): ((1, "link_paths"), (-12, "cliques4")),
+        (7, (2, 3, 3, 3, 3), 2): ((1, "diamond_bridges"),),
+        (8, (2, 3, 3, 4, 4), 5): ((1, "clique_wings"),),
+        (8, (3, 3, 3, 3, 4), 4): ((1, "wheels4"),),
+        (9, (3, 3, 4, 4, 4), 7): ((1, "clique_pairs"),),
     }.get(shape)  # fmt: skip
 
 

@@ -3,26 +3,20 @@ CENSUS_BLOCKS`): the degree sums exactly on the host (:mod:`nx_gpumine.engines.d
 the triangle blocks from each edge's triangles (:func:`.orbit_counts.edge_triangle_counts`,
 numba): ``triangles = sum t_e / 6`` over the CSR entries (each edge twice, each triangle on
 three edges), ``books2 = sum C(t_e, 2) / 2``, ``tailed = sum t_v (d_v - 2)`` with ``t_v`` half
-the sum of ``t_e`` over ``v``'s entries; the 4-cycle blocks of the 5-node census from one
-walk over each node's 2-paths (:mod:`.cycle_blocks`). With ``cycles4`` or ``cliques4`` wanted, every
-triangle block from one pass of the per-node non-induced orbit counts instead
+the sum of ``t_e`` over ``v``'s entries; the other 5-node blocks from one walk over each node's
+2-paths and one over each node's link (:mod:`.census_walks`). With ``cycles4`` or ``cliques4``
+wanted, every triangle block from one pass of the per-node non-induced orbit counts instead
 (:func:`.orbit_counts.noninduced_orbit_counts`): each subgraph is counted at the nodes of one
 of its orbits (the 4-cycles and 4-cliques a quarter of orbits 8 and 14).
-
-The 5-node census of an undirected graph is answered whole (:func:`induced_census`): from the
-per-node induced orbit counts of :mod:`.orbit_equations5` (Hočevar and Demšar's equations),
-each graphlet is counted at the nodes of one of its orbits, instead of one query per graphlet.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ...plan.graphlets import graphlets
-from ...plan.orbits import orbits
 from ..degree_sums import (
     exact_dot,
     kept_spider_sums,
@@ -30,10 +24,10 @@ from ..degree_sums import (
     neighbour_degree_sums,
     path_sum,
 )
-from .cycle_blocks import CYCLE_BLOCKS, cycle_blocks
+from .census_walks import WALK_BLOCKS, walk_blocks
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
-__all__ = ["census_blocks", "induced_census"]
+__all__ = ["census_blocks"]
 
 
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
@@ -64,10 +58,11 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["cycles4"] = total(8, 4)
         out["books2"] = total(13, 2)  # the diamond's chord ends
         out["cliques4"] = total(14, 4)
-    per_edge = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"} | CYCLE_BLOCKS
+    per_edge = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
+    per_edge |= WALK_BLOCKS
     if ({"triangles", "books2", "tailed"} | per_edge) & (set(names) - set(out)):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)  # per entry
-        out.update(cycle_blocks(graph.indptr, graph.indices, t, set(names) - set(out)))
+        out.update(walk_blocks(graph.indptr, graph.indices, t, set(names) - set(out)))
         out.setdefault("triangles", int(t.sum()) // 6)
         if "books2" in names:  # (the 3-node census asks for the triangles only)
             out.setdefault("books2", exact_dot(t, t - 1) // 4)  # C(t, 2) per entry, each twice
@@ -91,32 +86,3 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             if "books_deg" in names:  # C(t_e, 2)(d_x + d_y)
                 out["books_deg"] = exact_dot(t * (t - 1) // 2, deg[src] + deg[dst]) // 2
     return {k: v for k, v in out.items() if k in names}
-
-
-def induced_census(
-    graph: StaticGraph, k: int, on_batch: Callable[[int, int], None] | None = None
-) -> list[int] | None:
-    """The induced count of every ``k``-node graphlet (:func:`~nx_gpumine.plan.graphlets.
-    graphlets` order) for ``k = 5`` on an undirected ``graph``, from one pass of the 5-node
-    orbit equations; None otherwise (the census then counts blocks and queries).
-
-    Each node set inducing graphlet ``H`` puts each of its nodes in one orbit of ``H``, so
-    ``I[H]`` is the sum over nodes of the count of any one orbit ``o`` of ``H`` divided by the
-    nodes of ``H`` in ``o`` (exact sums). ``on_batch(i, batches)`` is called after each batch
-    of the orbit equations (a progress bar's steps).
-    """
-    if k != 5 or graph.directed:
-        return None
-    from .orbit_equations5 import node_orbit_counts5  # numba, compiled on first use
-
-    per_node = node_orbit_counts5(graph.indptr, graph.indices, on_batch)
-    ones = np.ones(graph.n, dtype=np.int64)
-    first = {}
-    for o in orbits(5):
-        if o.k == 5:
-            first.setdefault(o.graphlet, o)
-    out = []
-    for g in graphlets(5, False):
-        o = first[g.name]
-        out.append(exact_dot(np.ascontiguousarray(per_node[:, o.index]), ones) // len(o.nodes))
-    return out

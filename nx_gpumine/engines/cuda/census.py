@@ -37,9 +37,12 @@ __all__ = ["census_blocks"]
 #: census.cu's overflow flag bit.
 F_OVERFLOW_CENSUS = 2
 
-#: The 4-cycle blocks of the 5-node census, computed on the host (with ``cycles4`` when it is
-#: asked too): :mod:`nx_gpumine.engines.cpu.cycle_blocks`.
-_HOST_CYCLE_BLOCKS = frozenset({"cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5"})
+#: The 5-node census's blocks computed on the host (with ``cycles4`` and ``cliques4`` when they
+#: are asked too): :mod:`nx_gpumine.engines.cpu.census_walks` (numba, all host cores).
+_HOST_BLOCKS = frozenset(
+    {"cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5", "clique_tails",
+     "link_paths", "diamond_bridges", "clique_wings", "wheels4", "clique_pairs"}
+)  # fmt: skip
 
 
 def _launch_sum(stats: dict, name: str, size: int, *args: Any) -> int | None:
@@ -109,14 +112,14 @@ def tailed_triangle_sums(rg: dict, sup: Any, tv2: Any, names: Collection[str]) -
 
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
     """The census blocks ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`) the GPU
-    computes for an undirected ``graph``: all but ``cliques4`` and, unless the 5-node census's
-    4-cycle blocks are asked too (a host step, :mod:`nx_gpumine.engines.cpu.cycle_blocks`),
-    ``cycles4`` (left to the shape kernels), and without the triangle blocks where the triangle
-    kernel cannot run (a degree-ordered out-degree past its bitmap rows). Directed graphs get
-    none. Device time and compile time are added to ``stats`` (``kernel_ms``,
-    ``compile_seconds``). The star sums
-    are kept with the graph (:func:`~nx_gpumine.engines.degree_sums.kept_star_sum`: a later
-    census or star count of the graph reads them without a launch).
+    computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
+    shape kernels) unless the 5-node census's other blocks are asked with them (a host step:
+    :mod:`nx_gpumine.engines.cpu.census_walks`),
+    and without the triangle blocks where the triangle kernel cannot run (a degree-ordered
+    out-degree past its bitmap rows). Directed graphs get none. Device time and compile time
+    are added to ``stats`` (``kernel_ms``, ``compile_seconds``). The star sums are kept with
+    the graph (:func:`~nx_gpumine.engines.degree_sums.kept_star_sum`: a later census or star
+    count of the graph reads them without a launch).
     """
     names = set(names)
     if graph.directed or graph.n == 0:
@@ -169,10 +172,10 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + sub.get(
             "compile_seconds", 0.0
         )
-    if names & _HOST_CYCLE_BLOCKS:  # the 5-node census's 4-cycle blocks: a host step (numba)
-        from ..cpu.cycle_blocks import CYCLE_BLOCKS, cycle_blocks
+    if names & _HOST_BLOCKS:  # the 5-node census's 2-path and link blocks: a host step (numba)
+        from ..cpu.census_walks import WALK_BLOCKS, walk_blocks
         from ..cpu.orbit_counts import edge_triangle_counts
 
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
-        out.update(cycle_blocks(graph.indptr, graph.indices, t, names & CYCLE_BLOCKS))
+        out.update(walk_blocks(graph.indptr, graph.indices, t, names & WALK_BLOCKS))
     return {k: v for k, v in out.items() if k in names}
