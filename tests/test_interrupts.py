@@ -39,7 +39,12 @@ _HARNESS = textwrap.dedent(
         pd.DataFrame(dict(source=[0, 1, 2, 3, 4], target=[1, 2, 3, 4, 5], time=[1, 2, 3, 4, 5]))
     )
 
+    # the 5-node census's walks: every leaf's 2-paths reach all other leaves (no triangles)
+    wide = ng.from_networkx(nx.complete_bipartite_graph(2, 100_000)) if KIND == "census5" else None
+
     def run(graph, temporal_graph):
+        if KIND == "census5":
+            return ng.subgraph_census(wide if graph is big else graph, 5, engine="cpu")
         if KIND == "count":
             return ng.count_subgraphs(graph, "5-cycle", progress=PROGRESS, engine="cpu")
         if KIND == "count-subgraphs":
@@ -113,6 +118,7 @@ def _run_case(kind: str, progress: bool) -> dict:
         ("motifs", False),
         ("motifs", True),
         ("find-motifs", False),
+        ("census5", False),
     ],
 )
 def test_sigint_interrupts_within_a_second(kind, progress):

@@ -5,7 +5,8 @@ numba): ``triangles = sum t_e / 6`` over the CSR entries (each edge twice, each 
 three edges), ``books2 = sum C(t_e, 2) / 2``, ``tailed = sum t_v (d_v - 2)`` with ``t_v`` half
 the sum of ``t_e`` over ``v``'s entries; the other 5-node blocks from one walk over each node's
 2-paths and one over each node's link (:mod:`.census_walks`). With ``cycles4`` or ``cliques4``
-wanted, every triangle block from one pass of the per-node non-induced orbit counts instead
+wanted and no other 5-node block (the 4-node census), every triangle block from one pass of the
+per-node non-induced orbit counts instead
 (:func:`.orbit_counts.noninduced_orbit_counts`): each subgraph is counted at the nodes of one
 of its orbits (the 4-cycles and 4-cliques a quarter of orbits 8 and 14).
 """
@@ -45,7 +46,10 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["paths3"] = path_sum(graph.indptr, graph.indices)
     if {"spiders", "arms"} & set(names):
         out["spiders"], out["arms"] = kept_spider_sums(graph)
-    if {"cycles4", "cliques4"} & set(names):  # one pass for every 4-node block
+    # the 4-node census: one orbit pass for every 4-node block; the 5-node census has the
+    # 4-cycles and 4-cliques from its walks (census_walks), the triangle blocks from t_e
+    five_node = bool((WALK_BLOCKS - {"cycles4", "cliques4"}) & set(names))
+    if {"cycles4", "cliques4"} & set(names) and not five_node:
         per_node = noninduced_orbit_counts(graph.indptr, graph.indices, 4)
         ones = np.ones(graph.n, dtype=np.int64)
 

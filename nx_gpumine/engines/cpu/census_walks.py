@@ -2,7 +2,9 @@
 
 Both engines use these (the CUDA engine as a host step of its census, beside its triangle
 pass). Totals are exact (Python integers over per-node int64 values); a graph whose per-node
-values could pass 64 bits raises :class:`~nx_gpumine.errors.CapacityError`.
+values could pass 64 bits raises :class:`~nx_gpumine.errors.CapacityError`. The walks run
+through :func:`~.calls.run_kernel` and poll their stop flag once per node: Ctrl-C stops them
+within a node's work.
 
 **2-path blocks** (:data:`CYCLE_BLOCKS`). For each node ``v`` the 2-paths ``v - a - x`` are
 counted by their far end (``w_vx``, the common neighbours of ``v`` and ``x``); from them, for
@@ -69,6 +71,7 @@ from numba import njit, prange
 
 from ..checks import overflow_error
 from ..degree_sums import exact_dot
+from .calls import new_stop, run_kernel
 from .local_counts import _two_paths
 from .orbit_counts import _chunks
 
@@ -95,7 +98,14 @@ MAX_LIST_ENTRIES = 2**28
 _SAFE_BOUND = float(2**62)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def _stopped(stop: np.ndarray) -> bool:
+    """Whether the call's stop flag is set. A function of its own: read in a ``prange`` body,
+    ``stop[0]`` would be hoisted out of the loop by numba's parfor pass (read once)."""
+    return stop[0] != 0
+
+
+@njit(cache=True, parallel=True, nogil=True)
 def _cycle_rows(
     indptr: np.ndarray,
     indices: np.ndarray,
@@ -103,6 +113,7 @@ def _cycle_rows(
     nchunks: int,
     edge_terms: bool,
     trace5: bool,
+    stop: np.ndarray,
 ):
     """Per node: ``c4_v``, ``k23_v``, ``house_v``, ``tdeg_v`` (the last two with
     ``edge_terms``) and its share of ``tr A^5`` (with ``trace5``: its pairs' terms, twice,
@@ -118,6 +129,8 @@ def _cycle_rows(
         touched = np.empty(n, dtype=np.int64)
         nbr = np.zeros(n, dtype=np.bool_)
         for v in range(ch, n, nchunks):
+            if _stopped(stop):
+                break
             dv = indptr[v + 1] - indptr[v]
             nt = _two_paths(indptr, indices, v, cnt, touched)
             for e in range(indptr[v], indptr[v + 1]):
@@ -169,9 +182,9 @@ def _cycle_rows(
     return c4, k23, house, tdeg, tr5
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _triangle_lists(
-    indptr: np.ndarray, indices: np.ndarray, tptr: np.ndarray, nchunks: int
+    indptr: np.ndarray, indices: np.ndarray, tptr: np.ndarray, nchunks: int, stop: np.ndarray
 ) -> np.ndarray:
     """For each entry ``e = (v, b)``: the entries ``(b, w)`` of ``b``'s row with ``w`` a common
     neighbour of ``v`` and ``b``, ascending, at ``[tptr[e], tptr[e + 1])``."""
@@ -180,6 +193,8 @@ def _triangle_lists(
     for ch in prange(nchunks):
         mark = np.zeros(n, dtype=np.bool_)
         for v in range(ch, n, nchunks):
+            if _stopped(stop):
+                break
             for e in range(indptr[v], indptr[v + 1]):
                 mark[indices[e]] = True
             for e in range(indptr[v], indptr[v + 1]):
@@ -194,7 +209,7 @@ def _triangle_lists(
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _link_rows(
     indptr: np.ndarray,
     indices: np.ndarray,
@@ -202,6 +217,7 @@ def _link_rows(
     tptr: np.ndarray,
     tlist: np.ndarray,
     nchunks: int,
+    stop: np.ndarray,
 ) -> np.ndarray:
     """Per node ``u`` (columns): the sums over its triangles of c, C(c, 2), c (t_xz - 2),
     (t_ux - 1)(t_uz - 1) and sum_w (w_uw - 2), and its link's 4-cycle term (module doc)."""
@@ -214,6 +230,8 @@ def _link_rows(
         touched2 = np.empty(n, dtype=np.int64)
         at = np.zeros(n, dtype=np.int64)  # 1 + the entry (u, y) of each neighbour y, else 0
         for u in range(ch, n, nchunks):
+            if _stopped(stop):
+                break
             nt = _two_paths(indptr, indices, u, cnt, touched)
             for e in range(indptr[u], indptr[u + 1]):
                 at[indices[e]] = e + 1
@@ -294,9 +312,11 @@ def _cycle_totals(
                 raise overflow_error(what="4-cycle census block")
         ones = np.ones(len(deg), dtype=np.int64)
         edge_terms = bool(names & {"house_sum", "tri_deg"})
-        c4, k23, house, tdeg, tr5 = _cycle_rows(
-            indptr, indices, t, _chunks(len(deg)), edge_terms, "cycles5" in names
-        )
+        stop = new_stop()
+        c4, k23, house, tdeg, tr5 = run_kernel(
+            _cycle_rows, indptr, indices, t, _chunks(len(deg)), edge_terms, "cycles5" in names,
+            stop, stop=stop,
+        )  # fmt: skip
         if "cycles5" in names:
             run = np.zeros(len(t) + 1, dtype=np.int64)
             np.cumsum(t, out=run[1:])
@@ -333,8 +353,9 @@ def _link_totals(
     tptr = np.zeros(len(t) + 1, dtype=np.int64)
     np.cumsum(t, out=tptr[1:])
     chunks = _chunks(n)
-    rows = _link_rows(indptr, indices, t, tptr, _triangle_lists(indptr, indices, tptr, chunks),
-                      chunks)  # fmt: skip
+    stop = new_stop()
+    tlist = run_kernel(_triangle_lists, indptr, indices, tptr, chunks, stop, stop=stop)
+    rows = run_kernel(_link_rows, indptr, indices, t, tptr, tlist, chunks, stop, stop=stop)
     ones = np.ones(n, dtype=np.int64)
 
     def total(col: int) -> int:
