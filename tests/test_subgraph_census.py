@@ -19,7 +19,13 @@ from hypothesis import strategies as st
 
 import nx_gpumine as ng
 from nx_gpumine.errors import QueryError
-from nx_gpumine.plan.graphlets import copies_matrix, graphlets, induced_counts
+from nx_gpumine.plan.graphlets import (
+    CYCLE_BLOCKS,
+    LINK_BLOCKS,
+    copies_matrix,
+    graphlets,
+    induced_counts,
+)
 
 
 # ---------------------------------------------------------------- the catalogue
@@ -381,7 +387,7 @@ def test_cycle_blocks_equal_brute_force(monkeypatch):
         G.add_nodes_from([40])
         g = as_static_graph(G)
         t = edge_triangle_counts(g.indptr, g.indices, check=False)
-        got = cb.walk_blocks(g.indptr, g.indices, t, cb.CYCLE_BLOCKS | {"stars2"})
+        got = cb.walk_blocks(g.indptr, g.indices, t, CYCLE_BLOCKS | {"stars2"})
         adj = {v: set(g.indices[g.indptr[v] : g.indptr[v + 1]].tolist()) for v in range(g.n)}
         common = {(v, x): len(adj[v] & adj[x]) for v in adj for x in adj if v != x}
         c4v = {v: sum(math.comb(common[v, x], 2) for x in adj if x != v) for v in adj}
@@ -422,7 +428,7 @@ def test_link_blocks_equal_query_counts(monkeypatch):
         G.add_nodes_from([50])
         g = as_static_graph(G)
         t = edge_triangle_counts(g.indptr, g.indices, check=False)
-        got = lb.walk_blocks(g.indptr, g.indices, t, lb.LINK_BLOCKS)
+        got = lb.walk_blocks(g.indptr, g.indices, t, LINK_BLOCKS)
         k4 = ng.count_subgraphs(G, nx.complete_graph(4), count="subgraphs", engine="cpu")
         assert got == {
             "cliques4": k4,
@@ -435,7 +441,7 @@ def test_link_blocks_equal_query_counts(monkeypatch):
         }
     assert lb.walk_blocks(g.indptr, g.indices, t, set()) == {}
     monkeypatch.setattr(lb, "MAX_LIST_ENTRIES", 10)  # too many triangles to list: none given
-    assert lb.walk_blocks(g.indptr, g.indices, t, lb.LINK_BLOCKS) == {}
+    assert lb.walk_blocks(g.indptr, g.indices, t, LINK_BLOCKS) == {}
     monkeypatch.setattr(lb, "MAX_LIST_ENTRIES", 2**28)
     monkeypatch.setattr(lb, "_SAFE_BOUND", 10.0)
     with pytest.raises(CapacityError):

@@ -42,6 +42,9 @@ __all__ = [
     "noninduced_counts",
     "CENSUS_SIZES",
     "CENSUS_BLOCKS",
+    "CYCLE_BLOCKS",
+    "LINK_BLOCKS",
+    "WALK_BLOCKS",
     "GRAPHLET_BLOCKS",
     "block_formula",
     "from_blocks",
@@ -80,6 +83,16 @@ CENSUS_BLOCKS = (
     "cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5", "clique_tails",
     "link_paths", "diamond_bridges", "clique_wings", "wheels4", "clique_pairs",
 )  # fmt: skip
+#: The 5-node census's blocks from each node's 2-paths and from each node's link (the engines'
+#: walks: :mod:`nx_gpumine.engines.cpu.census_walks`).
+CYCLE_BLOCKS = frozenset(
+    {"cycles4", "cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5"}
+)
+LINK_BLOCKS = frozenset(
+    {"cliques4", "clique_tails", "link_paths", "diamond_bridges", "clique_wings",
+     "clique_pairs", "wheels4"}
+)  # fmt: skip
+WALK_BLOCKS = CYCLE_BLOCKS | LINK_BLOCKS
 #: The blocks that are one graphlet's non-induced count (its name in the census).
 GRAPHLET_BLOCKS = {
     "triangles": "triangle", "cycles4": "4-cycle", "cliques4": "4-clique", "cycles5": "5-cycle"

@@ -18,6 +18,7 @@ from collections.abc import Collection
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
+from ...plan.graphlets import WALK_BLOCKS
 from ..degree_sums import (
     exact_dot,
     kept_spider_sums,
@@ -25,7 +26,7 @@ from ..degree_sums import (
     neighbour_degree_sums,
     path_sum,
 )
-from .census_walks import WALK_BLOCKS, walk_blocks
+from .census_walks import walk_blocks
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
 __all__ = ["census_blocks"]

@@ -6,10 +6,10 @@ values could pass 64 bits raises :class:`~nx_gpumine.errors.CapacityError`. The 
 through :func:`~.calls.run_kernel` and poll their stop flag once per node: Ctrl-C stops them
 within a node's work.
 
-**2-path blocks** (:data:`CYCLE_BLOCKS`). For each node ``v`` the 2-paths ``v - a - x`` are
-counted by their far end (``w_vx``, the common neighbours of ``v`` and ``x``); from them, for
-every node ``v`` (``d`` degrees, ``t_e`` the triangles on edge ``e``, ``T_e`` its common
-neighbours):
+**2-path blocks** (:data:`~nx_gpumine.plan.graphlets.CYCLE_BLOCKS`). For each node ``v`` the
+2-paths ``v - a - x`` are counted by their far end (``w_vx``, the common neighbours of ``v``
+and ``x``); from them, for every node ``v`` (``d`` degrees, ``t_e`` the triangles on edge
+``e``, ``T_e`` its common neighbours):
 
 * ``c4_v = sum_x C(w_vx, 2)``: the 4-cycles through ``v`` (``x`` the opposite node);
 * ``k23_v = sum_{x > v} C(w_vx, 3)``: the ``K_{2,3}`` with hubs ``v`` and ``x``;
@@ -29,14 +29,13 @@ sum_v (d_v - 2) (A^3)_vv) / 10 = (tr A^5 - 30 triangles - 10 tailed) / 10``, wit
 ``x`` comes before ``v`` in (degree, id) order (the pair counted twice; the other pairs from
 ``x``, over the shorter row). One walk per node gives all of these.
 
-**Link blocks** (:data:`LINK_BLOCKS`). A node's *link* is the subgraph on its neighbours; a
-triangle ``{u, x, z}`` is an edge ``x - z`` of ``u``'s link, and ``x``'s degree there is
-``t_ux`` (the triangles on the edge ``u - x``). Each CSR entry ``e = (v, b)`` gets the list of
-its edge's common neighbours ``T_e`` (stored as the entries ``(b, w)`` of ``b``'s row, so that
-``w``'s own list is at hand); then,
-for every node ``u`` (``d`` degrees, ``w_uy`` the common neighbours of ``u`` and ``y``) and
-every triangle ``{u, x, z}`` at it, ``C = T_xz & N(u)`` (the nodes closing a 4-clique with it,
-``c = |C|``):
+**Link blocks** (:data:`~nx_gpumine.plan.graphlets.LINK_BLOCKS`). A node's *link* is the
+subgraph on its neighbours; a triangle ``{u, x, z}`` is an edge ``x - z`` of ``u``'s link, and
+``x``'s degree there is ``t_ux`` (the triangles on the edge ``u - x``). Each CSR entry
+``e = (v, b)`` gets the list of its edge's common neighbours ``T_e`` (stored as the entries
+``(b, w)`` of ``b``'s row, so that ``w``'s own list is at hand); then, for every node ``u``
+(``d`` degrees, ``w_uy`` the common neighbours of ``u`` and ``y``) and every triangle
+``{u, x, z}`` at it, ``C = T_xz & N(u)`` (the nodes closing a 4-clique with it, ``c = |C|``):
 
 * ``cliques4`` = sum over (u, triangle) of c / 12 (each 4-clique at 4 nodes, 3 triangles each);
 * ``clique_tails`` = sum_u k4_u (d_u - 3), ``k4_u`` = sum over its triangles of c / 3: the
@@ -69,27 +68,14 @@ from collections.abc import Collection
 import numpy as np
 from numba import njit, prange
 
+from ...plan.graphlets import CYCLE_BLOCKS, LINK_BLOCKS
 from ..checks import overflow_error
 from ..degree_sums import exact_dot
 from .calls import new_stop, run_kernel
 from .local_counts import _two_paths
 from .orbit_counts import _chunks
 
-__all__ = ["CYCLE_BLOCKS", "LINK_BLOCKS", "WALK_BLOCKS", "MAX_LIST_ENTRIES", "walk_blocks"]
-
-#: The 2-path blocks.
-CYCLE_BLOCKS = frozenset(
-    {"cycles4", "cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5"}
-)
-
-#: The link blocks.
-LINK_BLOCKS = frozenset(
-    {"cliques4", "clique_tails", "link_paths", "diamond_bridges", "clique_wings",
-     "clique_pairs", "wheels4"}
-)  # fmt: skip
-
-#: Every block :func:`walk_blocks` gives.
-WALK_BLOCKS = CYCLE_BLOCKS | LINK_BLOCKS
+__all__ = ["MAX_LIST_ENTRIES", "walk_blocks"]
 
 #: Most triangle-list entries (``sum_e t_e``, 8 bytes each) built for the link blocks: 2 GiB.
 MAX_LIST_ENTRIES = 2**28
@@ -382,8 +368,8 @@ def _link_totals(
 def walk_blocks(
     indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, names: Collection[str]
 ) -> dict[str, int]:
-    """The blocks of :data:`WALK_BLOCKS` among ``names``, exactly (the link blocks none past
-    :data:`MAX_LIST_ENTRIES` triangle-list entries).
+    """The blocks of :data:`~nx_gpumine.plan.graphlets.WALK_BLOCKS` among ``names``, exactly
+    (the link blocks none past :data:`MAX_LIST_ENTRIES` triangle-list entries).
 
     Parameters
     ----------

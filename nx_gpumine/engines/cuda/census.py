@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
+from ...plan.graphlets import WALK_BLOCKS
 from ..degree_sums import (
     exact_dot,
     kept_spider_sums,
@@ -39,10 +40,7 @@ F_OVERFLOW_CENSUS = 2
 
 #: The 5-node census's blocks computed on the host (with ``cycles4`` and ``cliques4`` when they
 #: are asked too): :mod:`nx_gpumine.engines.cpu.census_walks` (numba, all host cores).
-_HOST_BLOCKS = frozenset(
-    {"cycle_tails", "k23", "house_sum", "tri_deg", "books3", "cycles5", "clique_tails",
-     "link_paths", "diamond_bridges", "clique_wings", "wheels4", "clique_pairs"}
-)  # fmt: skip
+_HOST_BLOCKS = WALK_BLOCKS - {"cycles4", "cliques4"}
 
 
 def _launch_sum(stats: dict, name: str, size: int, *args: Any) -> int | None:
@@ -114,12 +112,12 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     """The census blocks ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`) the GPU
     computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
     shape kernels) unless the 5-node census's other blocks are asked with them (a host step:
-    :mod:`nx_gpumine.engines.cpu.census_walks`),
-    and without the triangle blocks where the triangle kernel cannot run (a degree-ordered
-    out-degree past its bitmap rows). Directed graphs get none. Device time and compile time
-    are added to ``stats`` (``kernel_ms``, ``compile_seconds``). The star sums are kept with
-    the graph (:func:`~nx_gpumine.engines.degree_sums.kept_star_sum`: a later census or star
-    count of the graph reads them without a launch).
+    :mod:`nx_gpumine.engines.cpu.census_walks`), and without the triangle blocks where the
+    triangle kernel cannot run (a degree-ordered out-degree past its bitmap rows). Directed
+    graphs get none. Device time and compile time are added to ``stats`` (``kernel_ms``,
+    ``compile_seconds``). The star sums are kept with the graph
+    (:func:`~nx_gpumine.engines.degree_sums.kept_star_sum`: a later census or star count of the
+    graph reads them without a launch).
     """
     names = set(names)
     if graph.directed or graph.n == 0:
@@ -173,7 +171,7 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             "compile_seconds", 0.0
         )
     if names & _HOST_BLOCKS:  # the 5-node census's 2-path and link blocks: a host step (numba)
-        from ..cpu.census_walks import WALK_BLOCKS, walk_blocks
+        from ..cpu.census_walks import walk_blocks
         from ..cpu.orbit_counts import edge_triangle_counts
 
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
