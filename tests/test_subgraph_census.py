@@ -406,6 +406,9 @@ def test_cycle_blocks_equal_brute_force(monkeypatch):
             "cycles5": ng.count_subgraphs(G, nx.cycle_graph(5), count="subgraphs", engine="cpu"),
         }
         assert got == want
+    every = cb.walk_blocks(g.indptr, g.indices, t, CYCLE_BLOCKS | LINK_BLOCKS)
+    monkeypatch.setattr(cb, "SCRATCH_BYTES", 1)  # one chunk at a time: the same sums
+    assert cb.walk_blocks(g.indptr, g.indices, t, CYCLE_BLOCKS | LINK_BLOCKS) == every
     monkeypatch.setattr(cb, "_SAFE_BOUND", 10.0)
     with pytest.raises(CapacityError):
         cb.walk_blocks(g.indptr, g.indices, t, {"k23"})

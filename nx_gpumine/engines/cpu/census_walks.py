@@ -80,8 +80,18 @@ __all__ = ["MAX_LIST_ENTRIES", "walk_blocks"]
 #: Most triangle-list entries (``sum_e t_e``, 8 bytes each) built for the link blocks: 2 GiB.
 MAX_LIST_ENTRIES = 2**28
 
+#: Most bytes the walks' scratch arrays (a few per node, for each chunk running at once) take
+#: together: fewer chunks at once beyond it (at least one).
+SCRATCH_BYTES = 4 << 30
+
 #: Largest bound on a per-node value accepted (a factor 2 of headroom to 2**63 - 1).
 _SAFE_BOUND = float(2**62)
+
+
+def _walk_chunks(n: int, bytes_per_node: int) -> int:
+    """Node chunks of a walk: a few per thread for balance (:func:`.orbit_counts._chunks`),
+    fewer where the chunks running at once would pass :data:`SCRATCH_BYTES` of scratch."""
+    return max(1, min(_chunks(n), SCRATCH_BYTES // max(1, n * bytes_per_node)))
 
 
 @njit(cache=True, nogil=True)
@@ -300,7 +310,8 @@ def _cycle_totals(
         edge_terms = bool(names & {"house_sum", "tri_deg"})
         stop = new_stop()
         c4, k23, house, tdeg, tr5 = run_kernel(
-            _cycle_rows, indptr, indices, t, _chunks(len(deg)), edge_terms, "cycles5" in names,
+            _cycle_rows, indptr, indices, t, _walk_chunks(len(deg), 17), edge_terms,
+            "cycles5" in names,
             stop, stop=stop,
         )  # fmt: skip
         if "cycles5" in names:
@@ -338,10 +349,11 @@ def _link_totals(
         raise overflow_error(what="link census block")
     tptr = np.zeros(len(t) + 1, dtype=np.int64)
     np.cumsum(t, out=tptr[1:])
-    chunks = _chunks(n)
     stop = new_stop()
-    tlist = run_kernel(_triangle_lists, indptr, indices, tptr, chunks, stop, stop=stop)
-    rows = run_kernel(_link_rows, indptr, indices, t, tptr, tlist, chunks, stop, stop=stop)
+    tlist = run_kernel(_triangle_lists, indptr, indices, tptr, _walk_chunks(n, 1), stop, stop=stop)
+    rows = run_kernel(
+        _link_rows, indptr, indices, t, tptr, tlist, _walk_chunks(n, 40), stop, stop=stop
+    )
     ones = np.ones(n, dtype=np.int64)
 
     def total(col: int) -> int:
