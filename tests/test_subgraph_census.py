@@ -457,7 +457,7 @@ def test_cuda_census_times_each_query():
     pytest.importorskip("cupy")
     from nx_gpumine.execution.subgraph_census import last_census
 
-    G = nx.gnm_random_graph(60, 300, seed=2)
+    G = nx.gnm_random_graph(60, 900, seed=2)  # dense: the 5-clique query has work to do
     assert ng.subgraph_census(G, 5, engine="cuda") == ng.subgraph_census(G, 5, engine="cpu")
     ng.subgraph_census(G, 5, engine="cuda")
     queried = {k for k, v in last_census["by_pattern"].items() if v == "query"}
