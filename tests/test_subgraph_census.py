@@ -452,6 +452,38 @@ def test_link_blocks_equal_query_counts(monkeypatch):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("seed", range(3))
+def test_cuda_device_walk_equals_host_walk(monkeypatch, seed):
+    """The experimental GPU 2-path walk (census.cu's census_walk2, off by default) gives the
+    host walk's blocks, and with it on the census gives the CPU engine's counts."""
+    pytest.importorskip("cupy")
+    from nx_gpumine.engines.cpu.census_walks import walk_blocks
+    from nx_gpumine.engines.cpu.orbit_counts import edge_triangle_counts
+    from nx_gpumine.engines.cuda import census as cuda_census
+    from nx_gpumine.inputs.static_graph import as_static_graph
+
+    G = [
+        nx.gnp_random_graph(300, 0.1, seed=seed),
+        nx.barabasi_albert_graph(3000, 6, seed=seed),  # hubs: long rows in one block
+        nx.complete_bipartite_graph(3, 400),  # no triangles
+    ][seed]
+    G.add_nodes_from([5000])  # an isolated node
+    g = as_static_graph(G)
+    t = edge_triangle_counts(g.indptr, g.indices, check=False)
+    stats: dict = {}
+
+    def rows(edge_terms, trace5):
+        return cuda_census.device_cycle_rows(g, t, edge_terms, trace5, stats)
+
+    assert walk_blocks(g.indptr, g.indices, t, CYCLE_BLOCKS, rows) == walk_blocks(
+        g.indptr, g.indices, t, CYCLE_BLOCKS
+    )
+    assert stats["kernel_ms"] > 0
+    monkeypatch.setattr(cuda_census, "DEVICE_WALK", True)
+    assert ng.subgraph_census(G, 5, engine="cuda") == ng.subgraph_census(G, 5, engine="cpu")
+
+
+@pytest.mark.gpu
 def test_cuda_census_times_each_query():
     """The CUDA census reports the device time of each graphlet it counts on the query path."""
     pytest.importorskip("cupy")

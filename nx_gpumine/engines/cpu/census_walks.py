@@ -63,7 +63,7 @@ then counts those graphlets on the query path).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import numpy as np
 from numba import njit, prange
@@ -76,6 +76,10 @@ from .local_counts import _two_paths
 from .orbit_counts import _chunks
 
 __all__ = ["MAX_LIST_ENTRIES", "walk_blocks"]
+
+#: The per-node rows of the 2-path walk, ``(c4, k23, house, tdeg, (A^5)_vv)``, from another
+#: engine: called with ``(edge_terms, trace5)`` (:func:`walk_blocks`).
+CycleRows = Callable[[bool, bool], tuple[np.ndarray, ...]]
 
 #: Most triangle-list entries (``sum_e t_e``, 8 bytes each) built for the link blocks: 2 GiB.
 MAX_LIST_ENTRIES = 2**28
@@ -285,7 +289,11 @@ def _link_rows(
 
 
 def _cycle_totals(
-    indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, names: set[str]
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    t: np.ndarray,
+    names: set[str],
+    rows: CycleRows | None,
 ) -> dict[str, int]:
     """The blocks of :data:`CYCLE_BLOCKS` among ``names`` (:func:`walk_blocks`)."""
     names = set(names) & CYCLE_BLOCKS
@@ -298,8 +306,8 @@ def _cycle_totals(
         deg = np.diff(indptr)
         if len(deg):
             # house_v <= d_v * max d * S_v, k23_v <= d_v^2 S_v, tdeg_v <= d_v * max d * S_v
-            rows = np.repeat(np.arange(len(deg)), deg)
-            reach = np.bincount(rows, weights=deg[indices].astype(float), minlength=len(deg))
+            owner = np.repeat(np.arange(len(deg)), deg)
+            reach = np.bincount(owner, weights=deg[indices].astype(float), minlength=len(deg))
             # (and the trace share of v: at most twice that, plus d_v 2 t_v)
             bound = 4.0 * float(
                 np.max(deg.astype(float) * float(deg.max()) * np.maximum(reach, 1.0))
@@ -308,12 +316,14 @@ def _cycle_totals(
                 raise overflow_error(what="4-cycle census block")
         ones = np.ones(len(deg), dtype=np.int64)
         edge_terms = bool(names & {"house_sum", "tri_deg"})
-        stop = new_stop()
-        c4, k23, house, tdeg, tr5 = run_kernel(
-            _cycle_rows, indptr, indices, t, _walk_chunks(len(deg), 17), edge_terms,
-            "cycles5" in names,
-            stop, stop=stop,
-        )  # fmt: skip
+        if rows is not None:  # another engine's walk (the CUDA engine's census_walk2)
+            c4, k23, house, tdeg, tr5 = rows(edge_terms, "cycles5" in names)
+        else:  # this module's (numba, all cores)
+            stop = new_stop()
+            c4, k23, house, tdeg, tr5 = run_kernel(
+                _cycle_rows, indptr, indices, t, _walk_chunks(len(deg), 17), edge_terms,
+                "cycles5" in names, stop, stop=stop,
+            )  # fmt: skip
         if "cycles5" in names:
             run = np.zeros(len(t) + 1, dtype=np.int64)
             np.cumsum(t, out=run[1:])
@@ -378,7 +388,11 @@ def _link_totals(
 
 
 def walk_blocks(
-    indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, names: Collection[str]
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    t: np.ndarray,
+    names: Collection[str],
+    cycle_rows: CycleRows | None = None,
 ) -> dict[str, int]:
     """The blocks of :data:`~nx_gpumine.plan.graphlets.WALK_BLOCKS` among ``names``, exactly
     (the link blocks none past :data:`MAX_LIST_ENTRIES` triangle-list entries).
@@ -393,6 +407,10 @@ def walk_blocks(
         (:func:`~nx_gpumine.engines.cpu.orbit_counts.edge_triangle_counts`).
     names : collection of str
         The blocks wanted.
+    cycle_rows : callable, optional
+        ``cycle_rows(edge_terms, trace5)``: the per-node rows of the 2-path walk
+        (``c4, k23, house, tdeg, (A^5)_vv``, int64 NumPy arrays) from another engine; by
+        default this module's numba walk.
 
     Returns
     -------
@@ -408,6 +426,6 @@ def walk_blocks(
     indptr = np.ascontiguousarray(indptr, dtype=np.int64)
     indices = np.ascontiguousarray(indices, dtype=np.int64)
     t = np.ascontiguousarray(t, dtype=np.int64)
-    out = _cycle_totals(indptr, indices, t, names)
+    out = _cycle_totals(indptr, indices, t, names, cycle_rows)
     out.update(_link_totals(indptr, indices, t, names - set(out)))
     return out

@@ -33,7 +33,7 @@ from ._runtime import control_count, import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
 from .static_build import C_FLAGS
 
-__all__ = ["census_blocks"]
+__all__ = ["census_blocks", "device_cycle_rows"]
 
 #: census.cu's overflow flag bit.
 F_OVERFLOW_CENSUS = 2
@@ -41,6 +41,44 @@ F_OVERFLOW_CENSUS = 2
 #: The 5-node census's blocks computed on the host (with ``cycles4`` and ``cliques4`` when they
 #: are asked too): :mod:`nx_gpumine.engines.cpu.census_walks` (numba, all host cores).
 _HOST_BLOCKS = WALK_BLOCKS - {"cycles4", "cliques4"}
+
+#: Run the 2-path walk of the 5-node census on the GPU (``census.cu``'s ``census_walk2``, a block
+#: per node) instead of on the host. Experimental: off until the GPU suite and a side-by-side
+#: run have checked and timed it.
+DEVICE_WALK = False
+
+#: Most bytes of the device walk's scratch rows (two int32 words per node per block).
+WALK_SCRATCH_BYTES = 4 << 30
+
+
+def device_cycle_rows(
+    graph: StaticGraph, t: np.ndarray, edge_terms: bool, trace5: bool, stats: dict
+) -> tuple[np.ndarray, ...]:
+    """The per-node rows of the 5-node census's 2-path walk on the GPU
+    (:func:`nx_gpumine.engines.cpu.census_walks.walk_blocks`' ``cycle_rows``): ``c4, k23,
+    house, tdeg, (A^5)_vv`` as int64 NumPy arrays, ``t`` each CSR entry's triangles. Device
+    time and compile time into ``stats``."""
+    cp = import_cupy()
+    mod = load_module("census.cu")
+    stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + mod.compile_seconds
+    n = int(graph.n)
+    blocks = max(1, min(n, 2 * sm_count(), WALK_SCRATCH_BYTES // max(1, 8 * n)))
+    indptr = cp.asarray(np.asarray(graph.indptr, dtype=np.int64))
+    indices = cp.asarray(np.asarray(graph.indices, dtype=np.int32))
+    scratch = cp.zeros(blocks * n, dtype=cp.int32)
+    touched = cp.empty(blocks * n, dtype=cp.int32)
+    out = cp.zeros(5 * n, dtype=cp.int64)
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    start.record()
+    mod.kernel("census_walk2")(
+        (blocks,), (256,),
+        (indptr, indices, cp.asarray(np.asarray(t, dtype=np.int64)), np.int64(n),
+         np.int32(edge_terms), np.int32(trace5), scratch, touched, out),
+    )  # fmt: skip
+    end.record()
+    rows = out.get().reshape(5, n)  # waits for the kernel
+    stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + float(cp.cuda.get_elapsed_time(start, end))
+    return tuple(np.ascontiguousarray(r) for r in rows)
 
 
 def _launch_sum(stats: dict, name: str, size: int, *args: Any) -> int | None:
@@ -175,5 +213,11 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         from ..cpu.orbit_counts import edge_triangle_counts
 
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
-        out.update(walk_blocks(graph.indptr, graph.indices, t, names & WALK_BLOCKS))
+
+        def rows(edge_terms: bool, trace5: bool) -> tuple[np.ndarray, ...]:
+            return device_cycle_rows(graph, t, edge_terms, trace5, stats)
+
+        walked = walk_blocks(graph.indptr, graph.indices, t, names & WALK_BLOCKS,
+                             rows if DEVICE_WALK else None)  # fmt: skip
+        out.update(walked)
     return {k: v for k, v in out.items() if k in names}
