@@ -198,8 +198,10 @@ def _triangle_lists(
             for e in range(indptr[v], indptr[v + 1]):
                 mark[indices[e]] = True
             for e in range(indptr[v], indptr[v + 1]):
-                b = indices[e]
                 k = tptr[e]
+                if k == tptr[e + 1]:
+                    continue  # no triangle on the edge: an empty list
+                b = indices[e]
                 for f in range(indptr[b], indptr[b + 1]):
                     if mark[indices[f]]:
                         out[k] = f
