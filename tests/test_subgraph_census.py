@@ -12,7 +12,6 @@ import math
 from collections import Counter
 
 import networkx as nx
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -317,32 +316,34 @@ def test_star_blocks_past_64_bits(engine):
     assert blocks == {"stars2": math.comb(200_000, 2), "stars4": math.comb(200_000, 4)}
 
 
-def test_tailed_triangle_sums_from_rank_graph_arrays():
-    """The CUDA engine's host step for the forks and doubletails blocks, fed NumPy arrays laid
-    out as its triangle pass leaves them (each edge's triangles at its position in the lower
-    rank end's N+ list, twice each vertex's triangles, rank order): the CPU engine's values."""
-    from nx_gpumine.engines.cpu.census import census_blocks
-    from nx_gpumine.engines.cuda.census import tailed_triangle_sums
-    from nx_gpumine.engines.cuda.shapes import rank_graph
+def test_triangle_sums_equal_direct_sums():
+    """The triangle blocks both engines take from each edge's triangles (``triangle_sums``, on
+    the host) against the same sums written out over NetworkX's nodes, edges and triangles."""
+    from nx_gpumine.engines.cpu.orbit_counts import edge_triangle_counts
+    from nx_gpumine.engines.degree_sums import TRIANGLE_SUMS, triangle_sums
     from nx_gpumine.inputs.static_graph import as_static_graph
 
     for seed in range(4):
         G = nx.gnp_random_graph(30, 0.25, seed=seed)
         G.add_nodes_from([70, 71])
         g = as_static_graph(G)
-        rg = rank_graph(np, g.indptr, g.indices)
-        rptr, radj, rsplit, n = rg["rptr"], rg["radj"], rg["rsplit"], rg["n"]
-        nbrs = [set(radj[rptr[r] : rptr[r + 1]].tolist()) for r in range(n)]
-        sup = np.zeros(len(radj), dtype=np.int32)
-        tv2 = np.zeros(n, dtype=np.uint64)
-        for r in range(n):
-            for p in range(rsplit[r], rptr[r + 1]):
-                t = len(nbrs[r] & nbrs[radj[p]])
-                sup[p] = t
-                tv2[r] += t
-                tv2[radj[p]] += t
-        names = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
-        assert tailed_triangle_sums(rg, sup, tv2, names) == census_blocks(g, names, {})
+        H = nx.relabel_nodes(G, {v: i for i, v in enumerate(G)})  # g's dense ids
+        t = edge_triangle_counts(g.indptr, g.indices, check=False)
+        d = dict(H.degree())
+        tv = nx.triangles(H)
+        te = {(x, y): len(set(H[x]) & set(H[y])) for x, y in H.edges()}
+        far = {v: sum(d[u] - 1 for u in H[v]) for v in H}
+        want = {
+            "triangles": sum(tv.values()) // 3,
+            "books2": sum(math.comb(c, 2) for c in te.values()),
+            "tailed": sum(tv[v] * (d[v] - 2) for v in H),
+            "forks": sum(tv[v] * math.comb(max(d[v] - 2, 0), 2) for v in H),
+            "tri_arms": sum(tv[v] * far[v] for v in H),
+            "tri_pairs": sum(math.comb(tv[v], 2) for v in H),
+            "doubletails": sum(c * (d[x] - 2) * (d[y] - 2) for (x, y), c in te.items()),
+            "books_deg": sum(math.comb(c, 2) * (d[x] + d[y]) for (x, y), c in te.items()),
+        }
+        assert triangle_sums(g.indptr, g.indices, t, TRIANGLE_SUMS) == want
 
 
 def test_five_node_census_from_blocks_and_queries(monkeypatch):

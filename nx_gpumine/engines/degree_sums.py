@@ -21,7 +21,16 @@ __all__ = [
     "spider_sums",
     "kept_spider_sums",
     "neighbour_degree_sums",
+    "node_triangles",
+    "TRIANGLE_SUMS",
+    "triangle_sums",
 ]
+
+#: The census blocks :func:`triangle_sums` gives from each edge's triangles.
+TRIANGLE_SUMS = frozenset(
+    {"triangles", "books2", "tailed", "forks", "tri_arms", "tri_pairs", "doubletails",
+     "books_deg"}
+)  # fmt: skip
 
 
 def star_sum(deg: np.ndarray, s: int) -> int:
@@ -132,3 +141,66 @@ def neighbour_degree_sums(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray
     run = np.zeros(len(far) + 1, dtype=np.int64)
     np.cumsum(far, out=run[1:])
     return run[indptr[1:]] - run[indptr[:-1]]
+
+
+def node_triangles(indptr: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Per node ``v``, its triangles ``t_v``: half the sum of ``t`` (each CSR entry's
+    triangles, :func:`~nx_gpumine.engines.cpu.orbit_counts.edge_triangle_counts`) over its
+    entries."""
+    indptr = np.asarray(indptr, dtype=np.int64)
+    run = np.zeros(len(t) + 1, dtype=np.int64)
+    np.cumsum(t, out=run[1:])
+    return (run[indptr[1:]] - run[indptr[:-1]]) // 2
+
+
+def triangle_sums(
+    indptr: np.ndarray, indices: np.ndarray, t: np.ndarray, names: Any
+) -> dict[str, int]:
+    """The census blocks of :data:`TRIANGLE_SUMS` among ``names``, exactly, from each CSR
+    entry's triangles ``t`` (both engines, on the host): ``triangles = sum t_e / 6`` (each
+    edge twice, each triangle on three edges), ``books2 = sum_e C(t_e, 2)``, ``tailed = sum_v
+    t_v (d_v - 2)``, ``forks = sum_v t_v C(d_v - 2, 2)``, ``tri_arms = sum_v t_v S_v``
+    (:func:`neighbour_degree_sums`), ``tri_pairs = sum_v C(t_v, 2)``, ``doubletails = sum_e
+    t_e (d_x - 2)(d_y - 2)`` and ``books_deg = sum_e C(t_e, 2)(d_x + d_y)``.
+
+    Parameters
+    ----------
+    indptr, indices : numpy.ndarray
+        The union CSR of an undirected graph (each edge in both lists, no self-loops).
+    t : numpy.ndarray
+        int64 triangles per CSR entry.
+    names : collection of str
+        The blocks wanted.
+
+    Returns
+    -------
+    dict
+        Block name to its value (Python ints).
+    """
+    names = set(names) & TRIANGLE_SUMS
+    indptr = np.asarray(indptr, dtype=np.int64)
+    t = np.asarray(t, dtype=np.int64)
+    deg = np.diff(indptr)
+    out: dict[str, int] = {}
+    if "triangles" in names:
+        out["triangles"] = int(t.sum()) // 6
+    if "books2" in names:  # C(t, 2) per entry, each edge twice
+        out["books2"] = exact_dot(t, t - 1) // 4
+    if names & {"tailed", "forks", "tri_arms", "tri_pairs"}:
+        tv = node_triangles(indptr, t)
+        if "tailed" in names:
+            out["tailed"] = exact_dot(tv, deg - 2)
+        if "forks" in names:
+            out["forks"] = exact_dot(tv, np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2)
+        if "tri_arms" in names:
+            out["tri_arms"] = exact_dot(tv, neighbour_degree_sums(indptr, indices))
+        if "tri_pairs" in names:
+            out["tri_pairs"] = exact_dot(tv, tv - 1) // 2
+    if names & {"doubletails", "books_deg"}:  # sums over edges, each in both lists
+        src = np.repeat(np.arange(len(deg)), deg)
+        dst = np.asarray(indices, dtype=np.int64)
+        if "doubletails" in names:
+            out["doubletails"] = exact_dot(t, (deg[src] - 2) * (deg[dst] - 2)) // 2
+        if "books_deg" in names:
+            out["books_deg"] = exact_dot(t * (t - 1) // 2, deg[src] + deg[dst]) // 2
+    return out

@@ -20,11 +20,12 @@ import numpy as np
 from ...inputs.static_graph import StaticGraph
 from ...plan.graphlets import WALK_BLOCKS
 from ..degree_sums import (
+    TRIANGLE_SUMS,
     exact_dot,
     kept_spider_sums,
     kept_star_sum,
-    neighbour_degree_sums,
     path_sum,
+    triangle_sums,
 )
 from .census_walks import walk_blocks
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
@@ -38,7 +39,6 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
     used: it takes the CUDA engine's device times)."""
     if graph.directed or graph.n == 0:
         return {}
-    deg = np.asarray(graph.degree, dtype=np.int64)
     out: dict[str, int] = {}
     for s in (2, 3, 4):
         if f"stars{s}" in names:
@@ -63,31 +63,8 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out["cycles4"] = total(8, 4)
         out["books2"] = total(13, 2)  # the diamond's chord ends
         out["cliques4"] = total(14, 4)
-    per_edge = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
-    per_edge |= WALK_BLOCKS
-    if ({"triangles", "books2", "tailed"} | per_edge) & (set(names) - set(out)):
+    if (TRIANGLE_SUMS | WALK_BLOCKS) & (set(names) - set(out)):
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)  # per entry
         out.update(walk_blocks(graph.indptr, graph.indices, t, set(names) - set(out)))
-        out.setdefault("triangles", int(t.sum()) // 6)
-        if "books2" in names:  # (the 3-node census asks for the triangles only)
-            out.setdefault("books2", exact_dot(t, t - 1) // 4)  # C(t, 2) per entry, each twice
-        if {"tailed", "forks", "tri_arms", "tri_pairs"} & set(names):
-            run = np.zeros(len(t) + 1, dtype=np.int64)
-            np.cumsum(t, out=run[1:])
-            tv = (run[graph.indptr[1:]] - run[graph.indptr[:-1]]) // 2  # t_v: its entries' t_e / 2
-            out.setdefault("tailed", exact_dot(tv, deg - 2))
-            if "forks" in names:  # sum_v t_v C(d_v - 2, 2)
-                fork = np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2
-                out["forks"] = exact_dot(tv, fork)
-            if "tri_arms" in names:  # sum_v t_v S_v
-                out["tri_arms"] = exact_dot(tv, neighbour_degree_sums(graph.indptr, graph.indices))
-            if "tri_pairs" in names:  # sum_v C(t_v, 2)
-                out["tri_pairs"] = exact_dot(tv, tv - 1) // 2
-        if {"doubletails", "books_deg"} & set(names):  # sums over edges, each in both lists
-            src = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
-            dst = np.asarray(graph.indices, dtype=np.int64)
-            if "doubletails" in names:  # t_e (d_x - 2)(d_y - 2)
-                out["doubletails"] = exact_dot(t, (deg[src] - 2) * (deg[dst] - 2)) // 2
-            if "books_deg" in names:  # C(t_e, 2)(d_x + d_y)
-                out["books_deg"] = exact_dot(t * (t - 1) // 2, deg[src] + deg[dst]) // 2
+        out.update(triangle_sums(graph.indptr, graph.indices, t, set(names) - set(out)))
     return {k: v for k, v in out.items() if k in names}

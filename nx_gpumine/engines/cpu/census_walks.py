@@ -70,7 +70,7 @@ from numba import njit, prange
 
 from ...plan.graphlets import CYCLE_BLOCKS, LINK_BLOCKS
 from ..checks import overflow_error
-from ..degree_sums import exact_dot
+from ..degree_sums import exact_dot, node_triangles
 from .calls import new_stop, run_kernel
 from .local_counts import _two_paths
 from .orbit_counts import _chunks
@@ -327,9 +327,7 @@ def _cycle_totals(
                 "cycles5" in names, stop, stop=stop,
             )  # fmt: skip
         if "cycles5" in names:
-            run = np.zeros(len(t) + 1, dtype=np.int64)
-            np.cumsum(t, out=run[1:])
-            tv = (run[indptr[1:]] - run[indptr[:-1]]) // 2  # t_v: its entries' t_e / 2
+            tv = node_triangles(indptr, t)
             triangles = int(t.sum()) // 6  # each triangle on three edges, each edge twice
             trace5 = exact_dot(tr5, ones)
             out["cycles5"] = (trace5 - 30 * triangles - 10 * exact_dot(tv, deg - 2)) // 10

@@ -22,12 +22,12 @@ import numpy as np
 from ...inputs.static_graph import StaticGraph
 from ...plan.graphlets import WALK_BLOCKS
 from ..degree_sums import (
-    exact_dot,
+    TRIANGLE_SUMS,
     kept_spider_sums,
     kept_star_sum,
-    neighbour_degree_sums,
     path_sum,
     star_sum,
+    triangle_sums,
 )
 from ._runtime import control_count, import_cupy, load_module, sm_count
 from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
@@ -38,9 +38,13 @@ __all__ = ["census_blocks", "device_cycle_rows"]
 #: census.cu's overflow flag bit.
 F_OVERFLOW_CENSUS = 2
 
-#: The 5-node census's blocks computed on the host (with ``cycles4`` and ``cliques4`` when they
-#: are asked too): :mod:`nx_gpumine.engines.cpu.census_walks` (numba, all host cores).
-_HOST_BLOCKS = WALK_BLOCKS - {"cycles4", "cliques4"}
+#: The 5-node census's blocks computed on the host, from each CSR entry's triangles (with the
+#: 4-cycles, 4-cliques and triangle blocks when they are asked too):
+#: :func:`~nx_gpumine.engines.degree_sums.triangle_sums` and
+#: :mod:`nx_gpumine.engines.cpu.census_walks` (numba, all host cores).
+_HOST_BLOCKS = (WALK_BLOCKS | TRIANGLE_SUMS) - {
+    "cycles4", "cliques4", "triangles", "books2", "tailed"
+}  # fmt: skip
 
 #: Run the 2-path walk of the 5-node census on the GPU (``census.cu``'s ``census_walk2``, a block
 #: per node) instead of on the host. Experimental: off until the GPU suite and a side-by-side
@@ -109,43 +113,6 @@ def _rank_owner(rg: dict) -> Any:
     return hit
 
 
-def tailed_triangle_sums(rg: dict, sup: Any, tv2: Any, names: Collection[str]) -> dict[str, int]:
-    """The blocks ``forks`` (sum_v t_v C(d_v - 2, 2)), ``doubletails`` (sum over edges of
-    t_e (d_x - 2)(d_y - 2)), ``tri_arms`` (sum_v t_v S_v), ``tri_pairs`` (sum_v C(t_v, 2)) and
-    ``books_deg`` (sum over edges of C(t_e, 2)(d_x + d_y)) among ``names``, exactly, on the
-    host, from the rank graph ``rg`` (:func:`~.shapes.rank_graph`: its rows are each vertex's
-    whole list, ``rptr`` gives the degrees in rank order) and the triangle pass's arrays:
-    ``sup`` the triangles of each edge at its position in its lower-rank end's ``N+`` list
-    (zero elsewhere), ``tv2`` twice each vertex's triangles (rank order). The arrays may be
-    CuPy's or NumPy's."""
-
-    def host(a: Any) -> np.ndarray:
-        return np.asarray(a.get() if hasattr(a, "get") else a)
-
-    out: dict[str, int] = {}
-    rptr = host(rg["rptr"]).astype(np.int64)
-    deg = np.diff(rptr)
-    if {"forks", "tri_arms", "tri_pairs"} & set(names):
-        tv = host(tv2).astype(np.int64) // 2
-        if "forks" in names:
-            out["forks"] = exact_dot(tv, np.maximum(deg - 2, 0) * np.maximum(deg - 3, 0) // 2)
-        if "tri_arms" in names:
-            out["tri_arms"] = exact_dot(tv, neighbour_degree_sums(rptr, host(rg["radj"])))
-        if "tri_pairs" in names:
-            out["tri_pairs"] = exact_dot(tv, tv - 1) // 2
-    if {"doubletails", "books_deg"} & set(names):  # each edge once, at its N+ position
-        t = host(sup)[: int(rg["nnz"])].astype(np.int64)
-        at = np.flatnonzero(t)
-        owner = np.searchsorted(rptr, at, side="right") - 1  # the list each position is in
-        other = host(rg["radj"])[at].astype(np.int64)
-        te = t[at]
-        if "doubletails" in names:
-            out["doubletails"] = exact_dot(te, (deg[owner] - 2) * (deg[other] - 2))
-        if "books_deg" in names:
-            out["books_deg"] = exact_dot(te * (te - 1) // 2, deg[owner] + deg[other])
-    return out
-
-
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
     """The census blocks ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`) the GPU
     computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
@@ -179,14 +146,12 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz
         )  # fmt: skip  (every edge in both ends' lists)
         out["paths3"] = path_sum(graph.indptr, graph.indices) if twice is None else twice // 2
-    host_sums = {"forks", "doubletails", "tri_arms", "tri_pairs", "books_deg"}
-    support = ({"books2", "tailed"} | host_sums) & names
+    support = {"books2", "tailed"} & names
     if ({"triangles"} | support) & names and clique_supported(graph, 3) is None:
         sub: dict = {}
         if support:
             out["triangles"], sup = triangle_support(graph, sub)
-            want_tv = {"tailed", "forks", "tri_arms", "tri_pairs"} & names
-            tv2 = cp.zeros(rg["n"], dtype=cp.uint64) if want_tv else None
+            tv2 = cp.zeros(rg["n"], dtype=cp.uint64) if "tailed" in names else None
             # sum C(t_e, 2), and 2 t_v gathered in the same pass
             books = _launch_sum(stats, "census_support", rg["nnz"], sup, _rank_owner(rg),
                                 rg["radj"], nnz, np.uint64(0) if tv2 is None else tv2)  # fmt: skip
@@ -200,19 +165,20 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
                     t_v = (tv2 // 2).get().astype(object)
                     tailed = int(np.dot(t_v, cp.diff(rptr).get().astype(object) - 2))
                 out["tailed"] = tailed
-            if host_sums & names:  # (host copies of the pass's arrays: the 5-node census only)
-                out.update(tailed_triangle_sums(rg, sup, tv2, names))
         else:
             out["triangles"] = count_clique(graph, 3, sub)
         stats["kernel_ms"] = stats.get("kernel_ms", 0.0) + sub.get("kernel_ms", 0.0)
         stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + sub.get(
             "compile_seconds", 0.0
         )
-    if names & _HOST_BLOCKS:  # the 5-node census's 2-path and link blocks: a host step (numba)
+    if names & _HOST_BLOCKS:  # the 5-node census's other blocks: a host step (numba, NumPy)
         from ..cpu.census_walks import walk_blocks
         from ..cpu.orbit_counts import edge_triangle_counts
 
         t = edge_triangle_counts(graph.indptr, graph.indices, check=False)
+        out.update(
+            triangle_sums(graph.indptr, graph.indices, t, (names & TRIANGLE_SUMS) - set(out))
+        )
 
         def rows(edge_terms: bool, trace5: bool) -> tuple[np.ndarray, ...]:
             return device_cycle_rows(graph, t, edge_terms, trace5, stats)
