@@ -197,6 +197,22 @@ def compare_orca(row: dict, mine: np.ndarray, out: Path, wait_until: float) -> N
         row.update(orca_s=orca[0], orca_status=orca[1])
 
 
+def choose_device_walk(how: str, out: Path) -> bool:
+    """Set (and return) the CUDA census's ``DEVICE_WALK`` switch (``--device-walk``)."""
+    from nx_gpumine.engines.cuda import census as cuda_census
+
+    if how == "probe":
+        p = out / "census_walk.json"
+        rows = [r for r in json.loads(p.read_text()) if "host_s" in r] if p.exists() else []
+        how = "on" if rows and all(
+            r["equal"] and r["device_timed_s"] < r["host_s"] for r in rows
+        ) else "off"  # fmt: skip
+    if how != "default":
+        cuda_census.DEVICE_WALK = how == "on"
+    print(f"DEVICE_WALK = {cuda_census.DEVICE_WALK}", flush=True)
+    return cuda_census.DEVICE_WALK
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -211,11 +227,21 @@ def main() -> None:
     ap.add_argument("--orbits", default="facebook,pl1m,pl10m", help="graphs for CPU orbits")
     ap.add_argument("--orbits5", default="facebook", help="graphs for CPU orbits of k = 5 too")
     ap.add_argument("--orbits5-repeat", default=1, help="timed runs after the first (k = 5)")
+    ap.add_argument(
+        "--device-walk",
+        default="default",
+        choices=("default", "on", "off", "probe"),
+        help="the CUDA census's 2-path walk on the GPU (engines.cuda.census."
+        "DEVICE_WALK); probe: on where OUT/census_walk.json (probe_census_walk.py) "
+        "shows it equal to the host walk and faster on every graph it timed both",
+    )
     args = ap.parse_args()
     out = Path(args.out)
+    device_walk = choose_device_walk(args.device_walk, out)
     t_start = time.perf_counter()
     peers = read_g2miner(out)
-    machine = {"python": platform.python_version(), "host": platform.node()}
+    machine = {"python": platform.python_version(), "host": platform.node(),
+               "device_walk": device_walk}  # fmt: skip
     try:
         import cupy as cp
 

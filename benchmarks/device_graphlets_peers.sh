@@ -8,7 +8,8 @@
 # ORCA_RUNS ("facebook:4 pl1m:4 pl10m:4 facebook:5"), ORCA_TIMEOUT (400 s per ORCA run),
 # ESCAPE_RUNS / ESCAPE_CPUS / ESCAPE_TIMEOUT (likewise for ESCAPE, when .escape is carried;
 # ESCAPE_RUNS: lanes side by side, each a comma-separated list of runs one after another),
-# BENCH_ARGS (extra bench_graphlets.py arguments). Writes $OUT/g2miner_motif.tsv, $OUT/orca.tsv,
+# BENCH_ARGS (extra bench_graphlets.py arguments), PRE_BENCH (a command run, on BENCH_CPUS,
+# after the peers start and before bench_graphlets.py, e.g. benchmarks/probe_census_walk.py). Writes $OUT/g2miner_motif.tsv, $OUT/orca.tsv,
 # $OUT/orca/*.out (ORCA's rows), $OUT/graphlets_peers.{json,md}, $OUT/g2miner_motif_logs.tgz.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
@@ -119,6 +120,11 @@ tar czf "$OUT/g2miner_motif_logs.tgz" -C "$W" runs 2>/dev/null
 left=$((${DEADLINE_S:-585} - (SECONDS - T0)))
 # shellcheck disable=SC2086
 bpin=(); [ -n "${BENCH_CPUS:-}" ] && bpin=(taskset -c "$BENCH_CPUS")
+if [ -n "${PRE_BENCH:-}" ]; then
+  # shellcheck disable=SC2086
+  "${bpin[@]}" ${PRE_BENCH} 2>&1 | tail -n 20
+  left=$((${DEADLINE_S:-585} - (SECONDS - T0)))
+fi
 CUPY_CACHE_DIR=$(mktemp -d) timeout "$left" "${bpin[@]}" python3 benchmarks/bench_graphlets.py "$OUT" \
   --graphs "$(echo ${GRAPHS:-facebook pl1m pl10m} | tr ' ' ,)" --deadline $((left - 15)) \
   ${BENCH_ARGS:-} >"$OUT/bench_graphlets.txt" 2>&1
