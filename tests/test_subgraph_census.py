@@ -455,8 +455,8 @@ def test_link_blocks_equal_query_counts(monkeypatch):
 @pytest.mark.gpu
 @pytest.mark.parametrize("seed", range(3))
 def test_cuda_device_walk_equals_host_walk(monkeypatch, seed):
-    """The experimental GPU 2-path walk (census.cu's census_walk2, off by default) gives the
-    host walk's blocks, and with it on the census gives the CPU engine's counts."""
+    """The GPU 2-path walk (census.cu's census_walk2, the CUDA census's default) gives the
+    host walk's blocks, and the census gives the CPU engine's counts with it and without it."""
     pytest.importorskip("cupy")
     from nx_gpumine.engines.cpu.census_walks import walk_blocks
     from nx_gpumine.engines.cpu.orbit_counts import edge_triangle_counts
@@ -480,8 +480,10 @@ def test_cuda_device_walk_equals_host_walk(monkeypatch, seed):
         g.indptr, g.indices, t, CYCLE_BLOCKS
     )
     assert stats["kernel_ms"] > 0
-    monkeypatch.setattr(cuda_census, "DEVICE_WALK", True)
-    assert ng.subgraph_census(G, 5, engine="cuda") == ng.subgraph_census(G, 5, engine="cpu")
+    expected = ng.subgraph_census(G, 5, engine="cpu")
+    for on in (True, False):
+        monkeypatch.setattr(cuda_census, "DEVICE_WALK", on)
+        assert ng.subgraph_census(G, 5, engine="cuda") == expected
 
 
 @pytest.mark.gpu

@@ -47,9 +47,10 @@ _HOST_BLOCKS = (WALK_BLOCKS | TRIANGLE_SUMS) - {
 }  # fmt: skip
 
 #: Run the 2-path walk of the 5-node census on the GPU (``census.cu``'s ``census_walk2``, a block
-#: per node) instead of on the host. Experimental: off until the GPU suite and a side-by-side
-#: run have checked and timed it.
-DEVICE_WALK = False
+#: per node) instead of on the host (numba). On an H200 it gave the host walk's blocks in 7 ms
+#: (facebook), 0.20 s (pl1m) and 4.1 s (pl10m); the host's 13 cores took 2.2 s on pl1m
+#: (``benchmarks/probe_census_walk.py``). False walks on the host.
+DEVICE_WALK = True
 
 #: Most bytes of the device walk's scratch rows (two int32 words per node per block).
 WALK_SCRATCH_BYTES = 4 << 30
@@ -116,7 +117,8 @@ def _rank_owner(rg: dict) -> Any:
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
     """The census blocks ``names`` (:class:`~nx_gpumine.engines.contract.CensusEngine`) the GPU
     computes for an undirected ``graph``: all but ``cycles4`` and ``cliques4`` (left to the
-    shape kernels) unless the 5-node census's other blocks are asked with them (a host step:
+    shape kernels) unless the 5-node census's other blocks are asked with them (the 2-path walk
+    on the GPU, :func:`device_cycle_rows`; the link walk and the sums over them a host step:
     :mod:`nx_gpumine.engines.cpu.census_walks`), and without the triangle blocks where the
     triangle kernel cannot run (a degree-ordered out-degree past its bitmap rows). Directed
     graphs get none. Device time and compile time are added to ``stats`` (``kernel_ms``,
@@ -171,7 +173,7 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         stats["compile_seconds"] = stats.get("compile_seconds", 0.0) + sub.get(
             "compile_seconds", 0.0
         )
-    if names & _HOST_BLOCKS:  # the 5-node census's other blocks: a host step (numba, NumPy)
+    if names & _HOST_BLOCKS:  # the 5-node census's other blocks: the walks and their sums
         from ..cpu.census_walks import walk_blocks
         from ..cpu.orbit_counts import edge_triangle_counts
 
