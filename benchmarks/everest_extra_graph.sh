@@ -5,6 +5,8 @@
 #   KIT: the copied peer kit (e.g. .peers); GRAPH_TXT: `src dst t` lines in time order.
 # Appends `NAME motif delta count us` rows to $OUT/everest.tsv (the kit's format), for
 # delta 3600 and 86400; one process per query under `timeout`, as the kit runs them.
+# MOVE_GRAPH=1 moves GRAPH_TXT into the kit's data folder instead of copying it (a large graph
+# on tmpfs is then not held twice in memory).
 set -uo pipefail
 KIT=$(cd "$1" && pwd -P); GRAPH=$2; NAME=$3; shift 3
 MOTIFS=("$@"); [ ${#MOTIFS[@]} -eq 0 ] && MOTIFS=(M1 M2 M3 M4 M5 M6 M7 M8 M9 M10 M11 M12 M13)
@@ -16,7 +18,7 @@ done
 [ -n "$G" ] || { echo "no Everest data folder (run run_everest.sh with EVEREST_KEEP_DATA=1)"; exit 1; }
 export EVEREST_ROOT="$W/everest" EVEREST_RAND_FILE="$G/rand_0_1B.bin"
 export CUDA_MODULE_LOADING=${EVEREST_CUDA_MODULE_LOADING:-EAGER}
-cp "$GRAPH" "$G/graphs/$NAME.txt"
+if [ "${MOVE_GRAPH:-0}" = 1 ]; then mv "$GRAPH" "$G/graphs/$NAME.txt"; else cp "$GRAPH" "$G/graphs/$NAME.txt"; fi
 rm -rf "$G/graphs/$NAME"
 python3 "$KIT/everest_bench.py" prep "$G/graphs/$NAME.txt" || exit 1
 for d in 3600 86400; do

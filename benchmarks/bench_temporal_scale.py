@@ -1,0 +1,279 @@
+"""Temporal motifs on graphs of 10^8-10^9 edges (issue 32): the kit's synthetic graph built from
+a pyarrow table (or a cuDF frame), the M1-M13 table at several windows and each cell's single
+call, with build times and peak host and device memory.
+
+usage: python3 benchmarks/bench_temporal_scale.py OUT [--edges 100000000] [--nodes N]
+       [--seed 1] [--deltas 3600,86400] [--motifs M1,...,M13] [--engine cuda]
+       [--frame arrow|cudf] [--name synth100m] [--no-singles] [--write-everest PATH]
+       [--deadline SECONDS]
+       python3 benchmarks/bench_temporal_scale.py OUT --report   (after Everest ran)
+
+The graph is ``gen_temporal.generate(edges, nodes, seed=seed)`` (the Everest kit's
+``gen_temporal.py`` with the same arguments writes the same edges; on a GPU machine the searches
+and the sort run with CuPy, the same operations), ``nodes`` one per ten edges by default.
+Phases, each timed with the host's peak resident memory after it (``ru_maxrss``) and the peak
+of CuPy's pool (device memory the engine allocated): ``generate``, ``frame`` (a pyarrow table
+over the arrays, no copy; or a cuDF frame on the device), ``build``
+(``TemporalGraph.from_edgelist``), ``table`` (``motif_counts`` of every motif at every window:
+a first call, with compiles and uploads, then one timed call), ``singles`` (each cell's
+``count_motifs``: a first call, then a timed one with the engine's kernel time). Every table cell
+must equal its single call. ``--write-everest PATH`` writes the edges as Everest's text input
+(``src dst t`` lines, pyarrow's CSV writer) before the graph is built. The tie policy is
+Everest's (``input_order``). Writes OUT/temporal_scale_NAME.json after every phase (a cut run
+keeps what it did); ``--report`` adds Everest's rows from OUT/everest.tsv (the kit's format,
+graph name NAME) and writes OUT/temporal_scale_NAME.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_temporal_peers import MOTIFS, read_everest  # noqa: E402
+from gen_temporal import generate  # noqa: E402
+
+import nx_gpumine as ng  # noqa: E402
+
+
+class DevicePeak:
+    """The peak bytes in use of CuPy's default memory pool (an allocator wrapper), or None
+    without CuPy."""
+
+    def __init__(self) -> None:
+        try:
+            import cupy as cp
+
+            cp.cuda.runtime.getDeviceCount()
+        except Exception:
+            self.pool = None
+            return
+        self.pool = cp.get_default_memory_pool()
+        self.peak = 0
+        cp.cuda.set_allocator(self.malloc)
+
+    def malloc(self, size: int):
+        block = self.pool.malloc(size)
+        self.peak = max(self.peak, self.pool.used_bytes())
+        return block
+
+    def take(self) -> int | None:
+        """The peak since the last call (then start again from what is in use now)."""
+        if self.pool is None:
+            return None
+        peak, self.peak = self.peak, self.pool.used_bytes()
+        return int(peak)
+
+
+def host_peak_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def write_everest_text(src: np.ndarray, dst: np.ndarray, t: np.ndarray, path: str) -> None:
+    """Everest's input: ``src dst t`` per line, time order (pyarrow's multithreaded writer)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if int(t.max()) >= 2**31:
+        raise SystemExit("Everest stores times as int32")
+    table = pa.table({"s": src, "d": dst, "t": t})
+    opts = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    pacsv.write_csv(table, path, opts)
+
+
+def build_frame(kind: str, src: np.ndarray, dst: np.ndarray, t: np.ndarray):
+    if kind == "cudf":
+        import cudf  # optional: only where cuDF is installed
+
+        return cudf.DataFrame({"source": src, "target": dst, "time": t})
+    import pyarrow as pa
+
+    return pa.table({"source": src, "target": dst, "time": t})  # no copy of int64 arrays
+
+
+def cell_call(T, motif: str, delta: int, engine: str) -> dict:
+    """One cell's ``count_motifs``: a first call, then a timed one with its kernel time."""
+    kw = dict(delta=delta, tie="input_order", engine=engine)
+    t = time.perf_counter()
+    first = ng.count_motifs(T, motif, **kw)
+    first_s = time.perf_counter() - t
+    t = time.perf_counter()
+    again = ng.count_motifs(T, motif, **kw)
+    call_ms = 1e3 * (time.perf_counter() - t)
+    if again != first:
+        raise RuntimeError(f"{motif} delta={delta}: {first} then {again}")
+    row = {"motif": motif, "delta": delta, "count": first, "first_s": first_s, "call_ms": call_ms}
+    if engine == "cuda":
+        from nx_gpumine.engines.cuda import temporal as gpu
+
+        stats = gpu.last_run
+        row["kernel_ms"] = float(stats.get("kernel_ms", 0.0))
+        row["out_of_core"] = bool(stats.get("out_of_core", False))
+    return row
+
+
+def run(args) -> None:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"temporal_scale_{args.name}.json"
+    nodes = args.nodes or max(1, args.edges // 10)
+    motifs = args.motifs.split(",")
+    deltas = [int(x) for x in args.deltas.split(",")]
+    t_start = time.perf_counter()
+    peak = DevicePeak()
+    rep: dict = {
+        "name": args.name, "engine": args.engine, "frame": args.frame, "tie": "input_order",
+        "generator": {"edges": args.edges, "nodes": nodes, "gamma": 2.3, "cap": 0.0,
+                      "seed": args.seed, "source": "benchmarks/gen_temporal.py (the kit's "
+                      "gen_temporal.py, same draws)"},
+        "python": platform.python_version(), "motifs": motifs, "deltas": deltas, "phases": {},
+    }  # fmt: skip
+    try:
+        import cupy as cp
+
+        rep["gpu"] = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+        rep["device_total_bytes"] = int(cp.cuda.runtime.memGetInfo()[1])
+    except Exception:
+        pass
+
+    def phase(name: str, seconds: float, **extra) -> None:
+        rep["phases"][name] = {"seconds": seconds, "host_peak_bytes": host_peak_bytes(),
+                               "device_peak_bytes": peak.take(), **extra}  # fmt: skip
+        path.write_text(json.dumps(rep, indent=1))
+        print(f"{name}: {seconds:.2f} s {extra if extra else ''}", flush=True)
+
+    t = time.perf_counter()
+    src, dst, tt = generate(args.edges, nodes, seed=args.seed, device=peak.pool is not None)
+    phase("generate", time.perf_counter() - t, edges=len(src))
+    if args.write_everest:
+        t = time.perf_counter()
+        write_everest_text(src, dst, tt, args.write_everest)
+        phase("write_everest", time.perf_counter() - t, path=args.write_everest)
+    if args.frame == "arrow":
+        import pyarrow  # noqa: F401  (its first import, a second or so, is not the frame's)
+    t = time.perf_counter()
+    frame = build_frame(args.frame, src, dst, tt)
+    phase("frame", time.perf_counter() - t)
+    del src, dst, tt
+    t = time.perf_counter()
+    T = ng.TemporalGraph.from_edgelist(frame, source="source", target="target", time="time")
+    phase("build", time.perf_counter() - t, nodes=T.n, edges=T.m)
+    del frame
+    t = time.perf_counter()
+    table = ng.motif_counts(T, motifs, deltas, tie="input_order", engine=args.engine)
+    first_s = time.perf_counter() - t
+    t = time.perf_counter()
+    again = ng.motif_counts(T, motifs, deltas, tie="input_order", engine=args.engine)
+    rows = table.to_numpy().tolist()
+    if again.to_numpy().tolist() != rows:
+        raise RuntimeError("the table changed between calls")
+    phase("table", time.perf_counter() - t, first_s=first_s, rows=rows)
+    if args.singles:
+        cells = []
+        for m in motifs:
+            for d in deltas:
+                if time.perf_counter() - t_start > args.deadline:
+                    print(f"{m} delta={d}: skipped (deadline)", flush=True)
+                    continue
+                cells.append(cell_call(T, m, d, args.engine))
+                rep["cells"] = cells
+                path.write_text(json.dumps(rep, indent=1))
+        rep["table_equals_singles"] = all(
+            c["count"] == rows[motifs.index(c["motif"])][deltas.index(c["delta"])] for c in cells
+        )
+        phase("singles", sum(c["call_ms"] for c in cells) / 1e3, cells=len(cells),
+              table_equals_singles=rep["table_equals_singles"])  # fmt: skip
+
+
+def report(args) -> str:
+    """Add Everest's rows (OUT/everest.tsv) to the JSON and write the markdown table."""
+    out = Path(args.out)
+    path = out / f"temporal_scale_{args.name}.json"
+    rep = json.loads(path.read_text())
+    everest = read_everest(out)  # {(graph, motif, delta): (count, ms)}
+    status = {}
+    tsv = out / "everest.tsv"
+    if tsv.exists():
+        for line in tsv.read_text().splitlines():
+            parts = line.split("\t")
+            if len(parts) == 5 and parts[0] == args.name and not parts[3].isdigit():
+                status[(parts[1], int(parts[2]))] = parts[3]
+    motifs, deltas = rep["motifs"], rep["deltas"]
+    rows = rep["phases"].get("table", {}).get("rows")
+    lines = [
+        f"# {args.name}: M1-M13 tables at {rep['generator']['edges']:,} edges",
+        "",
+        f"Device: {rep.get('gpu', 'none')}; engine {rep['engine']}; frame {rep['frame']}; "
+        f"generator {rep['generator']}.",
+        "",
+        "| phase | seconds | host peak GiB | device pool peak GiB |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, ph in rep["phases"].items():
+        dev = ph.get("device_peak_bytes")
+        lines.append(f"| {name} | {ph['seconds']:.2f} | {ph['host_peak_bytes'] / 2**30:.1f} | "
+                     f"{'' if dev is None else f'{dev / 2**30:.1f}'} |")  # fmt: skip
+    lines += [
+        "",
+        "| motif | delta | count (table) | single call ms | kernel ms | Everest ms | "
+        "Everest / kernel | counts equal |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    ratios = []
+    for c in rep.get("cells", []):
+        m, d = c["motif"], c["delta"]
+        ev = everest.get((args.name, m, d))
+        eq = "" if ev is None else str(ev[0] == c["count"])
+        ratio = ""
+        if ev is not None and c.get("kernel_ms"):
+            ratios.append(ev[1] / c["kernel_ms"])
+            ratio = f"{ratios[-1]:.2f}"
+        cnt = rows[motifs.index(m)][deltas.index(d)] if rows else c["count"]
+        ev_txt = f"{ev[1]:.1f}" if ev else status.get((m, d), "not run")
+        lines.append(f"| {m} | {d} | {cnt:,} | {c['call_ms']:.1f} | {c.get('kernel_ms', 0):.1f} | "
+                     f"{ev_txt} | {ratio} | {eq} |")  # fmt: skip
+    if ratios:
+        gm = float(np.exp(np.mean(np.log(ratios))))
+        lines += ["", f"Everest / our kernel: geomean {gm:.2f}, worst {min(ratios):.2f} "
+                  f"({len(ratios)} cells Everest completed)."]  # fmt: skip
+    rep["everest"] = {f"{m}:{d}": list(v) for (g, m, d), v in everest.items() if g == args.name}
+    rep["everest_status"] = {f"{m}:{d}": s for (m, d), s in status.items()}
+    path.write_text(json.dumps(rep, indent=1))
+    text = "\n".join(lines) + "\n"
+    (out / f"temporal_scale_{args.name}.md").write_text(text)
+    return text
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--edges", type=int, default=100_000_000)
+    ap.add_argument("--nodes", type=int, default=0, help="default: one per ten edges")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deltas", default="3600,86400")
+    ap.add_argument("--motifs", default=",".join(MOTIFS))
+    ap.add_argument("--engine", default="cuda", choices=("cuda", "cpu"))
+    ap.add_argument("--frame", default="arrow", choices=("arrow", "cudf"))
+    ap.add_argument("--name", default="synth100m")
+    ap.add_argument("--singles", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--write-everest", default="", help="also write Everest's text input here")
+    ap.add_argument("--deadline", type=float, default=400.0)
+    ap.add_argument("--report", action="store_true")
+    args = ap.parse_args()
+    if args.report:
+        print(report(args))
+    else:
+        run(args)
+
+
+if __name__ == "__main__":
+    main()
