@@ -125,7 +125,7 @@ def _cycle_rows(
     tdeg = np.zeros(n, dtype=np.int64)
     tr5 = np.zeros(n, dtype=np.int64)
     for ch in prange(nchunks):
-        cnt = np.zeros(n, dtype=np.int64)
+        cnt = np.zeros(n, dtype=np.int32)  # < d_v (the bound check keeps d below 2**31)
         touched = np.empty(n, dtype=np.int64)
         nbr = np.zeros(n, dtype=np.bool_)
         for v in range(ch, n, nchunks):
@@ -140,7 +140,7 @@ def _cycle_rows(
             tr = np.int64(0)
             for j in range(nt):
                 x = touched[j]
-                w = cnt[x]
+                w = np.int64(cnt[x])
                 sq += w * (w - 1) // 2
                 if x > v:
                     cube += w * (w - 1) * (w - 2) // 6
