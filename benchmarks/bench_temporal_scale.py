@@ -46,8 +46,8 @@ import nx_gpumine as ng  # noqa: E402
 
 
 class DevicePeak:
-    """The peak bytes in use of CuPy's default memory pool (an allocator wrapper), or None
-    without CuPy."""
+    """The peak bytes in use of CuPy's default memory pool since the last :meth:`take`
+    (``bench_out_of_core.PeakPool``), or None without a GPU."""
 
     def __init__(self) -> None:
         try:
@@ -57,20 +57,15 @@ class DevicePeak:
         except Exception:
             self.pool = None
             return
-        self.pool = cp.get_default_memory_pool()
-        self.peak = 0
-        cp.cuda.set_allocator(self.malloc)
+        from bench_out_of_core import PeakPool
 
-    def malloc(self, size: int):
-        block = self.pool.malloc(size)
-        self.peak = max(self.peak, self.pool.used_bytes())
-        return block
+        self.pool = PeakPool()
 
     def take(self) -> int | None:
-        """The peak since the last call (then start again from what is in use now)."""
         if self.pool is None:
             return None
-        peak, self.peak = self.peak, self.pool.used_bytes()
+        peak = self.pool.peak
+        self.pool.reset()
         return int(peak)
 
 
