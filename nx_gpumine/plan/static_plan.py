@@ -8,9 +8,8 @@ Ideas it carries (T-DFS, cuTS, Grochow-Kellis):
 * a connected matching order chosen from pattern degree and data-label rarity;
 * backward neighbours (candidates = intersection of their neighbour lists);
 * per-level checks (direction codes, edge labels, induced non-adjacency);
-* candidate-set reuse (:mod:`.candidate_sets`): a level whose backward neighbours contain
-  those of an earlier level starts from that level's stored set, and in induced plans from
-  an earlier level's set with the non-adjacency already applied;
+* intersection reuse: a level whose backward neighbours contain those of an earlier level
+  starts from that level's stored set;
 * symmetry breaking from the automorphism group (only for distinct-subgraph counts), so that
   each occurrence is found exactly once instead of dividing afterwards;
 * filters: minimum degree, node labels, self-loops, and an exact root-edge mask.
@@ -27,7 +26,6 @@ import numpy as np
 from ..errors import QueryError
 from ..inputs.patterns import Pattern
 from ..inputs.static_graph import ABSENT_LABEL, IMPOSSIBLE_LABEL, StaticGraph
-from .candidate_sets import filtered_sets, raw_reuse
 
 __all__ = [
     "StaticPlan",
@@ -355,6 +353,34 @@ def _plan_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
     return default
 
 
+def _filtered_sets(
+    k: int, checks: list[list[tuple[int, int, int, int]]], reuse: list[int]
+) -> tuple[list[int], list[bool]]:
+    """``(set_base, filter_in_build)`` of an induced plan without edge checks (see
+    :class:`StaticPlan`): each level starts from the nearest earlier level ``r >= 2`` that has
+    a non-adjacency check and exactly the level's checks against the levels before ``r``."""
+    base = [-1] * k
+    for i in range(3, k):
+        for r in range(i - 1, 1, -1):  # the nearest: the smallest set
+            if any(c[1] == 0 for c in checks[r]) and sorted(checks[r]) == sorted(
+                c for c in checks[i] if c[0] < r
+            ):
+                base[i] = r
+                break
+    last_anti = k >= 3 and any(c[1] == 0 for c in checks[k - 1])
+    while True:  # a filtered set is not a raw one: no level may take it as its raw reuse
+        filtered = [base[i] >= 0 or i in base or (i == k - 1 and last_anti) for i in range(k)]
+        clash = {
+            reuse[i]
+            for i in range(k)
+            if reuse[i] >= 0 and filtered[reuse[i]] and base[i] != reuse[i]
+        }
+        if not clash:
+            break
+        base = [-1 if (b in clash or i in clash) else b for i, b in enumerate(base)]
+    return base, filtered
+
+
 def _free_levels(pattern: Pattern, order: list[int], upto: int) -> int:
     """Levels 2 .. upto-1 of ``order`` with a single backward neighbour (list expansions)."""
     adj = pattern.code != 0
@@ -637,7 +663,21 @@ def build_static_plan(
         checks.append(row)
         bns.append(bn)
 
-    reuse = raw_reuse(k, checks, bns)
+    # intersection reuse
+    reuse = [-1] * k
+    for i in range(2, k):
+        best = -1
+        best_size = 1
+        chk_i = {c[0]: c for c in checks[i]}
+        for r in range(2, i):
+            if len(bns[r]) <= 1 or not set(bns[r]) <= set(bns[i]):
+                continue
+            chk_r = {c[0]: c for c in checks[r]}
+            if any(chk_r[j][1:] != chk_i[j][1:] for j in bns[r]):
+                continue
+            if len(bns[r]) >= best_size:
+                best, best_size = r, len(bns[r])
+        reuse[i] = best
 
     # symmetry breaking
     syms: list[list[int]] = [[] for _ in range(k)]
@@ -656,7 +696,7 @@ def build_static_plan(
     edge_checks = bool(graph.directed or el is not None)
     set_base = filter_in_build = None
     if induced and not edge_checks:
-        base, filtered = filtered_sets(k, checks, reuse)
+        base, filtered = _filtered_sets(k, checks, reuse)
         set_base, filter_in_build = _arr(base), np.asarray(filtered, dtype=np.bool_)
 
     chk_ptr, flat = _csr(checks)
@@ -681,8 +721,6 @@ def build_static_plan(
         bn_ptr=_arr(bn_ptr),
         bn_level=_arr(bn_flat),
         reuse=_arr(reuse),
-        set_base=set_base,
-        filter_in_build=filter_in_build,
         sym_ptr=_arr(sym_ptr),
         sym_level=_arr(sym_flat),
         edge_checks=edge_checks,
@@ -694,6 +732,8 @@ def build_static_plan(
         indep_tail_kind=indep_kind,
         shape=shape,
         shape_arg=shape_arg,
+        set_base=set_base,
+        filter_in_build=filter_in_build,
     )
     plan = StaticPlan(root_ok=None, **plan_kwargs)
     if k == 1:

@@ -70,33 +70,29 @@ def _copy_marked(src, lo, hi, out, mark, use):
 
 
 @njit(cache=True, inline="always")
-def _gallop(arr, p, hi, x):
-    """The first position ``>= p`` of sorted arr[:hi] holding an id ``>= x`` (hi if none):
-    an exponential probe from ``p``, then a binary search."""
-    step = 1
-    q = p
-    while q < hi and arr[q] < x:
-        p = q + 1
-        q = p + step
-        step <<= 1
-    if q > hi:
-        q = hi
-    return lower_bound(arr, p, q, x)
-
-
-@njit(cache=True, inline="always")
 def _gallop_intersect(short, slo, shi, long, llo, lhi, out, olo):
     """Write sorted short[slo:shi] ∩ long[llo:lhi] to out[olo:]; return the count: each
-    element of the short list is found by :func:`_gallop` in the rest of the long one.
-    ``out`` may be either list with ``olo`` at or before its start."""
+    element of the short list is found by an exponential probe, then a binary search, in the
+    rest of the long one. ``out`` may be either list with ``olo`` at or before its start."""
     n = 0
     p = llo
     for i in range(slo, shi):
         x = short[i]
-        p = _gallop(long, p, lhi, x)  # (past the end: the rest of the short list costs O(1))
-        if p < lhi and long[p] == x:
+        step = 1
+        q = p
+        while q < lhi and long[q] < x:
+            p = q + 1
+            q = p + step
+            step <<= 1
+        if q > lhi:
+            q = lhi
+        p = lower_bound(long, p, q, x)
+        if p >= lhi:
+            break
+        if long[p] == x:
             out[olo + n] = x
             n += 1
+            p += 1
     return n
 
 
@@ -176,7 +172,7 @@ def _choose(n, t):
 def _difference(a, alo, ahi, b, blo, bhi, out, olo):
     """Write sorted a[alo:ahi] minus b[blo:bhi] to out[olo:]; return the count (``out`` may
     be ``a`` itself with ``olo <= alo``). Each element of ``a`` is looked up in ``b`` by
-    :func:`_gallop` when ``b`` is much longer, else the two are merged."""
+    galloping when ``b`` is much longer, else the two are merged."""
     n = 0
     if ahi - alo == 0:
         return 0
@@ -184,7 +180,15 @@ def _difference(a, alo, ahi, b, blo, bhi, out, olo):
         p = blo
         for i in range(alo, ahi):
             x = a[i]
-            p = _gallop(b, p, bhi, x)
+            step = 1
+            q = p
+            while q < bhi and b[q] < x:
+                p = q + 1
+                q = p + step
+                step <<= 1
+            if q > bhi:
+                q = bhi
+            p = lower_bound(b, p, q, x)
             if p >= bhi or b[p] != x:
                 out[olo + n] = x
                 n += 1

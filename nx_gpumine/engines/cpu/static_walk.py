@@ -250,16 +250,14 @@ def _dfs(graph, plan, run, state):
     )
     chk_ptr, chk_level, chk_code = pa.chk_ptr, pa.chk_level, pa.chk_code
     chk_out, chk_in = pa.chk_out_label, pa.chk_in_label
-    # where each level's candidates come from
-    bn_ptr, bn_level, reuse, set_base, filter_in_build, sym_ptr, sym_level = (
+    bn_ptr, bn_level, reuse, sym_ptr, sym_level = (
         pa.bn_ptr,
         pa.bn_level,
         pa.reuse,
-        pa.set_base,
-        pa.filter_in_build,
         pa.sym_ptr,
         pa.sym_level,
     )
+    set_base, filter_in_build = pa.set_base, pa.filter_in_build
     root_ok, tail_start, tail_kind, tail_indep, size_need = (
         pa.root_ok,
         pa.tail_start,
