@@ -379,8 +379,6 @@ def prefix_plan(plan: StaticPlan, m: int) -> StaticPlan:
         indep_tail_kind=0,
         shape=None,
         shape_arg=0,
-        set_base=None if plan.set_base is None else _frozen(plan.set_base[:m]),
-        filter_in_build=None if plan.filter_in_build is None else _frozen(plan.filter_in_build[:m]),
     )
 
 

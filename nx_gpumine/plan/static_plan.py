@@ -106,18 +106,6 @@ class StaticPlan:
         checks this per mapping counts by the formula and walks the tail levels otherwise
         (counting independent sets in general is #P-hard). Engines that do not check it use
         ``tail_start`` (the last level alone).
-    set_base, filter_in_build : numpy.ndarray or None
-        Induced plans without edge checks (else None): ``set_base`` int32 ``[k]``, an earlier
-        level ``r >= 2`` whose *filtered* candidate set level ``i`` starts from (-1: none):
-        ``i``'s checks against levels before ``r`` are exactly ``r``'s (adjacency and
-        non-adjacency), so ``i``'s candidates are ``r``'s filtered set intersected with the lists
-        of its backward neighbours from ``r`` on, less the neighbours of its non-adjacent
-        levels from ``r`` on (STMatch's set reuse; a difference instead of a test per
-        candidate); ``filter_in_build`` bool ``[k]``: the level builds its candidate set with
-        every non-adjacency check applied (every ``set_base``, the levels that start from one,
-        and the last level, whose count is then the set's size). No level's raw ``reuse`` is
-        a filtered set, except where ``set_base`` names the same level. Engines may ignore
-        both (the CUDA engine does).
     shape, shape_arg : str or None, int
         A whole-pattern structure with a dedicated counting algorithm (unlabeled, undirected,
         no self-loops): ``"clique"`` (shape_arg = k), ``"book"`` (an edge plus ``shape_arg``
@@ -156,8 +144,6 @@ class StaticPlan:
     indep_tail_kind: int = 0
     shape: str | None = None
     shape_arg: int = 0
-    set_base: np.ndarray | None = None
-    filter_in_build: np.ndarray | None = None
 
     @property
     def tail_len(self) -> int:
@@ -351,34 +337,6 @@ def _plan_order(pattern: Pattern, freq: np.ndarray) -> list[int]:
             ):
                 return twins_last
     return default
-
-
-def _filtered_sets(
-    k: int, checks: list[list[tuple[int, int, int, int]]], reuse: list[int]
-) -> tuple[list[int], list[bool]]:
-    """``(set_base, filter_in_build)`` of an induced plan without edge checks (see
-    :class:`StaticPlan`): each level starts from the nearest earlier level ``r >= 2`` that has
-    a non-adjacency check and exactly the level's checks against the levels before ``r``."""
-    base = [-1] * k
-    for i in range(3, k):
-        for r in range(i - 1, 1, -1):  # the nearest: the smallest set
-            if any(c[1] == 0 for c in checks[r]) and sorted(checks[r]) == sorted(
-                c for c in checks[i] if c[0] < r
-            ):
-                base[i] = r
-                break
-    last_anti = k >= 3 and any(c[1] == 0 for c in checks[k - 1])
-    while True:  # a filtered set is not a raw one: no level may take it as its raw reuse
-        filtered = [base[i] >= 0 or i in base or (i == k - 1 and last_anti) for i in range(k)]
-        clash = {
-            reuse[i]
-            for i in range(k)
-            if reuse[i] >= 0 and filtered[reuse[i]] and base[i] != reuse[i]
-        }
-        if not clash:
-            break
-        base = [-1 if (b in clash or i in clash) else b for i, b in enumerate(base)]
-    return base, filtered
 
 
 def _free_levels(pattern: Pattern, order: list[int], upto: int) -> int:
@@ -693,15 +651,11 @@ def build_static_plan(
     tail_start, tail_kind = _count_tail(k, induced, checks, syms, filters)
     indep_start, indep_kind = _indep_tail(k, checks, syms, filters) if induced else (-1, 0)
     shape, shape_arg = pattern_shape(pattern, induced)
-    edge_checks = bool(graph.directed or el is not None)
-    set_base = filter_in_build = None
-    if induced and not edge_checks:
-        base, filtered = _filtered_sets(k, checks, reuse)
-        set_base, filter_in_build = _arr(base), np.asarray(filtered, dtype=np.bool_)
 
     chk_ptr, flat = _csr(checks)
     bn_ptr, bn_flat = _csr(bns)
     sym_ptr, sym_flat = _csr(syms)
+    edge_checks = bool(graph.directed or el is not None)
 
     plan_kwargs = dict(
         k=k,
@@ -732,8 +686,6 @@ def build_static_plan(
         indep_tail_kind=indep_kind,
         shape=shape,
         shape_arg=shape_arg,
-        set_base=set_base,
-        filter_in_build=filter_in_build,
     )
     plan = StaticPlan(root_ok=None, **plan_kwargs)
     if k == 1:

@@ -107,11 +107,6 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> StaticArgs:
         tail_indep=tail_indep,
         size_need=c(size_needs(plan), np.int64),
         mark_limit=np.int64(MARK_LIMIT),
-        set_base=c(plan.set_base if plan.set_base is not None else np.full(plan.k, -1)),
-        filter_in_build=c(
-            plan.filter_in_build if plan.filter_in_build is not None else np.zeros(plan.k),
-            np.bool_,
-        ),
         **{name: c(getattr(plan, name)) for name in _PLAN_INT32},
     )
     return StaticArgs(g, p)

@@ -48,16 +48,6 @@ from .calls import (
     wide_add,
     wide_tail,
 )
-from .sorted_sets import (
-    _choose,
-    _copy_marked,
-    _difference,
-    _falling,
-    _find,
-    _intersect,
-    _row,
-    _start,
-)
 from .walk_shared import chunk_run, lower_bound
 
 __all__ = [
@@ -120,11 +110,6 @@ class StaticPlanArrays(NamedTuple):
     bn_level: np.ndarray
     #: the earlier level whose candidate set it starts from (-1: none);
     reuse: np.ndarray
-    #: the earlier level whose *filtered* set it starts from (-1: none; it then overrides
-    #: ``reuse``), and whether it builds its set with its non-adjacency checks applied
-    #: (``plan.static_plan.StaticPlan.set_base``, ``filter_in_build``);
-    set_base: np.ndarray
-    filter_in_build: np.ndarray
     #: the earlier levels its image must exceed (CSR over levels).
     sym_ptr: np.ndarray
     sym_level: np.ndarray
@@ -196,6 +181,153 @@ def new_walk_state(k, max_degree, pause):
 
 
 @njit(cache=True, inline="always")
+def _find(arr, lo, hi, x):
+    """Position of x in sorted arr[lo:hi], or -1."""
+    p = lower_bound(arr, lo, hi, x)
+    if p < hi and arr[p] == x:
+        return p
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _start(arr, lo, hi, trim):
+    """lo, or the first position holding an id >= trim when trim >= 0."""
+    if trim < 0:
+        return lo
+    return lower_bound(arr, lo, hi, trim)
+
+
+@njit(cache=True, inline="always")
+def _row(indptr, indices, w, trim, below):
+    """Positions ``[lo, hi)`` of vertex ``w``'s neighbours in ``indices``, from the first id
+    ``>= trim`` when ``trim >= 0`` (:func:`_start`), before the first id ``>= below`` when
+    ``below >= 0``."""
+    hi = indptr[w + 1]
+    if below >= 0:
+        hi = lower_bound(indices, indptr[w], hi, below)
+    return _start(indices, indptr[w], hi, trim), hi
+
+
+@njit(cache=True)
+def _copy_marked(src, lo, hi, out, mark, use):
+    """Copy src[lo:hi] to out[0:] keeping only marked ids when ``use``; return the count.
+
+    ``out`` may be ``src`` itself with ``lo == 0``.
+    """
+    n = 0
+    if use:
+        for i in range(lo, hi):
+            x = src[i]
+            if mark[x]:
+                out[n] = x
+                n += 1
+    else:
+        for i in range(lo, hi):
+            out[n] = src[i]
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _gallop_intersect(short, slo, shi, long, llo, lhi, out, olo):
+    """Write sorted short[slo:shi] ∩ long[llo:lhi] to out[olo:]; return the count: each
+    element of the short list is found by an exponential probe, then a binary search, in the
+    rest of the long one. ``out`` may be either list with ``olo`` at or before its start."""
+    n = 0
+    p = llo
+    for i in range(slo, shi):
+        x = short[i]
+        step = 1
+        q = p
+        while q < lhi and long[q] < x:
+            p = q + 1
+            q = p + step
+            step <<= 1
+        if q > lhi:
+            q = lhi
+        p = lower_bound(long, p, q, x)
+        if p >= lhi:
+            break
+        if long[p] == x:
+            out[olo + n] = x
+            n += 1
+            p += 1
+    return n
+
+
+@njit(cache=True)
+def _intersect(a, alo, ahi, b, blo, bhi, out, olo):
+    """Write sorted a[alo:ahi] ∩ b[blo:bhi] to out[olo:]; return the count.
+
+    ``out`` may be ``a`` itself with ``olo <= alo`` (in-place filtering).
+    """
+    na = ahi - alo
+    nb = bhi - blo
+    n = 0
+    if na == 0 or nb == 0:
+        return 0
+    # galloping through the longer list when the sizes are skewed (the intersection is the
+    # same either way round)
+    if na * 32 < nb:
+        return _gallop_intersect(a, alo, ahi, b, blo, bhi, out, olo)
+    if nb * 32 < na:
+        return _gallop_intersect(b, blo, bhi, a, alo, ahi, out, olo)
+    i = alo
+    j = blo
+    while i < ahi and j < bhi:
+        x = a[i]
+        y = b[j]
+        if x < y:
+            i += 1
+        elif y < x:
+            j += 1
+        else:
+            out[olo + n] = x
+            n += 1
+            i += 1
+            j += 1
+    return n
+
+
+@njit(cache=True)
+def _falling(n, t):
+    """n (n-1) ... (n-t+1), 0 when n < t, -1 when it overflows int64."""
+    if n < t:
+        return np.int64(0)
+    r = np.int64(1)
+    for i in range(t):
+        x = np.int64(n - i)
+        if r > _I64_MAX // x:
+            return np.int64(-1)
+        r *= x
+    return r
+
+
+@njit(cache=True)
+def _choose(n, t):
+    """C(n, t), -1 when it overflows int64 (every intermediate value is at most the result)."""
+    if t < 0 or n < t:
+        return np.int64(0)
+    if t > n - t:
+        t = n - t
+    r = np.int64(1)
+    for i in range(t):
+        # C(n, i+1) = C(n, i) (n-i) / (i+1), with the division done first (exact: i+1 divides
+        # C(n, i) (n-i), so (i+1)/gcd divides n-i)
+        a = r
+        b = np.int64(i + 1)
+        while b != 0:
+            a, b = b, a % b
+        d = np.int64(i + 1) // a
+        x = np.int64(n - i) // d
+        r //= a
+        if r > _I64_MAX // x:
+            return np.int64(-1)
+        r *= x
+    return r
+
+
+@njit(cache=True, inline="always")
 def _edge_ok(dc, ol, il, req, want_out, want_in, induced):
     """An entry with direction code ``dc`` and labels ``ol``/``il`` passes a check (``req``,
     the whole code when induced; labels -1: any). Scalars only: numba counts references to
@@ -257,7 +389,6 @@ def _dfs(graph, plan, run, state):
         pa.sym_ptr,
         pa.sym_level,
     )
-    set_base, filter_in_build = pa.set_base, pa.filter_in_build
     root_ok, tail_start, tail_kind, tail_indep, size_need = (
         pa.root_ok,
         pa.tail_start,
@@ -278,7 +409,7 @@ def _dfs(graph, plan, run, state):
     direct = np.zeros(k, np.bool_)
     dchk = np.full(k, -1, np.int64)
     for lv in range(2, k):
-        if bn_ptr[lv + 1] - bn_ptr[lv] == 1 and reuse[lv] < 0 and not filter_in_build[lv]:
+        if bn_ptr[lv + 1] - bn_ptr[lv] == 1 and reuse[lv] < 0:
             direct[lv] = True
             j = bn_level[bn_ptr[lv]]
             for t in range(chk_ptr[lv], chk_ptr[lv + 1]):
@@ -290,9 +421,7 @@ def _dfs(graph, plan, run, state):
     lens = np.empty(k, np.int64)
     reused = np.zeros(k, np.bool_)
     for lv in range(k):
-        if set_base[lv] >= 0:
-            reused[set_base[lv]] = True
-        elif reuse[lv] >= 0:
+        if reuse[lv] >= 0:
             reused[reuse[lv]] = True
     # leaf shortcut (counting): at the last level every pattern neighbour is a backward
     # neighbour, so min-degree is implied; without labels, loop or non-adjacency tests the
@@ -302,7 +431,7 @@ def _dfs(graph, plan, run, state):
     if edge_checks and direct[last]:
         leaf_fast = False
     for t in range(chk_ptr[last], chk_ptr[last + 1]):
-        if chk_code[t] == 0 and not filter_in_build[last]:
+        if chk_code[t] == 0:
             leaf_fast = False
     # marks of N(f(0)) (the root owner, constant over a run of entries): a backward neighbour
     # at level 0 is then a byte lookup instead of a merge (undirected, unlabeled plans)
@@ -422,15 +551,12 @@ def _dfs(graph, plan, run, state):
                     end[level] = a1
                 else:
                     r = reuse[level]
-                    base = set_base[level]  # a filtered set: every check below it holds there
-                    if base >= 0:
-                        r = base
                     # lists still to intersect (those of BN(r) are already in cand[r])
                     nl = 0
                     for t in range(b0, b1):
                         j = bn_level[t]
-                        skip = j < base
-                        if r >= 0 and base < 0:
+                        skip = False
+                        if r >= 0:
                             for t2 in range(bn_ptr[r], bn_ptr[r + 1]):
                                 if bn_level[t2] == j:
                                     skip = True
@@ -455,7 +581,7 @@ def _dfs(graph, plan, run, state):
                             lens[best] = tl
                     # level 0 by marks (when its list is not much shorter than the others)
                     has0 = False
-                    if use_mark and (nl >= 2 or r >= 0):  # (a lone list is copied as it is)
+                    if use_mark:
                         # marks exist only without edge checks, so dropping level 0 from js
                         # skips no direction/label test; `other` = the shortest other list
                         for x in range(nl):
@@ -525,15 +651,6 @@ def _dfs(graph, plan, run, state):
                                     row[m] = c
                                     m += 1
                             n = m
-                    if filter_in_build[level]:
-                        # non-adjacency to the earlier levels (from the base on: those
-                        # before it hold in its set): one difference each
-                        for t in range(chk_ptr[level], chk_ptr[level + 1]):
-                            if n > 0 and chk_code[t] == 0 and chk_level[t] >= base:
-                                w = f[chk_level[t]]
-                                n = _difference(
-                                    row, Z, n, indices, indptr[w], indptr[w + 1], row, Z
-                                )
                     cnt[level] = n  # the set's size: what a later level reusing it reads
                     a0 = 0
                     if lb >= 0:  # the range, not the row, starts past the symmetry bound
@@ -658,7 +775,7 @@ def _dfs(graph, plan, run, state):
                     il = ilab[p] if wi != -1 else -1
                     if not _edge_ok(dircode[p], ol, il, chk_code[t], wo, wi, induced):
                         continue
-                if induced and not filter_in_build[level]:
+                if induced:
                     # non-adjacency to the earlier levels that are not pattern neighbours: no
                     # list to intersect, so one binary search each, after the cheaper tests
                     for t in range(chk_ptr[level], chk_ptr[level + 1]):
