@@ -23,11 +23,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..refine_hash import GOLDEN, MIX_M1, MIX_M2
+
 __all__ = ["accumulate", "scan", "verify", "stable_colours"]
 
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -51,8 +50,8 @@ class UnionArrays(NamedTuple):
 @njit(cache=True, inline="always")
 def _mix(x: np.uint64) -> np.uint64:
     """splitmix64 finaliser."""
-    x = (x ^ (x >> _S30)) * _M1
-    x = (x ^ (x >> _S27)) * _M2
+    x = (x ^ (x >> _S30)) * MIX_M1
+    x = (x ^ (x >> _S27)) * MIX_M2
     return x ^ (x >> _S31)
 
 
@@ -64,7 +63,7 @@ def _count_distinct(col: np.ndarray, table: np.ndarray, used: np.ndarray) -> int
     count = 0
     for i in range(len(col)):
         c = col[i]
-        h = _mix(c ^ _GOLD) & mask
+        h = _mix(c ^ GOLDEN) & mask
         while used[h] and table[h] != c:
             h = (h + np.uint64(1)) & mask
         if not used[h]:
@@ -85,10 +84,10 @@ def _half_sums(col: np.ndarray, n: int) -> tuple:
     a2 = np.uint64(0)
     b2 = np.uint64(0)
     for i in range(n):
-        x = _mix(col[i] + _GOLD)
+        x = _mix(col[i] + GOLDEN)
         a1 += x
         b1 ^= _mix(x)
-        y = _mix(col[n + i] + _GOLD)
+        y = _mix(col[n + i] + GOLDEN)
         a2 += y
         b2 ^= _mix(y)
     return a1, b1, a2, b2
@@ -106,10 +105,10 @@ def _acc(y: int, g: UnionArrays, col: np.ndarray) -> np.uint64:
     """Order-free hash of ``y``'s neighbourhood: (colour, edge label, direction) summed."""
     acc = np.uint64(0)
     for e in range(g.out_ptr[y], g.out_ptr[y + 1]):
-        acc += _mix(col[g.out_idx[e]] * _M1 + np.uint64(g.out_lab[e]) * _M2 + np.uint64(1))
+        acc += _mix(col[g.out_idx[e]] * MIX_M1 + np.uint64(g.out_lab[e]) * MIX_M2 + np.uint64(1))
     if len(g.in_ptr) > 0:
         for e in range(g.in_ptr[y], g.in_ptr[y + 1]):
-            acc += _mix(col[g.in_idx[e]] * _M2 + np.uint64(g.in_lab[e]) * _M1 + np.uint64(2))
+            acc += _mix(col[g.in_idx[e]] * MIX_M2 + np.uint64(g.in_lab[e]) * MIX_M1 + np.uint64(2))
     return acc
 
 
@@ -135,7 +134,7 @@ def _refine(
     cnt = _count_distinct(col, table, used)
     while True:
         for v in range(N):
-            tmp[v] = _mix(col[v] * _GOLD + _acc(v, g, col))
+            tmp[v] = _mix(col[v] * GOLDEN + _acc(v, g, col))
         for v in range(N):
             col[v] = tmp[v]
         if _halves_differ(col, n):
@@ -261,7 +260,7 @@ def _scan(
     newc = np.empty(N, dtype=np.uint64)
     changed = np.empty(N, dtype=np.int64)
     directed = len(g.in_ptr) > 0
-    mark = _mix(np.uint64(depth + 1) * _M2 + base[v])
+    mark = _mix(np.uint64(depth + 1) * MIX_M2 + base[v])
     tick = 0
     for i in range(start, len(cands)):
         w = cands[i]
@@ -293,13 +292,13 @@ def _scan(
                 if a == acc_base[y]:
                     newc[j] = c0[y]
                 else:
-                    newc[j] = _mix(c0[y] * _GOLD + a)
+                    newc[j] = _mix(c0[y] * GOLDEN + a)
             nchanged = 0
             for j in range(naff):
                 y = aff[j]
                 if newc[j] != col[y]:
-                    ho = _mix(col[y] + _GOLD)
-                    hn = _mix(newc[j] + _GOLD)
+                    ho = _mix(col[y] + GOLDEN)
+                    hn = _mix(newc[j] + GOLDEN)
                     if y < n:
                         a1 += hn - ho
                         b1 ^= _mix(ho) ^ _mix(hn)

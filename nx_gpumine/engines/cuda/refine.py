@@ -17,11 +17,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["accumulate", "scan", "verify", "stable_colours"]
+from ..refine_hash import GOLDEN, MIX_M1, MIX_M2
 
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
+__all__ = ["accumulate", "scan", "verify", "stable_colours"]
 
 
 def _xp() -> ModuleType:
@@ -31,8 +29,8 @@ def _xp() -> ModuleType:
 
 
 def _mix(x: Any) -> Any:
-    x = (x ^ (x >> np.uint64(30))) * _M1
-    x = (x ^ (x >> np.uint64(27))) * _M2
+    x = (x ^ (x >> np.uint64(30))) * MIX_M1
+    x = (x ^ (x >> np.uint64(27))) * MIX_M2
     return x ^ (x >> np.uint64(31))
 
 
@@ -50,7 +48,7 @@ class _Device:
         xp = self.xp
         total = xp.zeros(len(col), dtype=xp.uint64)
         for ptr, idx, lab, tag in self.lists:
-            m1, m2 = (_M1, _M2) if tag == 1 else (_M2, _M1)
+            m1, m2 = (MIX_M1, MIX_M2) if tag == 1 else (MIX_M2, MIX_M1)
             h = _mix(col[idx] * m1 + lab.astype(xp.uint64) * m2 + np.uint64(tag))
             cs = xp.concatenate([xp.zeros(1, dtype=xp.uint64), xp.cumsum(h, dtype=xp.uint64)])
             total += cs[ptr[1:]] - cs[ptr[:-1]]
@@ -86,7 +84,7 @@ def _refine(dev: _Device, col: Any, n: int) -> tuple[Any, int]:
     xp = dev.xp
     cnt = _classes(xp, col, n)
     while cnt >= 0:
-        col = _mix(col * _GOLD + dev.acc(col))
+        col = _mix(col * GOLDEN + dev.acc(col))
         new = _classes(xp, col, n)
         if new == cnt:
             return col, cnt
@@ -127,7 +125,7 @@ def scan(
     xp = xp or _xp()
     dev = _device(arrays, xp)
     with np.errstate(over="ignore"):
-        mark = _mix(np.uint64(depth + 1) * _M2 + np.uint64(int(col[v])))
+        mark = _mix(np.uint64(depth + 1) * MIX_M2 + np.uint64(int(col[v])))
     for i in range(start, len(cands)):
         w = int(cands[i])
         c = col.copy()
