@@ -59,3 +59,19 @@ def powerlaw_source(spec: tuple) -> str:
 def fmt(v: Any, spec: str) -> str:
     """``v`` formatted by ``spec`` for a table cell; empty for None."""
     return "" if v is None else format(v, spec)
+
+
+def search_order_from_env() -> str:
+    """Set the order counts search in from ``BENCH_SEARCH_ORDER`` (``degree`` or ``id``,
+    :data:`nx_gpumine.execution.static.SEARCH_ORDER`; unset: the library's default) and return
+    the order in force, for the results' header (issue 33's A/B in one device call)."""
+    import os
+
+    from nx_gpumine.execution import static
+
+    order = os.environ.get("BENCH_SEARCH_ORDER")
+    if order:
+        if order not in ("degree", "id"):
+            raise SystemExit(f"BENCH_SEARCH_ORDER must be 'degree' or 'id', not {order!r}")
+        static.SEARCH_ORDER = order
+    return static.SEARCH_ORDER

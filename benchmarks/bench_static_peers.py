@@ -40,6 +40,7 @@ from bench_common import (  # noqa: E402
     T_DFS_EDGES,
     facebook_edges,
     powerlaw_source,
+    search_order_from_env,
     t_dfs_pattern,
 )
 from powerlaw_graph import generate  # noqa: E402
@@ -163,6 +164,7 @@ def main() -> None:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "platform": platform.platform(),
+        "search_order": search_order_from_env(),  # BENCH_SEARCH_ORDER (issue 33's A/B)
     }
     peers = read_peers(out)
     graphs = args.graphs.split(",") + (["pl100m"] if args.big else [])

@@ -68,7 +68,13 @@ sys.path.insert(0, str(HERE / "peers" / "stmatch"))
 sys.path.append(str(HERE.parent))  # the repository, when nx_gpumine is not installed
 
 import peer_io as pio  # noqa: E402
-from bench_common import FACEBOOK_SOURCE, POWERLAW, facebook_edges, powerlaw_source  # noqa: E402
+from bench_common import (  # noqa: E402
+    FACEBOOK_SOURCE,
+    POWERLAW,
+    facebook_edges,
+    powerlaw_source,
+    search_order_from_env,
+)
 
 SEED = 33  # labels and sampled queries (the issue number)
 LABELS = {"ue": None, "uv": None, "l8": 8, "l32": 32}
@@ -247,6 +253,7 @@ def _worker(conn, engine: str) -> None:
     from nx_gpumine.inputs.patterns import Pattern
     from nx_gpumine.inputs.static_graph import from_arrays
 
+    search_order_from_env()  # BENCH_SEARCH_ORDER: the A/B of issue 33's search order
     gpu = None
     if engine == "cuda":
         from nx_gpumine.engines.cuda import _runtime
@@ -779,6 +786,7 @@ def main() -> None:
     meta = {
         "issue": 33,
         "engine": args.engine,
+        "search_order": search_order_from_env(),
         "device": ours.device,
         "args": vars(args),
         "machine": {

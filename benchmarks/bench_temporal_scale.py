@@ -187,6 +187,38 @@ def run(args) -> None:
         )
         phase("singles", sum(c["call_ms"] for c in cells) / 1e3, cells=len(cells),
               table_equals_singles=rep["table_equals_singles"])  # fmt: skip
+    if args.window_walks and args.engine == "cuda" and len(deltas) > 1:
+        t = time.perf_counter()
+        rep["window_walks"] = walks = window_walks(T, motifs, deltas)
+        equal = all(w["counts"] == rows[i] for i, w in enumerate(walks))
+        phase("window_walks", sum(w["call_ms"] for w in walks) / 1e3, equal=equal,
+              wall_s=time.perf_counter() - t)  # fmt: skip
+
+
+def window_walks(T, motifs: list[str], deltas: list[int]) -> list[dict]:
+    """Each motif's one walk at the widest window binning its matches by span (the CUDA
+    table's walk, ``count_windows``), timed alone after a first call: against the singles'
+    call times it shows what binning costs per motif, apart from the table's concurrency."""
+    from nx_gpumine.engines.cuda import temporal as gpu
+    from nx_gpumine.inputs.motifs import named_motif
+    from nx_gpumine.plan.temporal_plan import temporal_plan
+
+    rows = []
+    for m in motifs:
+        plan = temporal_plan(named_motif(m, delta=deltas[-1], tie="input_order"), T)
+        first = gpu.count_windows(T, plan, deltas[:-1])
+        t = time.perf_counter()
+        again = gpu.count_windows(T, plan, deltas[:-1])
+        call_ms = 1e3 * (time.perf_counter() - t)
+        if again != first:
+            raise RuntimeError(f"{m}: windows {first} then {again}")
+        stats = gpu.last_run
+        rows.append({"motif": m, "counts": first, "call_ms": call_ms,
+                     "kernel_ms": float(stats.get("kernel_ms", 0.0)),
+                     "registers": stats.get("registers"), "local_bytes": stats.get("local_bytes"),
+                     "min_blocks": stats.get("min_blocks")})  # fmt: skip
+        print(f"window walk {m}: {call_ms:.1f} ms {first}", flush=True)
+    return rows
 
 
 def report(args) -> str:
@@ -260,6 +292,12 @@ def main() -> None:
     ap.add_argument("--frame", default="arrow", choices=("arrow", "cudf"))
     ap.add_argument("--name", default="synth100m")
     ap.add_argument("--singles", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument(
+        "--window-walks",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="CUDA: time each motif's binning walk alone (count_windows)",
+    )
     ap.add_argument("--write-everest", default="", help="also write Everest's text input here")
     ap.add_argument("--deadline", type=float, default=400.0)
     ap.add_argument("--report", action="store_true")

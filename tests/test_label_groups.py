@@ -10,7 +10,8 @@ import pytest
 
 import nx_gpumine as ng
 from nx_gpumine.engines import select_engine
-from nx_gpumine.execution.static import on_label_ranges, run_static
+from nx_gpumine.execution import static as static_execution
+from nx_gpumine.execution.static import on_search_copy, run_static
 from nx_gpumine.inputs.label_groups import label_grouped, label_starts
 from nx_gpumine.plan.static_plan import build_static_plan
 
@@ -86,10 +87,13 @@ def test_cpu_label_ranges_change_no_count(induced):
             plan = build_static_plan(P, S, induced=induced, distinct=distinct)
             assert run_static(S, plan, "count", engine="cpu") == cpu.count(S, plan)
             assert run_static(S, plan, "exists", engine="cpu") == cpu.exists(S, plan)
-    assert S.has_derived(("label_grouped",))  # the counts ran on the grouped copy
+    # the counts ran on a grouped copy (label order, or label then degree order)
+    assert S.has_derived(("label_grouped",)) or S.has_derived(("search_ordered", True))
 
 
-def test_counts_move_to_the_copy():
+@pytest.mark.parametrize("order", ["id", "degree"])
+def test_counts_move_to_the_copy(order, monkeypatch):
+    monkeypatch.setattr(static_execution, "SEARCH_ORDER", order)
     G = labelled_graph(30, 0.2, 3, seed=1)
     S = ng.from_networkx(G, node_label="c")
     plan = build_static_plan(
@@ -98,11 +102,12 @@ def test_counts_move_to_the_copy():
         induced=False,
         distinct=True,
     )
-    H, moved = on_label_ranges(S, plan, "count", "cpu")
-    assert (
-        H is label_grouped(S) and moved.root_ok is not None and len(moved.root_ok) == len(H.indices)
-    )
-    assert on_label_ranges(S, plan, "enumerate", "cpu") == (S, plan)  # ids: the graph's own
+    assert len(plan.sym_level)  # the pattern has twins: symmetry conditions
+    H, moved = on_search_copy(S, plan, "count", "cpu")
+    want = label_grouped(S) if order == "id" else static_execution.search_ordered(S, True)
+    assert H is want and moved.root_ok is not None and len(moved.root_ok) == len(H.indices)
+    assert label_starts(H) is not None  # grouped by label either way
+    assert on_search_copy(S, plan, "enumerate", "cpu") == (S, plan)  # ids: the graph's own
 
 
 @pytest.mark.gpu
@@ -120,7 +125,8 @@ def test_cuda_label_ranges_equal_cpu(labels):
             exists = ng.has_subgraph(S, P, induced=induced, node_label="c", engine="cuda")
             assert exists == ng.has_subgraph(S, P, induced=induced, node_label="c", engine="cpu")
     assert label_starts(label_grouped(S)) is not None
-    assert S.has_derived(("label_grouped",))  # the CUDA counts ran on the grouped copy
+    # the CUDA counts ran on a grouped copy (label order, or label then degree order)
+    assert S.has_derived(("label_grouped",)) or S.has_derived(("search_ordered", True))
 
 
 def test_short_labelled_lists_choose_the_trie():
@@ -165,5 +171,6 @@ def test_cpu_root_split_is_kept_once_per_plan():
     P = random_pattern(4, 2, 3)
     counts = {ng.count_subgraphs(S, P, node_label="c", engine="cpu") for _ in range(4)}
     assert len(counts) == 1
-    keys = [k for k in label_grouped(S)._derived if k and k[0] == "cpu_root_bounds"]
+    copies = [S._derived.get(k) for k in (("label_grouped",), ("search_ordered", True))]
+    keys = [k for H in copies if H is not None for k in H._derived if k[0] == "cpu_root_bounds"]
     assert 1 <= len(keys) <= 2  # the counted plan (and, for mappings, its distinct sibling)

@@ -23,6 +23,7 @@ import numpy as np
 from ..engines import resolve_engine_name
 from ..engines.checks import checked_total
 from ..inputs.label_groups import label_grouped
+from ..inputs.search_order import search_ordered
 from ..inputs.static_graph import StaticGraph
 from ..plan.static_plan import StaticPlan, distinct_sibling, static_plan
 from .executors import dask, local
@@ -96,7 +97,7 @@ def run_static(
         known = closed_form_count(graph, plan)  # a formula (stars, cliques) needs no engine
         if known is not None:
             return checked_total(known, "closed-form count")
-    graph, plan = on_label_ranges(graph, plan, mode, engine, client)
+    graph, plan = on_search_copy(graph, plan, mode, engine, client)
     sibling = distinct_sibling(plan, graph) if mode == "count" else None
     if sibling is not None:  # the mappings of plan = the sibling's count x |Aut(P)|
         return count_mappings(
@@ -106,30 +107,49 @@ def run_static(
     return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
 
 
-def on_label_ranges(
+#: The vertex order counts and existence tests of the CPU and CUDA engines search in:
+#: ``"degree"`` (ids ascending by degree, grouped by node label first for labelled patterns:
+#: :func:`~nx_gpumine.inputs.search_order.search_ordered`) for plans with symmetry conditions,
+#: ``"id"`` (the graph's own ids, label-grouped for labelled patterns). Both give the same
+#: results; the switch is there to measure one against the other.
+SEARCH_ORDER = "degree"
+
+
+def on_search_copy(
     graph: StaticGraph, plan: StaticPlan, mode: str, engine: str, client: Any = None
 ) -> tuple[StaticGraph, StaticPlan]:
-    """Where a count or existence test of a plan with node labels runs: on the graph's
-    label-grouped copy (:func:`~nx_gpumine.inputs.label_groups.label_grouped`, built once
-    and kept with the graph) with the plan rebuilt for it: both engines walk only the level's
-    label part of each neighbour list there. Dask jobs stay where they are.
+    """Where a count or existence test runs: on a renumbered copy of the graph (built once and
+    kept with it) with the plan rebuilt for it, or on the graph itself.
+
+    * A plan with symmetry conditions (a candidate's id above an earlier level's) runs on the
+      copy whose ids ascend with degree (:func:`~nx_gpumine.inputs.search_order.search_ordered`,
+      :data:`SEARCH_ORDER`): the part of a neighbour list above an id then holds the
+      neighbours of higher degree only, so a hub's list is cut short.
+    * A plan with node labels runs on a copy whose vertices are grouped by label
+      (:func:`~nx_gpumine.inputs.label_groups.label_grouped`, degree ascending within each
+      label in the first case): both engines walk only the level's label part of each list.
 
     The copy is isomorphic to the graph with its labels, so counts and flags are the same;
-    listings return vertex ids and stay on the graph.
+    listings return vertex ids and stay on the graph, as do Dask jobs and engines other than
+    the CPU and CUDA ones.
     """
     if (
         mode == "enumerate"
         or client is not None
-        or graph.node_label is None
-        or not (np.asarray(plan.node_label) >= 0).any()
         or resolve_engine_name(engine) not in ("cpu", "cuda")
     ):
         return graph, plan
-    grouped = label_grouped(graph)
-    if grouped is graph:
+    labelled = graph.node_label is not None and bool((np.asarray(plan.node_label) >= 0).any())
+    if SEARCH_ORDER == "degree" and len(plan.sym_level):
+        copy = search_ordered(graph, by_label=labelled)
+    elif labelled:
+        copy = label_grouped(graph)
+    else:
         return graph, plan
-    rebuilt = static_plan(plan.pattern, grouped, induced=plan.induced, distinct=plan.distinct)
-    return grouped, rebuilt
+    if copy is graph:
+        return graph, plan
+    rebuilt = static_plan(plan.pattern, copy, induced=plan.induced, distinct=plan.distinct)
+    return copy, rebuilt
 
 
 def count_mappings(

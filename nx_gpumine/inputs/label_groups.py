@@ -12,10 +12,9 @@ copy's, so listings run on the graph itself. :func:`label_starts` gives the engi
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
+from .search_order import renumbered
 from .static_graph import StaticGraph
 
 __all__ = ["label_grouped", "label_starts"]
@@ -65,40 +64,4 @@ def label_grouped(graph: StaticGraph) -> StaticGraph:
 
 
 def _regroup(graph: StaticGraph) -> StaticGraph:
-    n = graph.n
-    perm = np.argsort(graph.node_label, kind="stable")  # new id -> old id
-    new_id = np.empty(n, dtype=np.int64)
-    new_id[perm] = np.arange(n, dtype=np.int64)
-    deg = np.diff(graph.indptr)[perm]
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(deg, out=indptr[1:])
-    # the old entry behind each new position, rows in new order (then sorted within rows)
-    row = np.repeat(np.arange(n, dtype=np.int64), deg)
-    old = np.arange(len(graph.indices), dtype=np.int64)
-    old += np.repeat(graph.indptr[:-1][perm] - indptr[:-1], deg)
-    nbr = new_id[graph.indices[old]]
-    order = np.argsort(row * n + nbr, kind="stable")
-    old = old[order]
-
-    def entries(a: np.ndarray | None) -> np.ndarray | None:
-        return None if a is None else a[old]
-
-    def vertices(a: np.ndarray | None) -> np.ndarray | None:
-        return None if a is None else a[perm]
-
-    out = dataclasses.replace(
-        graph,
-        indptr=indptr,
-        indices=nbr[order].astype(graph.indices.dtype),
-        dircode=graph.dircode[old],
-        loop=graph.loop[perm],
-        keys=[graph.keys[i] for i in perm.tolist()],
-        node_label=graph.node_label[perm],
-        out_label=entries(graph.out_label),
-        in_label=entries(graph.in_label),
-        loop_label=vertices(graph.loop_label),
-        _key_to_id=None,
-        _device_cache={},
-        _derived={},
-    )
-    return out
+    return renumbered(graph, np.argsort(graph.node_label, kind="stable"))  # new id -> old id

@@ -561,12 +561,19 @@ def count_ranges_windows(
     walk fills the SMs another's tail leaves idle. A list of counts per plan (the narrower
     ``windows``' counts, then the plan's own).
 
+    The walks start grouped by their level-1 list kind: the root filter's gap array is kept
+    for one kind per graph (:func:`~.temporal_data.level1_gaps_device`), so the motifs in
+    their own order rebuilt it (a sort over every edge, on the host's critical path while the
+    walks already started hold the device) up to once per motif; grouped, at most once per
+    kind. Counts come back in ``plans``' order.
+
     Ctrl-C (or an error) while waiting asks every walk to stop."""
     cp = import_cupy()
     walks = []
+    preps = [prepare(graph, plan, windows) for plan in plans]
+    order = sorted(range(len(plans)), key=lambda i: str(level1_list(preps[i].defines)))
     try:
-        for plan in plans:
-            prep = prepare(graph, plan, windows)
+        for prep in (preps[i] for i in order):
             stream = prep.buffers.get("walk_stream")
             if stream is None:
                 stream = prep.buffers["walk_stream"] = cp.cuda.Stream(non_blocking=True)
@@ -582,12 +589,12 @@ def count_ranges_windows(
             with contextlib.suppress(Exception):
                 w.stream.synchronize()
         raise
-    out = []
-    for w in walks:
+    out: list[list[int]] = [[] for _ in plans]
+    for i, w in zip(order, walks, strict=True):
         counts = [*window_counts(w.ctl, len(windows)), control_count(w.ctl)]
         for c in counts:
             checked_total(c)
-        out.append(counts)
+        out[i] = counts
     finish(walks[-1].prep if walks else None, mode="count", windows=len(windows),
            plans=len(walks))  # fmt: skip
     return out
