@@ -49,7 +49,7 @@ def test_select_engine_reads_the_table():
 # a task at once; no ``release``: slices stay cached) are exercised by the other engine.
 HOOKS = {
     ("static", "cpu"): {"iter_matches"},
-    ("static", "cuda"): {"unsupported", "whole_range_count", "count_part"},
+    ("static", "cuda"): {"unsupported", "whole_range_count", "count_part", "search_order"},
     ("temporal", "cpu"): {"count_table"},
     ("temporal", "cuda"): {"unsupported", "release", "count_table"},
     ("refine", "cpu"): set(),

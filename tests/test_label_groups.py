@@ -87,8 +87,7 @@ def test_cpu_label_ranges_change_no_count(induced):
             plan = build_static_plan(P, S, induced=induced, distinct=distinct)
             assert run_static(S, plan, "count", engine="cpu") == cpu.count(S, plan)
             assert run_static(S, plan, "exists", engine="cpu") == cpu.exists(S, plan)
-    # the counts ran on a grouped copy (label order, or label then degree order)
-    assert S.has_derived(("label_grouped",)) or S.has_derived(("search_ordered", True))
+    assert S.has_derived(("label_grouped",))  # the counts ran on the grouped copy
 
 
 @pytest.mark.parametrize("order", ["id", "degree"])
@@ -104,9 +103,9 @@ def test_counts_move_to_the_copy(order, monkeypatch):
     )
     assert len(plan.sym_level)  # the pattern has twins: symmetry conditions
     H, moved = on_search_copy(S, plan, "count", "cpu")
-    want = label_grouped(S) if order == "id" else static_execution.search_ordered(S, True)
-    assert H is want and moved.root_ok is not None and len(moved.root_ok) == len(H.indices)
-    assert label_starts(H) is not None  # grouped by label either way
+    assert H is label_grouped(S)  # labelled plans: label order whatever SEARCH_ORDER says
+    assert moved.root_ok is not None and len(moved.root_ok) == len(H.indices)
+    assert label_starts(H) is not None
     assert on_search_copy(S, plan, "enumerate", "cpu") == (S, plan)  # ids: the graph's own
 
 
@@ -125,8 +124,7 @@ def test_cuda_label_ranges_equal_cpu(labels):
             exists = ng.has_subgraph(S, P, induced=induced, node_label="c", engine="cuda")
             assert exists == ng.has_subgraph(S, P, induced=induced, node_label="c", engine="cpu")
     assert label_starts(label_grouped(S)) is not None
-    # the CUDA counts ran on a grouped copy (label order, or label then degree order)
-    assert S.has_derived(("label_grouped",)) or S.has_derived(("search_ordered", True))
+    assert S.has_derived(("label_grouped",))  # the CUDA counts ran on the grouped copy
 
 
 def test_short_labelled_lists_choose_the_trie():
@@ -171,6 +169,5 @@ def test_cpu_root_split_is_kept_once_per_plan():
     P = random_pattern(4, 2, 3)
     counts = {ng.count_subgraphs(S, P, node_label="c", engine="cpu") for _ in range(4)}
     assert len(counts) == 1
-    copies = [S._derived.get(k) for k in (("label_grouped",), ("search_ordered", True))]
-    keys = [k for H in copies if H is not None for k in H._derived if k[0] == "cpu_root_bounds"]
+    keys = [k for k in label_grouped(S)._derived if k and k[0] == "cpu_root_bounds"]
     assert 1 <= len(keys) <= 2  # the counted plan (and, for mappings, its distinct sibling)

@@ -150,3 +150,26 @@ def test_cuda_counts_on_the_copy_equal_cpu(induced):
                 S, P, engine="cpu", **kw
             ), (P.edges, kw)
     assert S.has_derived(("search_ordered", False))
+
+
+def test_engines_choose_their_order():
+    # the CPU engine has no hook (degree order for every plan with symmetry conditions); the
+    # CUDA engine keeps the plans its count sends to the trie (induced, 4+ nodes) on the ids
+    from nx_gpumine.engines.contract import engine_module, optional_hook
+    from nx_gpumine.engines.cuda.static_build import uses_trie
+
+    assert optional_hook(engine_module("static", "cpu"), "search_order") is None
+    cuda = engine_module("static", "cuda")  # imports without CuPy
+    S = ng.from_networkx(nx.barabasi_albert_graph(300, 3, seed=1))
+    for induced in (False, True):
+        plan = build_static_plan(
+            ng.Pattern.from_networkx(BOWTIE), S, induced=induced, distinct=True
+        )
+        want = "id" if uses_trie(plan, "auto", True, S) else "degree"
+        assert cuda.search_order(S, plan) == want
+    induced = build_static_plan(ng.Pattern.from_networkx(BOWTIE), S, induced=True, distinct=True)
+    assert cuda.search_order(S, induced) == "id"  # induced: no 2-level count tail, the trie
+    triangle = build_static_plan(
+        ng.Pattern.from_networkx(nx.complete_graph(3)), S, induced=False, distinct=True
+    )
+    assert cuda.search_order(S, triangle) == "degree"  # a shape kernel

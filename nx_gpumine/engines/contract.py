@@ -198,6 +198,13 @@ class EngineHooks(Protocol):
         work lists out in turn). Without it, a multi-device count splits into root ranges."""
         ...
 
+    def search_order(self, graph: Any, plan: Any) -> str:
+        """The vertex order this engine counts ``plan`` on ``graph`` fastest in: ``"degree"``
+        (the degree-ordered copy, :func:`nx_gpumine.inputs.search_order.search_ordered`) or
+        ``"id"`` (the graph's own ids); static. Without it, ``"degree"`` for every plan with
+        symmetry conditions (``execution.static.on_search_copy``)."""
+        ...
+
     def count_table(self, graph: Any, motifs: Any, windows: Any) -> list[list[int]]:
         """Per motif (``TemporalMotif`` values in the graph's time unit, each with the table's
         widest window), its counts within each of the ascending ``windows`` and then its own
@@ -214,7 +221,7 @@ class EngineHooks(Protocol):
 
 #: The optional hooks (:class:`EngineHooks`) callers look for, by problem kind.
 OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
-    "static": ("unsupported", "iter_matches", "whole_range_count", "count_part"),
+    "static": ("unsupported", "iter_matches", "whole_range_count", "count_part", "search_order"),
     "temporal": ("unsupported", "release", "count_table"),
     "refine": (),
     "local_counts": (),

@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engines import resolve_engine_name
+from ..engines import resolve_engine_name, select_engine
 from ..engines.checks import checked_total
+from ..engines.contract import optional_hook
 from ..inputs.label_groups import label_grouped
 from ..inputs.search_order import search_ordered
 from ..inputs.static_graph import StaticGraph
@@ -108,10 +109,11 @@ def run_static(
 
 
 #: The vertex order counts and existence tests of the CPU and CUDA engines search in:
-#: ``"degree"`` (ids ascending by degree, grouped by node label first for labelled patterns:
-#: :func:`~nx_gpumine.inputs.search_order.search_ordered`) for plans with symmetry conditions,
-#: ``"id"`` (the graph's own ids, label-grouped for labelled patterns). Both give the same
-#: results; the switch is there to measure one against the other.
+#: ``"degree"`` (ids ascending by degree, :func:`~nx_gpumine.inputs.search_order.search_ordered`)
+#: for unlabelled plans with symmetry conditions whose engine does not prefer the graph's ids
+#: (its hook ``search_order``), ``"id"`` (the graph's own ids) always; labelled patterns run on
+#: the label-grouped copy either way. Both give the same results;
+#: the switch is there to measure one against the other.
 SEARCH_ORDER = "degree"
 
 
@@ -124,10 +126,14 @@ def on_search_copy(
     * A plan with symmetry conditions (a candidate's id above an earlier level's) runs on the
       copy whose ids ascend with degree (:func:`~nx_gpumine.inputs.search_order.search_ordered`,
       :data:`SEARCH_ORDER`): the part of a neighbour list above an id then holds the
-      neighbours of higher degree only, so a hub's list is cut short.
+      neighbours of higher degree only, so a hub's list is cut short. An engine may keep a
+      plan on the graph's ids (its optional hook ``search_order``: the CUDA engine's trie,
+      whose work the order changes query by query).
     * A plan with node labels runs on a copy whose vertices are grouped by label
-      (:func:`~nx_gpumine.inputs.label_groups.label_grouped`, degree ascending within each
-      label in the first case): both engines walk only the level's label part of each list.
+      (:func:`~nx_gpumine.inputs.label_groups.label_grouped`): both engines walk only the
+      level's label part of each list. (Degree order within each label,
+      ``search_ordered(graph, by_label=True)``, is there but not yet measured on the
+      labelled query sets, so execution does not take it.)
 
     The copy is isomorphic to the graph with its labels, so counts and flags are the same;
     listings return vertex ids and stay on the graph, as do Dask jobs and engines other than
@@ -140,8 +146,13 @@ def on_search_copy(
     ):
         return graph, plan
     labelled = graph.node_label is not None and bool((np.asarray(plan.node_label) >= 0).any())
-    if SEARCH_ORDER == "degree" and len(plan.sym_level):
-        copy = search_ordered(graph, by_label=labelled)
+    if (
+        SEARCH_ORDER == "degree"
+        and not labelled  # labelled plans: degree order within labels not yet measured
+        and len(plan.sym_level)
+        and _engine_order(graph, plan, engine)
+    ):
+        copy = search_ordered(graph)
     elif labelled:
         copy = label_grouped(graph)
     else:
@@ -150,6 +161,13 @@ def on_search_copy(
         return graph, plan
     rebuilt = static_plan(plan.pattern, copy, induced=plan.induced, distinct=plan.distinct)
     return copy, rebuilt
+
+
+def _engine_order(graph: StaticGraph, plan: StaticPlan, engine: str) -> bool:
+    """Whether the engine that will count ``plan`` wants the degree order (its optional hook
+    ``search_order``; without one, yes)."""
+    hook = optional_hook(select_engine(engine, "static", plan), "search_order")
+    return hook is None or hook(graph, plan) == "degree"
 
 
 def count_mappings(

@@ -57,7 +57,15 @@ from ..checks import checked_limit, checked_range
 from ..contract import STATIC_MIN_K
 from . import static_build
 from ._runtime import import_cupy, oom_retry
-from .static_build import MAX_K, STRATEGIES, check_k, check_part, device_need, unsupported
+from .static_build import (
+    MAX_K,
+    STRATEGIES,
+    check_k,
+    check_part,
+    device_need,
+    unsupported,
+    uses_trie,
+)
 from .static_device import drop_work, prepare
 from .static_launch import (
     count_chunks,
@@ -78,6 +86,7 @@ __all__ = [
     "device_need",
     "whole_range_count",
     "count_part",
+    "search_order",
     "last_run",
     "MAX_K",
 ]
@@ -120,6 +129,24 @@ def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
     if residency(graph, plan, None, "managed", "count", shape=True) is not None:
         return False
     return shape_reason(graph, plan) is None and not shape_parts(plan)
+
+
+def search_order(graph: StaticGraph, plan: Any) -> str:
+    """The vertex order a count of ``plan`` runs fastest in (the engine hook execution asks
+    before it moves a query to the degree-ordered copy, ``execution.static.on_search_copy``).
+
+    ``"id"`` (the graph's own ids) for the plans a count sends to the cuTS trie
+    (:func:`~.static_build.uses_trie`: induced plans of 4+ nodes, among others), ``"degree"``
+    for the others. The trie's work is the number of prefixes it lists level by level, which
+    the order changes query by query: on pl1m (H200, STMatch's induced kit queries) degree
+    order made Q1-Q3 2-7x slower and Q5-Q9 1.1-10x faster. The DFS walks lists cut above an
+    id, which degree order shortens: the non-induced queries Q1, Q3, Q5-Q7, Q9 and Q11 ran
+    3-33x faster (Q2 1.7x slower, Q4 even) and T-DFS's P5 on pl10m 2.1x
+    (``benchmarks/results/session22_2026-11-28/call3_search_order``).
+    """
+    if plan.shape is None and uses_trie(plan, "auto", True, graph):
+        return "id"
+    return "degree"
 
 
 @oom_retry({"dump_capacity": 1 << 21, "trie_budget": 1 << 26}, on_oom=drop_work, what="count")
