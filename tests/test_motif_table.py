@@ -290,6 +290,14 @@ def test_cuda_table_walks_run_together(monkeypatch):
         want = [cuda_temporal.count_windows(g, build_temporal_plan(m, g), lims) for m in motifs]
         assert rows == want, tie
         assert calls and 2 <= calls[-1] <= len(set(names)), calls
+    # from TOGETHER_MAX_EDGES edges on, the walks run one after another: the same rows
+    calls.clear()
+    monkeypatch.setattr(cuda_temporal, "TOGETHER_MAX_EDGES", g.m)
+    motifs = [_named(name, 3_600, "strict") for name in names]
+    assert cuda_temporal.count_table(g, motifs, lims) == [
+        cuda_temporal.count_windows(g, build_temporal_plan(m, g), lims) for m in motifs
+    ]
+    assert not calls
 
 
 def test_census_at_several_windows(college):
