@@ -142,6 +142,7 @@ def on_search_copy(
     if (
         mode == "enumerate"
         or client is not None
+        or engine == "dask"
         or resolve_engine_name(engine) not in ("cpu", "cuda")
     ):
         return graph, plan
