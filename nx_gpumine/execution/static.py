@@ -112,8 +112,8 @@ def run_static(
 #: ``"degree"`` (ids ascending by degree, :func:`~nx_gpumine.inputs.search_order.search_ordered`)
 #: for unlabelled plans with symmetry conditions whose engine does not prefer the graph's ids
 #: (its hook ``search_order``), ``"id"`` (the graph's own ids) always; labelled patterns run on
-#: the label-grouped copy either way. Both give the same results;
-#: the switch is there to measure one against the other.
+#: the label-grouped copy either way. Both give the same results; the switch is there to
+#: measure one against the other (``BENCH_SEARCH_ORDER`` in the benchmarks).
 SEARCH_ORDER = "degree"
 
 
