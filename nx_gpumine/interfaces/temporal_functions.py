@@ -137,8 +137,10 @@ def motif_counts(
     Each cell is the number :func:`count_motifs` gives for that motif with that window. On the
     CPU engine the table is one pass: the motifs are walked at the widest window, plain ones
     together on their shared prefixes (a motif tree), and every match is binned by its span
-    ``t_last - t_first``. On the GPU (and with ``client`` or ``devices``) each cell is counted
-    by its own call for now.
+    ``t_last - t_first``. On the GPU each motif is one walk at the widest window binning its
+    matches by span, the motifs' walks together on streams of their own below 2^25 edges and
+    one after another above (motifs do not share prefixes there yet). With ``client`` or
+    ``devices`` each cell is counted by its own call.
 
     Parameters
     ----------
