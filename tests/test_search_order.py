@@ -173,3 +173,19 @@ def test_engines_choose_their_order():
         ng.Pattern.from_networkx(nx.complete_graph(3)), S, induced=False, distinct=True
     )
     assert cuda.search_order(S, triangle) == "degree"  # a shape kernel
+
+
+def test_estimates_sample_the_searched_copy(monkeypatch):
+    # a small graph: every root is sampled, so the estimates are exact and repeatable
+    G = nx.barabasi_albert_graph(60, 3, seed=2)
+    S = ng.from_networkx(nx.relabel_nodes(G, {v: 59 - v for v in G}))
+    kw = dict(count="subgraphs", samples=10_000)
+    est = ng.estimate(S, BOWTIE, **kw)
+    assert est.exact and S.has_derived(("search_ordered", False))  # sampled on the copy
+    on_copy = ng.estimate(search_ordered(S), BOWTIE, **kw)
+    assert (est.work, est.count) == (on_copy.work, on_copy.count)
+    monkeypatch.setattr(static_execution, "SEARCH_ORDER", "id")
+    on_ids = ng.estimate(S, BOWTIE, **kw)
+    assert on_ids.count == est.count and on_ids.work != est.work  # the order changes the walk
+    want = ng.count_subgraphs(S, BOWTIE, count="subgraphs", engine="cpu")
+    assert ng.count_subgraphs(S, BOWTIE, count="subgraphs", engine="cpu", max_work=10**12) == want

@@ -30,7 +30,7 @@ from ..execution.estimate import (
     work_check,
 )
 from ..execution.jobs.static import closed_form_count
-from ..execution.static import count_mappings, iter_static_blocks, run_static
+from ..execution.static import count_mappings, iter_static_blocks, on_search_copy, run_static
 from ..inputs.options import as_flag, as_limit
 from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import NO_DEFAULT, StaticGraph, as_static_graph
@@ -184,12 +184,15 @@ def count_subgraphs(
     # a count in closed form (stars, cliques in complete components) costs milliseconds
     # whatever its size: nothing to estimate or refuse (run_static answers it the same way)
     formula = closed_form_count(graph, plan) is not None
+    if not formula and (max_work is not None or max_seconds is not None or progress):
+        # the estimates describe the search the count runs: on the copy it moves to
+        searched = on_search_copy(graph, plan, "count", engine, client)
     if max_work is not None and not formula:
-        refused = work_check(graph, plan, max_work, kind=count)
+        refused = work_check(*searched, max_work, kind=count)
         if refused is not None:
             raise WorkLimitError(refused.refusal(max_work), refused)
-    if not formula and (max_seconds is not None or (progress and eta_wanted(graph, plan))):
-        est = estimate_plan(graph, plan, kind=count)
+    if not formula and (max_seconds is not None or (progress and eta_wanted(*searched))):
+        est = estimate_plan(*searched, kind=count)
         if max_seconds is not None and est.seconds > max_seconds:
             raise WorkLimitError(est.time_refusal(max_seconds), est)
         if progress:
@@ -220,7 +223,8 @@ def estimate(
     The work bound comes from the plan and the degrees alone (no search); the count, the work
     and the time come from a stratified sample of root edges whose matches are counted exactly
     on the CPU engine, level by level, within about 0.3 s of engine time (``docs/static.md``,
-    "Estimates and work limits").
+    "Estimates and work limits"), on the graph that engine's count searches (its
+    degree-ordered copy where execution moves the count there).
 
     Parameters
     ----------
@@ -265,6 +269,8 @@ def estimate(
     seed = as_limit(seed, "seed")
     labels = (node_label, edge_label, node_label_default, edge_label_default)
     graph, _, plan = _prepare(G, pattern, induced, True, labels)
+    # on the graph the CPU engine's count would search (its degree-ordered copy, if any)
+    graph, plan = on_search_copy(graph, plan, "count", "cpu")
     return estimate_plan(graph, plan, kind=count, samples=n, seed=seed)
 
 
