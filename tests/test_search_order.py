@@ -135,6 +135,15 @@ def test_degree_order_changes_no_count(seed, k, induced, labels):
         finally:
             static_execution.SEARCH_ORDER = "degree"
     assert got["degree"] == got["id"]
+    # the copy grouped by label, degree order within labels (built, not yet routed to): the
+    # CPU engine's count there equals its count on the graph itself
+    from nx_gpumine.engines.cpu import static as cpu
+
+    pattern = ng.Pattern.from_networkx(P, **kw)
+    plan = build_static_plan(pattern, S, induced=induced, distinct=True)
+    H = search_ordered(S, by_label=True)
+    moved = build_static_plan(pattern, H, induced=induced, distinct=True)
+    assert cpu.count(H, moved) == cpu.count(S, plan) == got["id"][1]
 
 
 @pytest.mark.gpu
