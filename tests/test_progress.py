@@ -22,7 +22,7 @@ from nx_gpumine.execution.jobs.static import StaticJob
 from nx_gpumine.execution.jobs.temporal import TemporalJob, temporal_tasks
 from nx_gpumine.execution.merge import WorkBar, progress_bar, task_work
 from nx_gpumine.execution.runner import run_on_devices
-from nx_gpumine.execution.static import run_static
+from nx_gpumine.execution.static import on_search_copy, run_static
 from nx_gpumine.execution.tasks import split_root_range
 from nx_gpumine.execution.temporal import run_census, run_temporal
 from nx_gpumine.inputs.generators import skewed_temporal_graph
@@ -181,30 +181,38 @@ def test_order_is_refused_where_task_order_matters():
 def test_static_bar_advances_by_degree_weights(fake_tqdm, powerlaw):
     g = powerlaw
     plan = build_static_plan(Pattern.named("4-cycle"), g, induced=False, distinct=True)
-    tasks = split_root_range(g, PROGRESS_TASKS, root_ok=plan.root_ok)
-    assert len(tasks) == PROGRESS_TASKS
-    # the estimate the split balanced on: 1 + deg(u) + deg(v) per root entry (0.05 masked)
-    cost = entry_costs(g, plan.root_ok)
-    est = np.array([cost[lo:hi].sum() for lo, hi in tasks])
+
+    def task_estimates(graph, plan):  # the estimate the split balanced on
+        tasks = split_root_range(graph, PROGRESS_TASKS, root_ok=plan.root_ok)
+        assert len(tasks) == PROGRESS_TASKS
+        # 1 + deg(u) + deg(v) per root entry (0.05 masked)
+        cost = entry_costs(graph, plan.root_ok)
+        return np.array([cost[lo:hi].sum() for lo, hi in tasks])
+
+    # counts and existence tests run on the degree-ordered copy (execution's search copy),
+    # listings on the graph itself
+    searched = on_search_copy(g, plan, "count", "cpu")
+    assert searched[0] is not g
+    est_searched, est = task_estimates(*searched), task_estimates(g, plan)
     want = run_static(g, plan, "count", engine="cpu")
     assert run_static(g, plan, "count", engine="cpu", progress=True) == want > 0
-    _check_bar(_one_bar(fake_tqdm), est, interleaved_order(len(tasks)))
+    _check_bar(_one_bar(fake_tqdm), est_searched, interleaved_order(PROGRESS_TASKS))
     # early stop (a limit, exists): the tasks run in task order
     fake_tqdm.clear()
     rows = run_static(g, plan, "enumerate", engine="cpu", progress=True, limit=10)
     assert rows.shape == (10, 4)
     bar = _one_bar(fake_tqdm)
     done = len(bar.updates)
-    assert 1 <= done < len(tasks) and np.allclose(bar.updates, est[:done])
+    assert 1 <= done < PROGRESS_TASKS and np.allclose(bar.updates, est[:done])
     fake_tqdm.clear()
     assert run_static(g, plan, "exists", engine="cpu", progress=True)
     bar = _one_bar(fake_tqdm)
-    assert np.allclose(bar.updates, est[: len(bar.updates)])
+    assert np.allclose(bar.updates, est_searched[: len(bar.updates)])
     # all rows: out of order under the bar, in root order in the result
     fake_tqdm.clear()
     rows = run_static(g, plan, "enumerate", engine="cpu", progress=True)
     assert np.array_equal(rows, run_static(g, plan, "enumerate", engine="cpu"))
-    _check_bar(_one_bar(fake_tqdm), est, interleaved_order(len(tasks)))
+    _check_bar(_one_bar(fake_tqdm), est, interleaved_order(PROGRESS_TASKS))
 
 
 def test_temporal_bar_advances_by_window_weights(fake_tqdm, college):
