@@ -179,6 +179,8 @@ def run_motif_table(
     """
     finite = sorted({d for d in deltas if d is not None})
     top = None if any(d is None for d in deltas) else finite[-1]
+    # the windows a walk at ``top`` bins into: the widest is the walk's own count, not a bin
+    narrower = finite if top is None else finite[:-1]
     wide = [motif.with_(delta=top) for motif in motifs]
     rows: list = [None] * len(motifs)
     if client is None and engine != "dask" and resolve_devices(devices, engine) is None:
@@ -189,9 +191,9 @@ def run_motif_table(
             if hook is not None:
                 by_hook.setdefault(hook, []).append(i)
         for hook, members in by_hook.items():  # one pass each: every motif and window
-            got_rows = hook(graph, [wide[i] for i in members], finite)
+            got_rows = hook(graph, [wide[i] for i in members], narrower)
             for i, got in zip(members, got_rows, strict=True):
-                counts = {**dict(zip(finite, got[:-1], strict=True)), top: got[-1]}
+                counts = {**dict(zip(narrower, got[:-1], strict=True)), top: got[-1]}
                 rows[i] = [int(counts[d]) for d in deltas]
     left = [i for i, row in enumerate(rows) if row is None]
     bar = progress_bar(len(left), "motif table") if progress and left else None
