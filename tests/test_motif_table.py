@@ -157,6 +157,28 @@ def test_motif_counts_table_equals_count_motifs(college):
     )
 
 
+def test_table_walk_bins_into_the_narrower_windows_only(college, monkeypatch):
+    """The walk at the widest window counts it as its own total: the engine's hook is given
+    the narrower windows only (with no window among the deltas, every finite one)."""
+    seen = []
+    real = cpu_temporal.count_table
+
+    def spy(graph, motifs, windows):
+        seen.append(list(windows))
+        return real(graph, motifs, windows)
+
+    monkeypatch.setattr(cpu_temporal, "count_table", spy)
+    table = ng.motif_counts(college, ["M1", "M4"], [86400, 600, 3600], engine="cpu")
+    assert seen == [[600, 3600]]
+    for name in ("M1", "M4"):
+        for d in (600, 3600, 86400):
+            assert table.loc[name, d] == ng.count_motifs(college, name, delta=d, engine="cpu")
+    seen.clear()
+    table = ng.motif_counts(college, ["M4"], [3600, None], engine="cpu")
+    assert seen == [[3600]]
+    assert table.loc["M4", None] == ng.count_motifs(college, "M4", delta=None, engine="cpu")
+
+
 def test_motif_counts_without_a_window_and_with_durations():
     times = pd.to_datetime("2024-01-01") + pd.to_timedelta([0, 30, 90, 4000, 4100, 9000], "s")
     frame = pd.DataFrame(

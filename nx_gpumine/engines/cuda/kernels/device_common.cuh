@@ -2,7 +2,8 @@
 // types, the warp mask, the control block's common words (count, flags) and their helpers
 // (flag reads and sets, 128-bit counts), lane and warp helpers (lane masks, warp sums, one
 // atomic per warp), checked 64-bit falling factorials and binomials and their exact 128-bit
-// forms, the clock and the binary search. Nothing here knows a graph, a plan or a motif.
+// forms, the clock and the binary search. Nothing here knows a graph, a plan or a motif
+// (beyond the default of the label switches NLAB and ELAB that both families take).
 //
 // Counts: a thread or warp keeps a 64-bit count in its hot loop; the control block's count is
 // 128 bits (C_COUNT low word, C_COUNT_HI high word), so a partial count that would wrap, or a
@@ -17,6 +18,16 @@
 
 #ifndef F_OVERFLOW
 #error "define the family's flag bits (F_OVERFLOW at least) before including device_common.cuh"
+#endif
+
+// The label switches both families take as -D options (static_common.cuh: 1 if the graph has
+// node / edge labels; temporal_dfs.cu: bit masks of the motif nodes / edges that need one):
+// 0, no label checks, when not given.
+#ifndef NLAB
+#define NLAB 0
+#endif
+#ifndef ELAB
+#define ELAB 0
 #endif
 
 typedef long long i64;

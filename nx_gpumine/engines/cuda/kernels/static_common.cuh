@@ -10,6 +10,7 @@
 //   ELAB   1 if the graph has edge labels
 //   ECHK   1 if backward-neighbour checks must test direction codes / labels (plan.edge_checks)
 //   LOGP   log2 of the stack page size in ints
+// (NLAB and ELAB default to 0 in device_common.cuh, the other defaults are below.)
 //
 // The plan is packed by the host (engines/cuda/static_build.py: pack_plan) into one int array,
 // indexed by level, with the offsets below; per-level sets of earlier levels are bit masks.
@@ -20,12 +21,6 @@
 #endif
 #ifndef MODE
 #define MODE 0
-#endif
-#ifndef NLAB
-#define NLAB 0
-#endif
-#ifndef ELAB
-#define ELAB 0
 #endif
 #ifndef ECHK
 #define ECHK 1

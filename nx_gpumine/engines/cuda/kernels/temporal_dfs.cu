@@ -18,6 +18,7 @@
 //   NANTI        anti-edges; ANTI_A, ANTI_B (motif nodes), ANTI_LO, ANTI_HI (levels whose time
 //                bounds the interval), ANTI_LEV (level that checks it): 4 bits each;
 //                ANTI_WON bit j: the interval ends at time[e_hi] + tlim[1 + L + j]
+// (NLAB and ELAB default to 0 in device_common.cuh, the other macros below.)
 //
 // Thread context (Everest's "thread context lifted to registers"): fm[K] mapped vertices,
 // eid[L] the path, pos[L] / end[L] the cached candidate range of every level ("rest of the
@@ -48,12 +49,6 @@
 #endif
 #ifndef GAPS
 #define GAPS 0
-#endif
-#ifndef NLAB
-#define NLAB 0
-#endif
-#ifndef ELAB
-#define ELAB 0
 #endif
 #ifndef ALLOW
 #define ALLOW 0
