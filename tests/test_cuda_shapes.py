@@ -1,4 +1,4 @@
-"""Shape counting (cliques, books, 4-cycles) for the CUDA engine.
+"""Shape counting (cliques, books, bowties, 4-cycles, pair-edges) for the CUDA engine.
 
 CI (no GPU): the rank graph is built with NumPy by the same function the engine runs with CuPy,
 and plain-Python mirrors of the three kernels' algorithms (bitmap chains, edge support, ranked
@@ -158,6 +158,60 @@ def _book(t: int) -> nx.Graph:
     return B
 
 
+BOWTIE = nx.Graph([(0, 1), (0, 2), (1, 2), (2, 3), (2, 4), (3, 4)])
+
+
+def ref_support(rg: dict) -> np.ndarray:
+    """Edge supports in triangle_support's layout: each edge's common neighbours at its
+    position in its lower-rank end's N+ list, zero elsewhere."""
+    lists = [set(x) for x in _lists(rg)]
+    sup = np.zeros(max(rg["nnz"], 1), dtype=np.int32)
+    for r in range(rg["n"]):
+        for p in range(int(rg["rsplit"][r]), int(rg["rptr"][r + 1])):
+            sup[p] = len(lists[r] & lists[int(rg["radj"][p])])
+    return sup
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(1, 16), p=st.floats(0.05, 0.7), seed=st.integers(0, 9999), hub=st.integers(0, 14)
+)
+def test_bowtie_from_support_equals_networkx(n, p, seed, hub):
+    from nx_gpumine.engines.cuda.shapes import bowtie_from_support
+
+    G = _graph(n, p, seed, hub)
+    rg = _rank(G)
+    sup = ref_support(rg)
+    assert ref_books(rg, 1) == int(sup.sum())  # the layout: every edge's support once
+    assert bowtie_from_support(np, rg, sup) == _distinct(G, BOWTIE)
+
+
+def test_bowtie_from_support_is_exact_past_64_bits():
+    """The arithmetic at 2^31+ triangles a node (C(t, 2) past 2^62: summed with Python ints):
+    supports of 2^31 on a star's three edges (numbers only, no graph has them alone)."""
+    from nx_gpumine.engines.cuda.shapes import bowtie_from_support
+
+    s = 1 << 31
+    rg = {
+        "n": 4,
+        "rptr": np.array([0, 1, 2, 3, 6]),
+        "radj": np.array([3, 3, 3, 0, 1, 2], dtype=np.int32),
+    }
+    sup = np.array([s, s, s, 0, 0, 0], dtype=np.int64)
+    centre = math.comb(3 * s // 2, 2) - 3 * math.comb(s, 2)
+    leaves = 3 * (math.comb(s // 2, 2) - math.comb(s, 2))
+    assert bowtie_from_support(np, rg, sup) == centre + leaves
+
+
+def test_bowtie_shape_is_recognised():
+    from nx_gpumine.plan.static_plan import pattern_shape
+
+    assert pattern_shape(Pattern.from_networkx(BOWTIE), False) == ("bowtie", 2)
+    assert pattern_shape(Pattern.from_networkx(BOWTIE), True) == (None, 0)  # induced: none
+    house = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (1, 4)])
+    assert pattern_shape(Pattern.from_networkx(house), False)[0] != "bowtie"
+
+
 def test_rank_graph_is_a_relabelling():
     G = _graph(60, 0.12, seed=4, hub=40)
     g = ng.from_networkx(G)
@@ -231,7 +285,7 @@ def test_reference_larger_cliques_and_books():
 
 
 # ---------------------------------------------------------------------- GPU
-GPU_PATTERNS = ["triangle", "4-clique", "5-clique", "diamond", "4-cycle", _pair_edge(3)]
+GPU_PATTERNS = ["triangle", "4-clique", "5-clique", "diamond", "4-cycle", _pair_edge(3), BOWTIE]
 
 
 def _cuda_vs_cpu(G: nx.Graph, P, *, distinct: bool) -> tuple[int, int]:
@@ -252,7 +306,7 @@ def test_gpu_shapes_equal_cpu(name, seed):
     for distinct in (True, False):
         got, want, strategy = _cuda_vs_cpu(G, name, distinct=distinct)
         assert got == want, (name, distinct, strategy)
-    assert strategy in ("clique", "book", "cycle4", "pair_edge")
+    assert strategy in ("clique", "book", "cycle4", "pair_edge", "bowtie")
 
 
 @pytest.mark.gpu

@@ -161,27 +161,35 @@ def test_cuda_counts_on_the_copy_equal_cpu(induced):
     assert S.has_derived(("search_ordered", False))
 
 
-def test_engines_choose_their_order():
+def test_engines_choose_their_order(monkeypatch):
     # the CPU engine has no hook (degree order for every plan with symmetry conditions); the
-    # CUDA engine keeps the plans its count sends to the trie (induced, 4+ nodes) on the ids
+    # CUDA engine keeps the plans its count sends to the trie (induced, 4+ nodes) and to a
+    # shape kernel (which ranks by degree itself) on the ids
     from nx_gpumine.engines.contract import engine_module, optional_hook
     from nx_gpumine.engines.cuda.static_build import uses_trie
 
     assert optional_hook(engine_module("static", "cpu"), "search_order") is None
     cuda = engine_module("static", "cuda")  # imports without CuPy
     S = ng.from_networkx(nx.barabasi_albert_graph(300, 3, seed=1))
+
+    def plan_of(P, induced=False):
+        return build_static_plan(ng.Pattern.from_networkx(P), S, induced=induced, distinct=True)
+
     for induced in (False, True):
-        plan = build_static_plan(
-            ng.Pattern.from_networkx(BOWTIE), S, induced=induced, distinct=True
-        )
+        plan = plan_of(nx.house_graph(), induced)
+        assert plan.shape is None
         want = "id" if uses_trie(plan, "auto", True, S) else "degree"
         assert cuda.search_order(S, plan) == want
-    induced = build_static_plan(ng.Pattern.from_networkx(BOWTIE), S, induced=True, distinct=True)
+    induced = plan_of(BOWTIE, induced=True)
+    assert induced.shape is None
     assert cuda.search_order(S, induced) == "id"  # induced: no 2-level count tail, the trie
-    triangle = build_static_plan(
-        ng.Pattern.from_networkx(nx.complete_graph(3)), S, induced=False, distinct=True
-    )
-    assert cuda.search_order(S, triangle) == "degree"  # a shape kernel
+    triangle, bowtie = plan_of(nx.complete_graph(3)), plan_of(BOWTIE)
+    assert (triangle.shape, bowtie.shape) == ("clique", "bowtie")
+    # whether a shape kernel takes the plan is the device's rank graph's to say (no GPU here)
+    monkeypatch.setattr(cuda, "shape_reason", lambda graph, plan: None)
+    assert cuda.search_order(S, triangle) == cuda.search_order(S, bowtie) == "id"
+    monkeypatch.setattr(cuda, "shape_reason", lambda graph, plan: "out-degree too large")
+    assert cuda.search_order(S, triangle) == "degree"  # then the DFS, cut by degree order
 
 
 def test_estimates_sample_the_searched_copy(monkeypatch):

@@ -110,7 +110,8 @@ class StaticPlan:
         A whole-pattern structure with a dedicated counting algorithm (unlabeled, undirected,
         no self-loops): ``"clique"`` (shape_arg = k), ``"book"`` (an edge plus ``shape_arg``
         >= 2 non-adjacent nodes joined to both ends; the diamond is the book of 2),
-        ``"cycle4"`` (non-induced 4-cycle), ``"pair_edge"`` (two non-adjacent *poles* joined to
+        ``"cycle4"`` (non-induced 4-cycle), ``"bowtie"`` (non-induced; two triangles sharing
+        one node, shape_arg = 2 triangles), ``"pair_edge"`` (two non-adjacent *poles* joined to
         all ``shape_arg = k - 2 >= 3`` other nodes, exactly one edge among those: T-DFS's P4
         for k = 5); None otherwise. Engines that lack the algorithm walk the plan as usual.
     """
@@ -449,6 +450,8 @@ def pattern_shape(pattern: Pattern, induced: bool) -> tuple[str | None, int]:
         others = [a for a in range(k) if a not in spine]
         if all(deg[a] == 2 for a in others):
             return "book", k - 2
+    if k == 5 and sorted(deg.tolist()) == [2, 2, 2, 2, 4]:
+        return "bowtie", 2  # two triangles sharing one node (the degree-4 node)
     if k >= 5:  # pair-edge: non-adjacent poles joined to all k - 2 others, one edge among those
         poles = np.flatnonzero(deg == k - 2)
         for i, a in enumerate(poles):

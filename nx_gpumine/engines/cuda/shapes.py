@@ -11,6 +11,9 @@ undirected graph (``count_pair_edge`` returns mappings: see there):
 * **books** (an edge with ``t`` nodes joined to both ends; ``t = 2`` is the diamond): the
   triangle pass above also adds 1 to the *support* of each triangle's three edges; the count is
   ``sum over edges of C(support, t)``.
+* **bowties** (two triangles sharing one node): from the same supports, the pairs of
+  triangles at each node ``v`` that share no edge, ``C(t_v, 2) - sum over edges vx of
+  C(support, 2)`` with ``t_v`` the triangles at ``v`` (:func:`bowtie_from_support`).
 * **pair-edge shapes** (two non-adjacent poles joined to ``t >= 3`` nodes with one edge among
   them; ``t = 3`` is T-DFS's P4): *apex lists* (each edge's triangle apexes, filled by the
   triangle pass) are built once per graph; at each pole ``a`` a block counts
@@ -28,8 +31,8 @@ and kept with it (its build time is reported apart, as G2Miner reports its orien
 **Parts** (several GPUs): every kernel but the book's walks a list of vertices (or of the
 triangle pass's row batches), heaviest first; ``part=(i, n)`` walks the ``i``-th of ``n``
 parts of it, its entries dealt out in snake order (:func:`share`), so the parts hold about
-equal work and their counts add up to the whole count. The book's count needs each
-edge's whole triangle support, so it has no parts.
+equal work and their counts add up to the whole count. The book's and the bowtie's counts
+need each edge's whole triangle support, so they have no parts.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ __all__ = [
     "clique_supported",
     "count_clique",
     "count_book",
+    "count_bowtie",
+    "bowtie_from_support",
     "triangle_support",
     "count_cycle4",
     "count_pair_edge",
@@ -302,6 +307,57 @@ def count_book(graph: StaticGraph, t: int, stats: dict) -> int:
     _timed(stats, lambda: kern((grid,), (256,), (sup, np.int64(rg["nnz"]), ctl)))
     stats["strategy"] = "book"
     return _check(ctl.get())
+
+
+def bowtie_from_support(xp: Any, rg: dict, sup: Any) -> int:
+    """Distinct bowties of a graph from its rank graph ``rg`` and edge supports ``sup``
+    (:func:`triangle_support`'s layout: each edge's support at its position in its lower-rank
+    end's ``N+`` list, zero elsewhere), with array module ``xp`` (NumPy or CuPy).
+
+    Two triangles at ``v`` share either the node ``v`` alone (a bowtie centred at ``v``) or an
+    edge ``vx`` as well; no bowtie has two centres. So the bowties are ``sum over v of
+    C(t_v, 2) - sum over edges vx of C(s_vx, 2)``, with ``s`` the supports and
+    ``t_v = (sum over edges vx of s_vx) / 2`` the triangles at ``v``. Exact: per-node sums in
+    int64 (a node with ``2^31`` triangles or more is summed with Python integers), the total in
+    two 32-bit halves.
+    """
+    n = int(rg["n"])
+    pos = xp.flatnonzero(sup)
+    if n == 0 or len(pos) == 0:
+        return 0
+    s = sup[pos].astype(xp.int64)
+    low = xp.searchsorted(rg["rptr"], pos, side="right") - 1  # the position's list: its rank
+    ends = xp.concatenate([low, rg["radj"][pos].astype(xp.int64)])
+    both = xp.concatenate([s, s])
+    order = xp.argsort(ends, kind="stable")
+    ends, both = ends[order], both[order]
+    bounds = xp.searchsorted(ends, xp.arange(n + 1, dtype=xp.int64))
+    zero = xp.zeros(1, dtype=xp.int64)
+    sums = xp.concatenate([zero, xp.cumsum(both)])
+    pairs = xp.concatenate([zero, xp.cumsum(both * (both - 1) // 2)])
+    tri = (sums[bounds[1:]] - sums[bounds[:-1]]) // 2  # each triangle at v: two edges at v
+    q = pairs[bounds[1:]] - pairs[bounds[:-1]]
+    huge = tri >= (1 << 31)  # C(tri, 2) would pass 2^62
+    extra = 0
+    if bool(huge.any()):
+        for t, p in zip(tri[huge].tolist(), q[huge].tolist(), strict=True):
+            extra += t * (t - 1) // 2 - p
+        tri = xp.where(huge, 0, tri)
+        q = xp.where(huge, 0, q)
+    per_node = tri * (tri - 1) // 2 - q
+    return int((per_node >> 32).sum()) * (1 << 32) + int((per_node & 0xFFFFFFFF).sum()) + extra
+
+
+def count_bowtie(graph: StaticGraph, stats: dict) -> int:
+    """Distinct bowties (two triangles sharing one node) of an undirected graph, from the
+    triangle pass's edge supports (:func:`bowtie_from_support`)."""
+    cp = import_cupy()
+    rg = device_rank_graph(graph)
+    _, sup = triangle_support(graph, stats)
+    got: list = []
+    _timed(stats, lambda: got.append(bowtie_from_support(cp, rg, sup)))
+    stats["strategy"] = "bowtie"
+    return got[0]
 
 
 def count_cycle4(graph: StaticGraph, stats: dict, part: tuple[int, int] = WHOLE) -> int:

@@ -12,8 +12,8 @@ through its distinct sibling). How it walks the plan (kernels in ``kernels/stati
 ``kernels/static_count.cu``, design and measurements in ``docs/cuda_static.md``):
 
 * **Shapes** (``plan.shape``; counting over the whole root range): k-cliques by the degree-
-  ordered DAG and bitmaps, books (the diamond is the book of 2) by triangle edge support,
-  4-cycles by ranked wedges (:mod:`.shapes`). Nothing is enumerated.
+  ordered DAG and bitmaps, books (the diamond is the book of 2) and bowties by triangle edge
+  support, 4-cycles by ranked wedges (:mod:`.shapes`). Nothing is enumerated.
 * **T-DFS** (every other plan, and every enumeration): a persistent grid, one warp per task (a
   root edge = a union-CSR entry, levels 0/1) with its own stack; a level's candidates come from
   the shortest backward-neighbour list, cut below the largest earlier image the symmetry
@@ -112,14 +112,14 @@ def _roots(
 
 def whole_range_count(graph: StaticGraph, plan: Any) -> bool:
     """Whether :func:`count` over every root of ``graph`` runs a whole-range kernel that
-    :func:`count_part` cannot split: the book's (the diamond's), which needs every edge's
-    whole triangle support.
+    :func:`count_part` cannot split: the book's (the diamond's) and the bowtie's, which need
+    every edge's whole triangle support.
 
     The other shape kernels (cliques, 4-cycles, pair-edges; :mod:`.shapes`) count the whole
     root range at once too, but in parts (their heavy-first vertex lists dealt out), so a
-    caller with several devices splits them with :func:`count_part`; a book count it runs in
-    one call. Builds the device rank graph of ``graph`` on the current device when it is not
-    there yet.
+    caller with several devices splits them with :func:`count_part`; a book or bowtie count
+    it runs in one call. Builds the device rank graph of ``graph`` on the current device when
+    it is not there yet.
 
     False when the count would run out of core under the device budget in force (shape
     kernels need the graph in device memory); decided as :func:`count` decides it.
@@ -143,7 +143,11 @@ def search_order(graph: StaticGraph, plan: Any) -> str:
     id, which degree order shortens: the non-induced queries Q1, Q3, Q5-Q7, Q9 and Q11 ran
     3-33x faster (Q2 1.7x slower, Q4 even) and T-DFS's P5 on pl10m 2.1x
     (``benchmarks/results/session22_2026-11-28/call3_search_order``).
+    A plan a shape kernel counts stays on the graph's ids too: the kernels rank the vertices
+    by degree themselves (:func:`.shapes.rank_graph`), so a copy would be built for nothing.
     """
+    if plan.shape is not None and shape_reason(graph, plan) is None:
+        return "id"
     if plan.shape is None and uses_trie(plan, "auto", True, graph):
         return "id"
     return "degree"
@@ -182,7 +186,8 @@ def count(
     lo, hi : int
         Root task range of union-CSR entries (default: all).
     strategy : {"auto", "dfs", "trie", "shape"}
-        ``"shape"``: the plan's shape kernel (cliques, books, 4-cycles; whole range only);
+        ``"shape"``: the plan's shape kernel (cliques, books, bowties, 4-cycles; whole range
+        only);
         ``"dfs"``: T-DFS warp stacks from root edges with the count tail; ``"trie"``: cuTS
         trie for the first BFS levels, then DFS from its leaves (patterns of 4+ nodes).
         ``"auto"`` picks the shape kernel when the plan has a shape the graph allows, else
@@ -259,7 +264,7 @@ def count(
     if strategy in ("auto", "shape") and full:
         reason = shape_reason(graph, plan)
         if reason is None:
-            if part[1] > 1 and not shape_parts(plan):  # the book: part 0 counts it whole
+            if part[1] > 1 and not shape_parts(plan):  # book, bowtie: part 0 counts it whole
                 return count_shape(graph, plan) if part[0] == 0 else 0
             return count_shape(graph, plan, part)
         if strategy == "shape":
@@ -278,7 +283,7 @@ def count_part(graph: StaticGraph, plan: Any, part: int, parts: int) -> int:
     kernels their vertex lists (:mod:`.shapes`); the trie takes every ``parts``-th root entry
     (a hub's entries spread over the parts). So the parts hold about
     equal work without a shared queue, and each runs as one count (one launch and its
-    straggler rounds), as on one device. A book count has no
+    straggler rounds), as on one device. A book or bowtie count has no
     parts (:func:`whole_range_count`): part 0 counts it whole, the others are 0.
 
     Parameters

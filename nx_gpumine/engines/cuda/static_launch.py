@@ -540,8 +540,8 @@ def _enumerate_range(
 # ====================================================================== shapes
 def shape_parts(plan: Any) -> bool:
     """Whether the shape kernel of ``plan`` counts in parts (:func:`count_shape`): every
-    shape but the book."""
-    return getattr(plan, "shape", None) != "book"
+    shape but the book and the bowtie (they need each edge's whole triangle support)."""
+    return getattr(plan, "shape", None) not in ("book", "bowtie")
 
 
 def shape_reason(graph: StaticGraph, plan: Any) -> str | None:
@@ -556,7 +556,7 @@ def shape_reason(graph: StaticGraph, plan: Any) -> str | None:
         return "induced shape counting needs a graph without self-loops"
     if shape == "clique":
         return shapes.clique_supported(graph, int(plan.shape_arg))
-    if shape == "book":
+    if shape in ("book", "bowtie"):
         return shapes.clique_supported(graph, 3)
     if shape == "cycle4":
         return None
@@ -568,7 +568,7 @@ def shape_reason(graph: StaticGraph, plan: Any) -> str | None:
 def count_shape(graph: StaticGraph, plan: Any, part: tuple[int, int] = WHOLE) -> int:
     """Count ``plan`` over the whole root range by its shape kernel (:func:`shape_reason` is
     None); with ``part = (i, n)``, part ``i`` of ``n`` of that count (the parts add up to it;
-    the book's count has no parts: :func:`shape_parts`)."""
+    the book's and the bowtie's counts have no parts: :func:`shape_parts`)."""
     stats: dict = {}
     had = graph.has_derived(("cuda_rank_graph", current_device()))
     if plan.shape == "clique":
@@ -577,6 +577,10 @@ def count_shape(graph: StaticGraph, plan: Any, part: tuple[int, int] = WHOLE) ->
         if part != WHOLE:
             raise ValueError("the book count has no parts (it needs whole triangle supports)")
         distinct = shapes.count_book(graph, int(plan.shape_arg), stats)
+    elif plan.shape == "bowtie":
+        if part != WHOLE:
+            raise ValueError("the bowtie count has no parts (it needs whole triangle supports)")
+        distinct = shapes.count_bowtie(graph, stats)
     elif plan.shape == "pair_edge":
         mappings = shapes.count_pair_edge(graph, int(plan.shape_arg), stats, part)
         distinct, rest = divmod(mappings, int(plan.num_automorphisms))
