@@ -4,7 +4,7 @@ call, with build times and peak host and device memory.
 
 usage: python3 benchmarks/bench_temporal_scale.py OUT [--edges 100000000] [--nodes N]
        [--seed 1] [--deltas 3600,86400] [--motifs M1,...,M13] [--engine cuda]
-       [--frame arrow|cudf] [--name synth100m] [--no-singles] [--write-everest PATH]
+       [--frame arrow|cudf|cupy] [--name synth100m] [--no-singles] [--write-everest PATH]
        [--deadline SECONDS] [--calls 1|2] [--warm-edges N] [--no-window-walks]
        python3 benchmarks/bench_temporal_scale.py OUT --report   (after Everest ran)
 
@@ -13,7 +13,8 @@ The graph is ``gen_temporal.generate(edges, nodes, seed=seed)`` (the Everest kit
 and the sort run with CuPy, the same operations), ``nodes`` one per ten edges by default.
 Phases, each timed with the host's peak resident memory after it (``ru_maxrss``) and the peak
 of CuPy's pool (device memory the engine allocated): ``generate``, ``frame`` (a pyarrow table
-over the arrays, no copy; or a cuDF frame on the device), ``build``
+over the arrays, no copy; or a cuDF frame or a mapping of CuPy arrays on the device, from
+which the graph is built on the device without a host copy of the columns), ``build``
 (``TemporalGraph.from_edgelist``), ``table`` (``motif_counts`` of every motif at every window:
 a first call, with compiles and uploads, then one timed call), ``singles`` (each cell's
 ``count_motifs``: a first call, then a timed one with the engine's kernel time; with ``--calls 1``
@@ -81,6 +82,7 @@ def write_everest_text(src: np.ndarray, dst: np.ndarray, t: np.ndarray, path: st
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
+    src, dst, t = (a.get() if hasattr(a, "get") else a for a in (src, dst, t))  # CuPy columns
     if int(t.max()) >= 2**31:
         raise SystemExit("Everest stores times as int32")
     table = pa.table({"s": src, "d": dst, "t": t})
@@ -89,6 +91,8 @@ def write_everest_text(src: np.ndarray, dst: np.ndarray, t: np.ndarray, path: st
 
 
 def build_frame(kind: str, src: np.ndarray, dst: np.ndarray, t: np.ndarray):
+    if kind == "cupy":  # device columns (CuPy arrays): the graph is built on the device
+        return {"source": src, "target": dst, "time": t}
     if kind == "cudf":
         import cudf  # optional: only where cuDF is installed
 
@@ -165,7 +169,9 @@ def run(args) -> None:
                 ng.count_motifs(W, m, delta=d, tie="input_order", engine=args.engine)
         del W, ws, wd, wt
         phase("warm_up", time.perf_counter() - t, edges=args.warm_edges)
-    src, dst, tt = generate(args.edges, nodes, seed=args.seed, device=peak.pool is not None)
+    on_device = peak.pool is not None
+    src, dst, tt = generate(args.edges, nodes, seed=args.seed, device=on_device,
+                            to_host=args.frame == "arrow")  # fmt: skip
     phase("generate", time.perf_counter() - t, edges=len(src))
     if args.write_everest:
         t = time.perf_counter()
@@ -310,7 +316,12 @@ def main() -> None:
     ap.add_argument("--deltas", default="3600,86400")
     ap.add_argument("--motifs", default=",".join(MOTIFS))
     ap.add_argument("--engine", default="cuda", choices=("cuda", "cpu"))
-    ap.add_argument("--frame", default="arrow", choices=("arrow", "cudf"))
+    ap.add_argument(
+        "--frame",
+        default="arrow",
+        choices=("arrow", "cudf", "cupy"),
+        help="arrow: a pyarrow table on the host; cudf / cupy: device columns, built there",
+    )
     ap.add_argument("--name", default="synth100m")
     ap.add_argument("--singles", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument(

@@ -22,11 +22,14 @@ def generate(
     t0: int = 1_577_836_800,
     span: int = 365 * 86400,
     device: bool = False,
+    to_host: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(src, dst, t)`` int64 arrays, sorted by ``t`` (ties keep generation order).
 
     ``device=True`` draws the same random numbers with NumPy and does the searches and the
-    sort on the GPU with CuPy (exact operations, so the same edges; minutes faster at 100M).
+    sort on the GPU with CuPy (exact operations, so the same edges; minutes faster at 100M);
+    ``to_host=False`` then returns the CuPy arrays (a graph built on the device from them
+    never copies the columns to the host).
     """
     rng = np.random.default_rng(seed)
     n, m = nodes, edges
@@ -56,6 +59,8 @@ def generate(
     t = xp.asarray(t0 + rng.integers(0, span, size=m, dtype=np.int64))
     if device:  # a stable order: sort by (t, position), every key distinct
         order = xp.argsort((t - t0) * m + xp.arange(m, dtype=np.int64))
+        if not to_host:
+            return src[order], dst[order], t[order]
         return src[order].get(), dst[order].get(), t[order].get()
     order = np.argsort(t, kind="stable")
     return src[order], dst[order], t[order]
