@@ -27,6 +27,48 @@ def test_counting_sort_is_a_stable_argsort(owners, dtype):
 
 
 @settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(0, 40), max_size=300),
+    st.sampled_from([np.int32, np.int64]),
+    st.sampled_from([1, 2, 4, 8, 64]),
+)
+def test_counting_sort_by_owner_ranges_is_a_stable_argsort(owners, dtype, buckets):
+    """The path of graphs past a million owners (edges dealt into ranges of owners first),
+    taken here by small graphs: every range size, ranges of one owner to all of them."""
+    import nx_gpumine.inputs.csr_order as co
+
+    owner = np.array(owners, dtype=dtype)
+    want_ptr = [0, *np.cumsum(np.bincount(owner, minlength=41)).tolist()]
+    old = (co.BUCKET_MIN_OWNERS, co.BUCKETS)
+    co.BUCKET_MIN_OWNERS, co.BUCKETS = 1, buckets
+    try:
+        ptr, order = csr_order(owner, 41)
+    finally:
+        co.BUCKET_MIN_OWNERS, co.BUCKETS = old
+    assert order.dtype == np.int64 and ptr.tolist() == want_ptr
+    assert order.tolist() == np.argsort(owner, kind="stable").tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-5, 30), min_size=1, max_size=200))
+def test_dense_ranks_equal_numpy_unique(values):
+    from nx_gpumine.inputs.csr_order import dense_ranks
+
+    keys = np.array(values, dtype=np.int64)
+    half = len(keys) // 2
+    src, dst = keys[:half], keys[half:]
+    lo, span = int(keys.min()), int(keys.max() - keys.min()) + 1
+    got = dense_ranks(src, dst, lo, span)
+    uniq, inv = np.unique(np.concatenate([src, dst]), return_inverse=True)
+    if lo == 0 and len(uniq) == span:
+        assert got is None  # the keys are their own ranks
+        return
+    s, d, present = got
+    assert present.tolist() == uniq.tolist()
+    assert s.tolist() == inv[:half].tolist() and d.tolist() == inv[half:].tolist()
+
+
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(0, 6), max_size=60), st.booleans())
 def test_next_ids_are_the_run_ends(times, as_float):
     t = np.sort(np.array(times, dtype=np.float64 if as_float else np.int64))

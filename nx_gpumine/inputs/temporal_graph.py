@@ -435,6 +435,13 @@ def _dense_int_ids(src_keys: np.ndarray, dst_keys: np.ndarray) -> tuple | None:
     if hi > np.iinfo(np.int64).max or span > 2 * (len(src_keys) + len(dst_keys)):
         return None
     ends = [k.astype(np.int64, copy=False) for k in (src_keys, dst_keys)]
+    if len(ends[0]) >= graph_base.LINEAR_SORT_MIN:  # numba: the look-ups in parallel
+        from .csr_order import dense_ranks
+
+        got = dense_ranks(ends[0], ends[1], lo, span)
+        if got is None:  # keys 0 .. n-1: their own ids
+            return ends[0], ends[1], list(range(span))
+        return got[0], got[1], got[2].tolist()
     present = np.zeros(span, dtype=bool)
     for k in ends:
         present[k - lo if lo else k] = True
