@@ -48,7 +48,7 @@ def test_select_engine_reads_the_table():
 # The hooks each real engine module provides: the callers' fallbacks (no ``iter_matches``: list
 # a task at once; no ``release``: slices stay cached) are exercised by the other engine.
 HOOKS = {
-    ("static", "cpu"): {"iter_matches"},
+    ("static", "cpu"): {"iter_matches", "whole_range_count"},
     ("static", "cuda"): {"unsupported", "whole_range_count", "count_part", "search_order"},
     ("temporal", "cpu"): {"count_table"},
     ("temporal", "cuda"): {"unsupported", "release", "count_table"},

@@ -189,7 +189,7 @@ class EngineHooks(Protocol):
     def whole_range_count(self, graph: Any, plan: Any) -> bool:
         """Whether ``count`` over all roots runs one whole-range kernel that cannot be split,
         so a multi-device caller runs it whole on one device (static; the CUDA engine's book
-        kernel)."""
+        and bowtie kernels, the CPU engine's census block formulas)."""
         ...
 
     def count_part(self, graph: Any, plan: Any, part: int, parts: int) -> int:

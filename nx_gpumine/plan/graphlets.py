@@ -28,8 +28,10 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
+import numpy as np
 
 from ..errors import QueryError
 from ..inputs.patterns import CATALOGUE
@@ -48,6 +50,7 @@ __all__ = [
     "GRAPHLET_BLOCKS",
     "block_formula",
     "from_blocks",
+    "graphlet_of",
 ]
 
 #: The census sizes: undirected, directed.
@@ -414,6 +417,40 @@ def block_formula(g: Graphlet) -> tuple[tuple[int, str], ...] | None:
         (8, (3, 3, 3, 3, 4), 4): ((1, "wheels4"),),
         (9, (3, 3, 4, 4, 4), 7): ((1, "clique_pairs"),),
     }.get(shape)  # fmt: skip
+
+
+def graphlet_of(pattern: Any) -> Graphlet | None:
+    """The census graphlet a pattern is (its node order canonical), or None: a pattern that is
+    directed, labelled, looped, disconnected or of a size the census does not take.
+
+    The one test of whether a query is a census graphlet, so that an engine can count it non-
+    induced by :func:`block_formula` (the CPU engine's ``count``).
+
+    Parameters
+    ----------
+    pattern : Pattern
+        The query pattern.
+
+    Returns
+    -------
+    Graphlet or None
+    """
+    k = int(pattern.k)
+    if (
+        pattern.directed
+        or pattern.node_labels is not None
+        or pattern.edge_labels is not None
+        or bool(np.asarray(pattern.loops).any())
+        or k not in CENSUS_SIZES[False]
+    ):
+        return None
+    ps = pairs(k, False)
+    mask = 0
+    for i, (a, b) in enumerate(ps):
+        if pattern.code[a, b]:
+            mask |= 1 << i
+    canon = _canonical_table(k, False)[mask]
+    return next((g for g in graphlets(k, False) if g.mask == canon), None)  # None: disconnected
 
 
 def from_blocks(g: Graphlet, blocks: dict[str, int]) -> int | None:

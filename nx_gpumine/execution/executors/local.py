@@ -180,7 +180,8 @@ def run_job(job: Job, eng: ModuleType | None, progress: bool = False) -> Any:
     if answer is not None:
         return answer
     bar = None
-    if progress and job.splits_for_progress():
+    # a count the engine runs whole (a shape kernel, a block formula: milliseconds) shows no bar
+    if progress and job.splits_for_progress() and not job.prefers_whole(eng):
         tasks = job.tasks(PROGRESS_TASKS, sliced=False)
         bar = progress_bar(job.task_weights(tasks), job.desc)
     if bar is None:
