@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..engines import resolve_engine_name
 from ..engines.contract import engine_module
 from ..inputs.patterns import as_pattern
@@ -27,6 +29,7 @@ from ..plan.graphlets import (
     Graphlet,
     block_formula,
     from_blocks,
+    graphlet_of,
     graphlets,
     induced_counts,
 )
@@ -34,7 +37,11 @@ from ..plan.static_plan import static_plan
 from .merge import progress_bar
 from .static import run_static
 
-__all__ = ["graphlet_counts", "last_census"]
+__all__ = ["census_count", "graphlet_counts", "last_census", "CENSUS_ROUTE_MIN_EDGES"]
+
+#: Edges from which :func:`census_count` answers an induced 5-node count from the census
+#: (below, the walk takes milliseconds and needs no census).
+CENSUS_ROUTE_MIN_EDGES = 10_000
 
 #: Statistics of this process's last census: ``engine``, ``kernel_ms`` (device time of all its
 #: kernels, CUDA engine), ``blocks`` (the building blocks computed), ``by_pattern``
@@ -137,3 +144,55 @@ def graphlet_counts(
 def _cuda_last_run() -> dict:
     """The CUDA static engine's statistics of its last call."""
     return engine_module("static", "cuda").last_run
+
+
+def census_count(
+    graph: StaticGraph, plan: Any, engine: str = "auto", progress: bool = False
+) -> int | None:
+    """The distinct count of an induced 5-node plan read off the graph's census, or None.
+
+    An induced, unlabelled, loop-free 5-node pattern (a census graphlet,
+    :func:`~nx_gpumine.plan.graphlets.graphlet_of`) on an undirected graph without
+    self-loops of :data:`CENSUS_ROUTE_MIN_EDGES` edges or more, counted by the CPU engine in
+    this process: its count is the census's (:func:`graphlet_counts`, induced), computed once
+    per graph and kept with it. The induced walk cannot end in a count tail and lists every
+    match; the census sums degree, triangle, 2-path and link blocks and inverts the
+    non-induced counts (2 cores, a 40,000-node, 200,000-edge power-law graph: the census 1.6 s;
+    the induced walks of the 5-cycle 45 s, the house 2.0 s, the bowtie 1.7 s). The CUDA
+    engine keeps its walk (the route is not measured there).
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        The data graph.
+    plan : StaticPlan
+        A plan built for it.
+    engine : str
+        The engine asked for (the route is the CPU engine's: ``"cpu"``, or ``"auto"`` where
+        it resolves to it).
+    progress : bool
+        A bar over the census's graphlets.
+
+    Returns
+    -------
+    int or None
+    """
+    if (
+        plan.k != 5
+        or not plan.induced
+        or plan.impossible
+        or graph.directed
+        or len(graph.indices) < 2 * CENSUS_ROUTE_MIN_EDGES
+        or engine not in ("auto", "cpu")
+        or resolve_engine_name(engine) != "cpu"
+        or bool(np.asarray(graph.loop).any())
+    ):
+        return None
+    g = graphlet_of(plan.pattern)
+    if g is None:
+        return None
+    gs, counts = graph.derived(
+        ("induced_census", 5),
+        lambda: graphlet_counts(graph, 5, induced=True, engine="cpu", progress=progress),
+    )
+    return int(counts[gs.index(g)])

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..device_limits import device_budget
+from ..engines.checks import checked_total
 from ..errors import QueryError, WorkLimitError
 from ..execution.estimate import (
     DEFAULT_SAMPLES,
@@ -31,6 +32,7 @@ from ..execution.estimate import (
 )
 from ..execution.jobs.static import closed_form_count
 from ..execution.static import count_mappings, iter_static_blocks, on_search_copy, run_static
+from ..execution.subgraph_census import census_count
 from ..inputs.options import as_flag, as_limit
 from ..inputs.patterns import Pattern, as_pattern
 from ..inputs.static_graph import NO_DEFAULT, StaticGraph, as_static_graph
@@ -181,6 +183,13 @@ def count_subgraphs(
     # mappings are execution's count_mappings (distinct x |Aut(P)|), so no mapping plan is built.
     labels = (node_label, edge_label, node_label_default, edge_label_default)
     graph, _, plan = _prepare(G, pattern, induced, True, labels)
+    if client is None and devices is None and max_work is None and max_seconds is None:
+        # an induced 5-node count from the census (CPU engine; the work limits estimate the
+        # walk, so a count under them walks)
+        census = census_count(graph, plan, engine, progress)
+        if census is not None:
+            mappings = census * int(plan.num_automorphisms)
+            return census if count == "subgraphs" else checked_total(mappings)
     # a count in closed form (stars, cliques in complete components) costs milliseconds
     # whatever its size: nothing to estimate or refuse (run_static answers it the same way)
     formula = closed_form_count(graph, plan) is not None
