@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_temporal_differential import _graph, brute_force, cases
+from temporal_cases import brute_force, cases, graph_of
 
 import nx_gpumine as ng
 from nx_gpumine.engines.cpu import temporal as cpu_temporal
@@ -34,7 +34,7 @@ from nx_gpumine.plan.temporal_plan import build_temporal_plan
 @given(case=cases(), windows=st.sets(st.integers(0, 6), min_size=1, max_size=4))
 def test_count_windows_bins_equal_one_count_per_window(case, windows):
     edges, n_lab, e_lab, n_val, motif = case
-    g = _graph(edges, n_lab, e_lab, n_val, with_labels=True)
+    g = graph_of(edges, n_lab, e_lab, n_val, with_labels=True)
     lims = sorted(windows)
     top = motif.with_(delta=lims[-1] if motif.delta is not None else None)
     plan = build_temporal_plan(top, g)
@@ -89,7 +89,7 @@ def test_count_table_walks_shared_prefixes_exactly(case, windows):
     if not motifs:
         return
     n = 1 + max([max(a, b) for a, b, _ in edges], default=1)
-    g = _graph(edges, [0] * n, [0] * len(edges), [0] * n, with_labels=True)
+    g = graph_of(edges, [0] * n, [0] * len(edges), [0] * n, with_labels=True)
     lims = sorted(windows)
     wide = [m.with_(delta=lims[-1]) for m in motifs]
     got = cpu_temporal.count_table(g, wide, lims)
@@ -258,7 +258,7 @@ def test_cuda_count_windows_equal_cpu(case, windows):
     from nx_gpumine.engines.cuda import temporal as cuda_temporal
 
     edges, n_lab, e_lab, n_val, motif = case
-    g = _graph(edges, n_lab, e_lab, n_val, with_labels=True)
+    g = graph_of(edges, n_lab, e_lab, n_val, with_labels=True)
     lims = sorted(windows)
     top = motif.with_(delta=lims[-1] if motif.delta is not None else None)
     plan = build_temporal_plan(top, g)
