@@ -71,6 +71,12 @@ def test_built_on_device_mark(graph):
     assert graph.built_on_device
     graph.forget_device_data()  # the built arrays are gone: so is the mark
     assert not graph.built_on_device and graph.device_data("arrays") is None
+    graph.keep_built_arrays("arrays", arrays)
+    graph.device_data(("cuda_temporal", 0), dict)
+    graph.drop_built_arrays()  # the arrays and the mark go, other entries stay
+    assert not graph.built_on_device and graph.device_data("arrays") is None
+    assert graph.has_device_data(("cuda_temporal", 0))
+    graph.drop_built_arrays()  # nothing left to drop
 
 
 def test_copy_without_local_caches(graph):

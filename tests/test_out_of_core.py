@@ -302,6 +302,36 @@ def test_temporal_public_api_and_errors(gt, skewed, caplog):
         gt.count(skewed, plan, max_device_bytes=4096)
 
 
+def test_graph_built_on_device_streams_past_capacity(gt, skewed, monkeypatch):
+    """A graph built on the device from CuPy columns, with no budget set, whose need exceeds
+    the device's capacity (made small here), is streamed, not run in memory: the arrays it was
+    built from give way to the partitions (10^9 edges on one H200 once ran out of memory
+    building its lists in memory). One that fits stays in memory with its arrays."""
+    import cupy as cp
+
+    from nx_gpumine.engines.cuda import temporal_stream
+
+    cols = {"source": cp.asarray(skewed.src), "target": cp.asarray(skewed.dst),
+            "time": cp.asarray(skewed.time)}  # fmt: skip
+    plan_of = lambda g: build_temporal_plan(named_motif("M4", 3600), g)  # noqa: E731
+    want = cpu_temporal.count(skewed, plan_of(skewed))
+
+    fits = ng.TemporalGraph.from_edgelist(cols, source="source", target="target", time="time")
+    assert fits.built_on_device
+    assert gt.count(fits, plan_of(fits)) == want
+    assert fits.built_on_device and not gt.last_run.get("partitions")
+
+    big = ng.TemporalGraph.from_edgelist(cols, source="source", target="target", time="time")
+    assert big.built_on_device
+    plan = plan_of(big)
+    capacity = _tbudget(gt, big, plan, big.m // 4)
+    monkeypatch.setattr(temporal_stream, "resolve_budget", lambda b, free, total: (capacity, False))
+    assert gt.count(big, plan) == want
+    assert gt.last_run["partitions"] >= 4
+    assert not big.built_on_device  # dropped; the host mirror streams
+    assert gt.count(big, plan) == want  # and again, from the host mirror
+
+
 # ---------------------------------------------------------------------------- the cap holds
 @pytest.fixture
 def pool_peak():

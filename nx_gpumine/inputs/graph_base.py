@@ -25,8 +25,8 @@ IMPOSSIBLE_LABEL = -2
 #: costs about a second, once per process) rather than by numpy's O(m log m) sorts.
 LINEAR_SORT_MIN = 1 << 20
 
-# Key in the device-data store marking a graph built on the device (value: True); see
-# GraphBase.keep_built_arrays and GraphBase.built_on_device.
+# Key in the device-data store marking a graph built on the device (value: the key of the arrays
+# it was built from); see GraphBase.keep_built_arrays, built_on_device and drop_built_arrays.
 _BUILT_ON_DEVICE = "built_on_device"
 
 
@@ -183,7 +183,16 @@ class GraphBase:
             Array name -> device array.
         """
         self._device_cache[key] = arrays
-        self._device_cache[_BUILT_ON_DEVICE] = True
+        self._device_cache[_BUILT_ON_DEVICE] = key
+
+    def drop_built_arrays(self) -> None:
+        """Let go of the device arrays the graph was built from (:meth:`keep_built_arrays`):
+        the engines use the host mirror from then on (an out-of-core run that needs the
+        device's memory for its partitions drops them). Nothing happens for a graph built on
+        the host."""
+        key = self._device_cache.pop(_BUILT_ON_DEVICE, None)
+        if key is not None:
+            self._device_cache.pop(key, None)
 
     # ------------------------------------------------------------------ process-local state
     def without_local_caches(self) -> GraphBase:

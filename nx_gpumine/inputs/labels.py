@@ -145,11 +145,6 @@ def label_value(label: Any) -> Any:
     return label
 
 
-# Key in the device-data store marking a graph built on the device (value: True); see
-# GraphBase.keep_built_arrays and GraphBase.built_on_device.
-_BUILT_ON_DEVICE = "built_on_device"
-
-
 @dataclass(frozen=True)
 class LabelSpec:
     """Which attribute(s) give node or edge labels, and the default for missing values.

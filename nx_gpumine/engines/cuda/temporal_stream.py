@@ -22,7 +22,7 @@ from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import TemporalPlan, time_reach
 from ..checks import checked_total
 from . import memory
-from ._runtime import current_device, import_cupy, oom_retry, sm_count
+from ._runtime import current_device, import_cupy, oom_retry, release_memory, sm_count
 from .temporal_build import WPB, wide_ids
 from .temporal_data import device_cache, drop_buffers, release
 from .temporal_launch import count_range, enumerate_range, exists_range, last_run
@@ -54,8 +54,13 @@ def stream_plan(
     """
     max_device_bytes = check_budget(max_device_bytes)
     cache = graph.device_data(("cuda_temporal", current_device())) or {}
-    if current_budget(max_device_bytes) is None and ("g" in cache or _built_here(graph)):
-        return None  # already on the device, and no budget set (no device query per call)
+    built_here = _built_here(graph)
+    resident = "lists" in cache or ("g" in cache and not built_here)
+    if current_budget(max_device_bytes) is None and resident:
+        # on the device with its indexes (or uploaded after this check said it fits), and no
+        # budget set: no device query per call. A graph built on the device from a device
+        # frame is checked until its indexes are built: they are most of its need
+        return None
     cp = import_cupy()
     free, total = cp.cuda.runtime.memGetInfo()
     budget, explicit = resolve_budget(max_device_bytes, free, total)
@@ -74,6 +79,10 @@ def stream_plan(
     if not tail:
         kw["tail_ms"] = 0.0
     parts = memory.stream_partitions(graph.time, time_reach(plan), lo, hi, max_edges)
+    if built_here:  # the partitions stream from the host mirror and need the device's memory
+        graph.drop_built_arrays()
+        graph.forget_device_data("cuda_temporal")
+        release_memory()
     memory.choose(what, need, budget, 0, explicit)
     return parts
 
