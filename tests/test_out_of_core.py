@@ -332,6 +332,20 @@ def test_graph_built_on_device_streams_past_capacity(gt, skewed, monkeypatch):
     assert gt.count(big, plan) == want  # and again, from the host mirror
 
 
+def test_motif_table_past_the_budget_streams_once(gt, skewed):
+    """A motif table past the budget streams the partitions once for all its motifs and
+    windows (each partition copied and indexed once), and equals the in-memory calls."""
+    motifs, deltas = ["M1", "M4", "M7"], [600, 3600]
+    plan = build_temporal_plan(named_motif("M4", 3600), skewed)
+    budget = _tbudget(gt, skewed, plan, skewed.m // 5)
+    got = ng.motif_counts(skewed, motifs, deltas, engine="cuda", max_device_bytes=budget)
+    assert gt.last_run["out_of_core"] and gt.last_run["plans"] == len(motifs)
+    assert gt.last_run["partitions"] >= 5
+    for m in motifs:
+        for d in deltas:
+            assert got.loc[m, d] == ng.count_motifs(skewed, m, delta=d, engine="cuda"), (m, d)
+
+
 # ---------------------------------------------------------------------------- the cap holds
 @pytest.fixture
 def pool_peak():

@@ -85,13 +85,20 @@ from .temporal_data import drop_buffers, parallel_triples, release, upload
 from .temporal_launch import (
     census_range,
     count_range,
-    count_range_windows,
+    count_range_all_windows,
     count_ranges_windows,
     enumerate_range,
     exists_range,
     last_run,
 )
-from .temporal_stream import device_need, partition_graph, stream, stream_plan
+from .temporal_stream import (
+    device_need,
+    partition_graph,
+    stream,
+    stream_plan,
+    stream_windows,
+    table_stream_plan,
+)
 from .temporal_tuning import DEFAULT_TUNING, TemporalTuning, current_tuning, set_tuning, tuned
 
 __all__ = [
@@ -320,15 +327,7 @@ def count_windows(
             for w in lims
         ]
         return [*counts, count(graph, plan, **kw, max_device_bytes=max_device_bytes)]
-    if not lims:
-        return [count_range(graph, plan, 0, graph.m, **kw)]
-    out: list[int] = []
-    step = MAX_WINDOWS - 1
-    for i in range(0, len(lims), step):  # a walk per MAX_WINDOWS - 1 narrower windows
-        group = tuple(checked[i : i + step].tolist())
-        got = count_range_windows(graph, plan, group, 0, graph.m, **kw)
-        out += got[:-1]
-    return [*out, got[-1]]
+    return count_range_all_windows(graph, plan, tuple(checked.tolist()), 0, graph.m, **kw)
 
 
 def _one_walk(graph: TemporalGraph, plan: TemporalPlan, kw: dict, budget: int | None) -> bool:
@@ -353,7 +352,8 @@ def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[i
     together, each on a stream of its own
     (:func:`~.temporal_launch.count_ranges_windows`: one motif's walk fills the SMs another's
     tail leaves idle); motifs do not yet share their prefixes' walks on the GPU (the CPU
-    engine's motif tree does).
+    engine's motif tree does). A graph past the device's memory is streamed once for the
+    whole table (:func:`_streamed_together`), each partition walked by every motif.
 
     Parameters
     ----------
@@ -373,8 +373,34 @@ def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[i
     # the plans kept with the graph (temporal_plan): the device data prepared for a plan is
     # reused by the next table or count of the same motif, as count_motifs reuses it
     plans = [temporal_plan(m, graph) for m in motifs]
-    together = _walks_together(graph, plans, lims)
+    together = _streamed_together(graph, plans, lims) or _walks_together(graph, plans, lims)
     return [together.get(id(p)) or count_windows(graph, p, lims) for p in plans]
+
+
+def _streamed_together(graph: TemporalGraph, plans: list, windows: list) -> dict[int, list[int]]:
+    """The counts of the distinct ``plans`` that bin their windows in one walk, when the graph
+    is past the device's memory: the partitions are streamed once for all of them
+    (:func:`~.temporal_stream.stream_windows`), not once per motif and window; by ``id`` of the
+    plan. None of them where fewer than two qualify or the graph fits (the in-memory routes
+    then apply). Census motifs whose counts the host's per-pair sweeps give on this graph
+    (:func:`host_census`) are left to their own calls."""
+    kw = dict(steal=True, tail_ms=10.0, expand=True, count_last=True)
+    distinct = {id(p): p for p in plans if not p.impossible}
+    walk = [p for p in distinct.values() if p.delta_on and not len(p.anti_src)]
+    if graph.m == 0 or len(walk) < 2:
+        return {}
+    parts = table_stream_plan(graph, walk, None, kw)
+    if parts is None:
+        return {}
+    if any(_walks_parallel_triples(p) for p in walk) and host_census(graph, on_device=False):
+        walk = [p for p in walk if not _walks_parallel_triples(p)]
+        if len(walk) < 2:
+            return {}
+    group = tuple(checked_windows(walk[0], windows, graph.time.dtype).tolist())
+    for p in walk[1:]:  # the same windows are valid for every plan of the table's window
+        checked_windows(p, windows, graph.time.dtype)
+    rows = stream_windows(graph, walk, group, parts, kw)
+    return {id(p): row for p, row in zip(walk, rows, strict=True)}
 
 
 def _walks_together(graph: TemporalGraph, plans: list, windows: list) -> dict[int, list[int]]:

@@ -50,6 +50,7 @@ from .temporal_build import (
     F_OVERFLOW,
     GAP_NONE,
     GRAPH_VIEW,
+    MAX_WINDOWS,
     MODES,
     SCAN_TILE,
     WPB,
@@ -88,6 +89,7 @@ __all__ = [
     "finish",
     "count_range",
     "count_range_windows",
+    "count_range_all_windows",
     "count_ranges_windows",
     "window_counts",
     "exists_range",
@@ -551,6 +553,22 @@ def count_range_windows(
         checked_total(c)
     finish(prep, mode="count", windows=len(windows))
     return counts
+
+
+def count_range_all_windows(
+    graph: TemporalGraph, plan: TemporalPlan, windows: tuple, lo: int, hi: int, **switches: Any
+) -> list[int]:
+    """:func:`count_range_windows` for any number of narrower ``windows``: a walk per
+    ``MAX_WINDOWS - 1`` of them (one walk of :func:`count_range` without any); their counts,
+    then the plan's own."""
+    if not windows:
+        return [count_range(graph, plan, lo, hi, **switches)]
+    out: list[int] = []
+    step = MAX_WINDOWS - 1
+    for i in range(0, len(windows), step):
+        got = count_range_windows(graph, plan, tuple(windows[i : i + step]), lo, hi, **switches)
+        out += got[:-1]
+    return [*out, got[-1]]
 
 
 def count_ranges_windows(

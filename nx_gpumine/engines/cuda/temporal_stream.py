@@ -10,7 +10,9 @@ answers of one range), and its device data are released after it.
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -25,16 +27,24 @@ from . import memory
 from ._runtime import current_device, import_cupy, oom_retry, release_memory, sm_count
 from .temporal_build import WPB, wide_ids
 from .temporal_data import device_cache, drop_buffers, release
-from .temporal_launch import count_range, enumerate_range, exists_range, last_run
+from .temporal_launch import (
+    count_range,
+    count_range_all_windows,
+    enumerate_range,
+    exists_range,
+    last_run,
+)
 
 __all__ = [
     "lanes_estimate",
     "stream_plan",
+    "table_stream_plan",
     "device_need",
     "SLOT_ARRAYS",
     "partition_graph",
     "Streamer",
     "stream",
+    "stream_windows",
 ]
 
 
@@ -52,6 +62,25 @@ def stream_plan(
     Streaming turns tail-warp redistribution off in ``kw`` (``tail_ms=0``) when its buffers
     would take more than 1/8 of the budget (:func:`memory.stream_tail`).
     """
+    return _stream_parts(graph, int(plan.l), time_reach(plan), lo, hi, max_device_bytes, what, kw)
+
+
+def table_stream_plan(
+    graph: TemporalGraph, plans: list[TemporalPlan], max_device_bytes: int | None, kw: dict
+) -> list[tuple[int, int, int]] | None:
+    """:func:`stream_plan` of counts of several plans over every root, walked partition by
+    partition together (:func:`stream_windows`): partitions sized for the longest motif and
+    reaching as far as the farthest-reaching plan."""
+    reaches = [time_reach(p) for p in plans]
+    reach = None if None in reaches else max(reaches)
+    l = max(int(p.l) for p in plans)
+    return _stream_parts(graph, l, reach, 0, graph.m, max_device_bytes, "count", kw)
+
+
+def _stream_parts(
+    graph: TemporalGraph, l: int, reach: float | int | None, lo: int, hi: int,
+    max_device_bytes: int | None, what: str, kw: dict,
+) -> list[tuple[int, int, int]] | None:  # fmt: skip
     max_device_bytes = check_budget(max_device_bytes)
     cache = graph.device_data(("cuda_temporal", current_device())) or {}
     built_here = _built_here(graph)
@@ -66,19 +95,19 @@ def stream_plan(
     budget, explicit = resolve_budget(max_device_bytes, free, total)
     labels = graph.edge_label is not None or graph.node_label is not None
     lanes = lanes_estimate()
-    need = device_need(graph, plan)["total"]
-    what = f"temporal {what} of a {plan.l}-edge motif ({graph.m} edges)"
+    need = _need(graph, l)["total"]
+    what = f"temporal {what} of a {l}-edge motif ({graph.m} edges)"
     if need <= budget:
         memory.choose(what, need, budget, 0, explicit)
         return None
     if what.startswith("temporal enumeration"):  # a quarter for the output blocks
         budget = budget * 3 // 4
-    tail = memory.stream_tail(budget, l=int(plan.l), lanes=lanes)
-    max_edges = memory.temporal_edge_budget(budget, n=graph.n, l=int(plan.l), lanes=lanes,
+    tail = memory.stream_tail(budget, l=l, lanes=lanes)
+    max_edges = memory.temporal_edge_budget(budget, n=graph.n, l=l, lanes=lanes,
                                             labels=labels, tail=tail)  # fmt: skip
     if not tail:
         kw["tail_ms"] = 0.0
-    parts = memory.stream_partitions(graph.time, time_reach(plan), lo, hi, max_edges)
+    parts = memory.stream_partitions(graph.time, reach, lo, hi, max_edges)
     if built_here:  # the partitions stream from the host mirror and need the device's memory
         graph.drop_built_arrays()
         graph.forget_device_data("cuda_temporal")
@@ -96,10 +125,14 @@ def _built_here(graph: TemporalGraph) -> bool:
 def device_need(graph: TemporalGraph, plan: TemporalPlan) -> dict[str, int]:
     """Estimated in-memory device need of ``plan`` on ``graph`` (bytes, by part): the number
     the engine compares with the budget (:func:`memory.temporal_need`)."""
+    return _need(graph, int(plan.l))
+
+
+def _need(graph: TemporalGraph, l: int) -> dict[str, int]:
     return memory.temporal_need(
         graph.n,
         graph.m,
-        l=int(plan.l),
+        l=l,
         lanes=lanes_estimate(),
         wide_ids=wide_ids(graph),
         edge_labels=graph.edge_label is not None,
@@ -260,6 +293,66 @@ def _partition_calls() -> dict:
     }
 
 
+def _streamed(graph: TemporalGraph, parts: list[tuple[int, int, int]], stats: dict) -> Iterator:
+    """Yield each streamed partition, attached on the device, with its root range ``(r0, r1)``
+    (the caller computes on ``stats["stream"]``, the compute stream): partition ``i + 1`` is
+    staged on the host and copied (pinned buffers, copy stream) while partition ``i``
+    computes. Each partition's device data go back to the pool once the caller is done with
+    it. ``stats`` gains ``partitions``, ``partition_edges``, ``copy_ms`` and
+    ``stage_wait_ms``."""
+    cap = max(e1 - r0 for r0, _, e1 in parts)
+    if cap >= 2**31 - 1:
+        raise CapacityError("a streamed partition must hold fewer than 2**31 - 1 edges")
+    st = Streamer(graph, cap)
+    stats.update(partitions=len(parts), partition_edges=cap, copy_ms=0.0, stage_wait_ms=0.0)
+    stats["stream"] = st.compute
+    with ThreadPoolExecutor(1) as pool:
+        sub0 = st.stage(0, parts[0])
+        st.send(0, sub0)
+        nxt = pool.submit(st.stage, 1, parts[1]) if len(parts) > 1 else None
+        cur = sub0
+        try:
+            for i, (r0, r1, _) in enumerate(parts):
+                slot = i % 2
+                if nxt is not None:  # partition i + 1: copy now, it overlaps compute i
+                    w0 = time.perf_counter()
+                    sub_next = nxt.result()
+                    stats["stage_wait_ms"] += 1e3 * (time.perf_counter() - w0)
+                    st.send(1 - slot, sub_next)
+                st.events[slot].synchronize()  # copy i done: its pinned slot may be refilled
+                stats["copy_ms"] += import_cupy().cuda.get_elapsed_time(
+                    st.starts[slot], st.events[slot]
+                )
+                nxt = None
+                if i + 2 < len(parts):
+                    nxt = pool.submit(st.stage, slot, parts[i + 2])
+                st.attach(slot, cur)
+                try:
+                    yield cur, r0, r1
+                finally:
+                    # walk, pair and list indexes go back to the pool; so do the plans' work
+                    # buffers and kept launches (the entry holds its plan and the slot arrays)
+                    release(cur)
+                if i + 1 < len(parts):
+                    cur = sub_next
+        finally:  # also when the caller stops early: the staging thread finishes first
+            if nxt is not None:
+                nxt.result()
+            stats["stage_ms"] = st.stage_ms
+            stats["build_issue_ms"] = st.build_ms
+
+
+def _timed_stream(stats: dict, mode: str, t0: Any) -> None:
+    """``last_run`` of a streamed run (``t0``: a CUDA event recorded before it)."""
+    cp = import_cupy()
+    t1 = cp.cuda.Event()
+    t1.record()
+    t1.synchronize()
+    stats.pop("stream", None)
+    last_run.clear()
+    last_run.update(stats, out_of_core=True, mode=mode, stream_ms=cp.cuda.get_elapsed_time(t0, t1))
+
+
 def stream(
     graph: TemporalGraph,
     plan: TemporalPlan,
@@ -268,45 +361,18 @@ def stream(
     limit: int | None,
     kw: dict,
 ) -> Any:
-    """Run ``mode`` over the streamed partitions: partition ``i + 1`` is built on the host and
-    copied (pinned buffers, copy stream) while partition ``i`` computes (compute stream)."""
+    """Run ``mode`` over the streamed partitions (:func:`_streamed`)."""
     cp = import_cupy()
-    cap = max(e1 - r0 for r0, _, e1 in parts)
-    if cap >= 2**31 - 1:
-        raise CapacityError("a streamed partition must hold fewer than 2**31 - 1 edges")
-    st = Streamer(graph, cap)
     calls = _partition_calls()
     total, found, got = 0, False, 0
     blocks: list[np.ndarray] = []
-    stats = {
-        "partitions": len(parts),
-        "partition_edges": cap,
-        "kernel_ms": 0.0,
-        "copy_ms": 0.0,  # H2D copies (copy stream; overlapping the previous partition's compute)
-        "stage_wait_ms": 0.0,  # host time waiting for the next partition's slice
-    }
+    stats: dict = {"kernel_ms": 0.0}
     t0 = cp.cuda.Event()
     t0.record()
-    with ThreadPoolExecutor(1) as pool:
-        sub0 = st.stage(0, parts[0])
-        st.send(0, sub0)
-        nxt = pool.submit(st.stage, 1, parts[1]) if len(parts) > 1 else None
-        cur = sub0
-        for i, (r0, r1, _) in enumerate(parts):
-            slot = i % 2
-            if nxt is not None:  # partition i + 1: copy now, it overlaps compute i
-                w0 = time.perf_counter()
-                sub_next = nxt.result()
-                stats["stage_wait_ms"] += 1e3 * (time.perf_counter() - w0)
-                st.send(1 - slot, sub_next)
-            st.events[slot].synchronize()  # copy i done: its pinned slot may be refilled
-            stats["copy_ms"] += cp.cuda.get_elapsed_time(st.starts[slot], st.events[slot])
-            nxt = None
-            if i + 2 < len(parts):
-                nxt = pool.submit(st.stage, slot, parts[i + 2])
-            st.attach(slot, cur)
+    with contextlib.closing(_streamed(graph, parts, stats)) as partitions:
+        for cur, r0, r1 in partitions:
             # the plan depends on labels, vocabularies and time type only: the same here
-            with st.compute:
+            with stats["stream"]:
                 if mode == "count":
                     total = checked_total(total + calls["count"](cur, plan, 0, r1 - r0, **kw))
                 elif mode == "exists":
@@ -317,25 +383,38 @@ def stream(
                     blocks.append(block + r0)
                     got += len(block)
             stats["kernel_ms"] += float(last_run.get("kernel_ms", 0.0))
-            # walk, pair and list indexes go back to the pool; so do the plan's work buffers
-            # and kept launches (the entry holds its plan and the slot arrays)
-            release(cur)
             if found or (limit is not None and got >= limit):
-                if nxt is not None:
-                    nxt.result()
                 break
-            if i + 1 < len(parts):
-                cur = sub_next
-    t1 = cp.cuda.Event()
-    t1.record()
-    t1.synchronize()
-    last_run.clear()
-    stats["stage_ms"] = st.stage_ms
-    stats["build_issue_ms"] = st.build_ms
-    last_run.update(stats, out_of_core=True, mode=mode, stream_ms=cp.cuda.get_elapsed_time(t0, t1))
+    _timed_stream(stats, mode, t0)
     if mode == "count":
         return total
     if mode == "exists":
         return found
     rows = np.concatenate(blocks) if blocks else np.empty((0, plan.l), np.int64)
     return rows if limit is None else rows[:limit]
+
+
+def stream_windows(
+    graph: TemporalGraph, plans: list[TemporalPlan], windows: tuple,
+    parts: list[tuple[int, int, int]], kw: dict,
+) -> list[list[int]]:  # fmt: skip
+    """Each plan's counts within each of the narrower ``windows`` (checked, in the graph's time
+    type) and its own count (:func:`~.temporal_launch.count_range_all_windows`), over the
+    streamed partitions (:func:`table_stream_plan`): each partition is copied and indexed once
+    for all the plans, so a motif table past the device's memory streams the graph once, not
+    once per motif and window."""
+    cp = import_cupy()
+    call = oom_retry(on_oom=drop_buffers, what="count")(count_range_all_windows)
+    rows = [[0] * (len(windows) + 1) for _ in plans]
+    stats: dict = {"kernel_ms": 0.0, "plans": len(plans)}
+    t0 = cp.cuda.Event()
+    t0.record()
+    with contextlib.closing(_streamed(graph, parts, stats)) as partitions:
+        for cur, r0, r1 in partitions:
+            with stats["stream"]:
+                for row, plan in zip(rows, plans, strict=True):
+                    got = call(cur, plan, windows, 0, r1 - r0, **kw)
+                    row[:] = [checked_total(a + b) for a, b in zip(row, got, strict=True)]
+                    stats["kernel_ms"] += float(last_run.get("kernel_ms", 0.0))
+    _timed_stream(stats, "count", t0)
+    return rows
