@@ -184,6 +184,15 @@ def test_bowtie_from_support_equals_networkx(n, p, seed, hub):
     sup = ref_support(rg)
     assert ref_books(rg, 1) == int(sup.sum())  # the layout: every edge's support once
     assert bowtie_from_support(np, rg, sup) == _distinct(G, BOWTIE)
+    # its two sums are the census blocks tri_pairs and books2, as the host computes them
+    from nx_gpumine.engines.cpu.orbit_counts import edge_triangle_counts
+    from nx_gpumine.engines.cuda.shapes import triangle_pair_sums
+    from nx_gpumine.engines.degree_sums import triangle_sums
+
+    sg = ng.from_networkx(G, cache=False)
+    t = edge_triangle_counts(sg.indptr, sg.indices, check=False)
+    want = triangle_sums(sg.indptr, sg.indices, t, {"tri_pairs", "books2"})
+    assert triangle_pair_sums(np, rg, sup) == (want["tri_pairs"], want["books2"])
 
 
 def test_bowtie_from_support_is_exact_past_64_bits():

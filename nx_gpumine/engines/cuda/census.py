@@ -30,7 +30,13 @@ from ..degree_sums import (
     triangle_sums,
 )
 from ._runtime import control_count, import_cupy, load_module, sm_count
-from .shapes import clique_supported, count_clique, device_rank_graph, triangle_support
+from .shapes import (
+    clique_supported,
+    count_clique,
+    device_rank_graph,
+    triangle_pair_sums,
+    triangle_support,
+)
 from .static_build import C_FLAGS
 
 __all__ = ["census_blocks", "device_cycle_rows"]
@@ -43,7 +49,7 @@ F_OVERFLOW_CENSUS = 2
 #: :func:`~nx_gpumine.engines.degree_sums.triangle_sums` and
 #: :mod:`nx_gpumine.engines.cpu.census_walks` (numba, all host cores).
 _HOST_BLOCKS = (WALK_BLOCKS | TRIANGLE_SUMS) - {
-    "cycles4", "cliques4", "triangles", "books2", "tailed"
+    "cycles4", "cliques4", "triangles", "books2", "tailed", "tri_pairs"
 }  # fmt: skip
 
 #: Run the 2-path walk of the 5-node census on the GPU (``census.cu``'s ``census_walk2``, a block
@@ -148,7 +154,7 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
             stats, "census_paths", rg["nnz"], rptr, _rank_owner(rg), rg["radj"], nnz
         )  # fmt: skip  (every edge in both ends' lists)
         out["paths3"] = path_sum(graph.indptr, graph.indices) if twice is None else twice // 2
-    support = {"books2", "tailed"} & names
+    support = {"books2", "tailed", "tri_pairs"} & names
     if ({"triangles"} | support) & names and clique_supported(graph, 3) is None:
         sub: dict = {}
         if support:
@@ -161,6 +167,8 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
                 t = sup[: rg["nnz"]].get().astype(object)
                 books = int((t * (t - 1) // 2).sum())
             out["books2"] = books
+            if "tri_pairs" in names:  # sum C(t_v, 2): the bowtie shape's sums
+                out["tri_pairs"] = triangle_pair_sums(cp, rg, sup)[0]
             if tv2 is not None:
                 tailed = _launch_sum(stats, "census_tailed", rg["n"], tv2, rptr, nv)
                 if tailed is None:  # past 64 bits: Python integers, both in rank order

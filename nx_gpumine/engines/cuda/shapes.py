@@ -56,6 +56,7 @@ __all__ = [
     "count_book",
     "count_bowtie",
     "bowtie_from_support",
+    "triangle_pair_sums",
     "triangle_support",
     "count_cycle4",
     "count_pair_edge",
@@ -309,22 +310,19 @@ def count_book(graph: StaticGraph, t: int, stats: dict) -> int:
     return _check(ctl.get())
 
 
-def bowtie_from_support(xp: Any, rg: dict, sup: Any) -> int:
-    """Distinct bowties of a graph from its rank graph ``rg`` and edge supports ``sup``
-    (:func:`triangle_support`'s layout: each edge's support at its position in its lower-rank
-    end's ``N+`` list, zero elsewhere), with array module ``xp`` (NumPy or CuPy).
-
-    Two triangles at ``v`` share either the node ``v`` alone (a bowtie centred at ``v``) or an
-    edge ``vx`` as well; no bowtie has two centres. So the bowties are ``sum over v of
-    C(t_v, 2) - sum over edges vx of C(s_vx, 2)``, with ``s`` the supports and
-    ``t_v = (sum over edges vx of s_vx) / 2`` the triangles at ``v``. Exact: per-node sums in
-    int64 (a node with ``2^31`` triangles or more is summed with Python integers), the total in
-    two 32-bit halves.
+def triangle_pair_sums(xp: Any, rg: dict, sup: Any) -> tuple[int, int]:
+    """``(tri_pairs, books2)``: ``sum over v of C(t_v, 2)`` and ``sum over edges e of
+    C(s_e, 2)``, the census blocks (:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`) of a
+    graph's rank graph ``rg`` and edge supports ``sup`` (:func:`triangle_support`'s layout:
+    each edge's support at its position in its lower-rank end's ``N+`` list, zero elsewhere),
+    with array module ``xp`` (NumPy or CuPy); ``t_v = (sum over edges vx of s_vx) / 2`` are
+    the triangles at ``v``. Exact: per-node sums in int64 (a node with ``2^31`` triangles or
+    more is summed with Python integers), the totals in two 32-bit halves.
     """
     n = int(rg["n"])
     pos = xp.flatnonzero(sup)
     if n == 0 or len(pos) == 0:
-        return 0
+        return 0, 0
     s = sup[pos].astype(xp.int64)
     low = xp.searchsorted(rg["rptr"], pos, side="right") - 1  # the position's list: its rank
     ends = xp.concatenate([low, rg["radj"][pos].astype(xp.int64)])
@@ -336,16 +334,30 @@ def bowtie_from_support(xp: Any, rg: dict, sup: Any) -> int:
     sums = xp.concatenate([zero, xp.cumsum(both)])
     pairs = xp.concatenate([zero, xp.cumsum(both * (both - 1) // 2)])
     tri = (sums[bounds[1:]] - sums[bounds[:-1]]) // 2  # each triangle at v: two edges at v
-    q = pairs[bounds[1:]] - pairs[bounds[:-1]]
+    q = pairs[bounds[1:]] - pairs[bounds[:-1]]  # each edge's C(s, 2) at both its ends
     huge = tri >= (1 << 31)  # C(tri, 2) would pass 2^62
     extra = 0
     if bool(huge.any()):
-        for t, p in zip(tri[huge].tolist(), q[huge].tolist(), strict=True):
-            extra += t * (t - 1) // 2 - p
+        extra = sum(t * (t - 1) // 2 for t in tri[huge].tolist())
         tri = xp.where(huge, 0, tri)
-        q = xp.where(huge, 0, q)
-    per_node = tri * (tri - 1) // 2 - q
-    return int((per_node >> 32).sum()) * (1 << 32) + int((per_node & 0xFFFFFFFF).sum()) + extra
+
+    def total(a: Any) -> int:
+        return int((a >> 32).sum()) * (1 << 32) + int((a & 0xFFFFFFFF).sum())
+
+    return total(tri * (tri - 1) // 2) + extra, total(q) // 2
+
+
+def bowtie_from_support(xp: Any, rg: dict, sup: Any) -> int:
+    """Distinct bowties of a graph from its rank graph ``rg`` and edge supports ``sup``, with
+    array module ``xp`` (:func:`triangle_pair_sums`' arguments).
+
+    Two triangles at ``v`` share either the node ``v`` alone (a bowtie centred at ``v``) or an
+    edge ``vx`` as well; no bowtie has two centres. So the bowties are ``sum over v of
+    C(t_v, 2) - sum over edges vx of C(s_vx, 2)`` = ``tri_pairs - 2 books2``, the census
+    blocks' formula (:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`).
+    """
+    tri_pairs, books2 = triangle_pair_sums(xp, rg, sup)
+    return tri_pairs - 2 * books2
 
 
 def count_bowtie(graph: StaticGraph, stats: dict) -> int:
