@@ -98,3 +98,33 @@ def test_merge_takes_results_in_any_order_and_keeps_task_order():
     assert merge.Merge("census", 0, 36).result().tolist() == [0] * 36
     with pytest.raises(ValueError, match="merge mode"):
         merge.Merge("list", 1, 2)
+
+
+@pytest.mark.parametrize("mode", ["count", "exists"])
+def test_static_call_resolves_its_engine_once(monkeypatch, mode):
+    """A count or existence test resolves its engine once (issue 29): the search copy asks the
+    engine's ``search_order`` hook, and the job runs on that same engine."""
+    import networkx as nx
+
+    from nx_gpumine.execution import static as ex_static
+    from nx_gpumine.execution.jobs import static as job_static
+    from nx_gpumine.inputs.patterns import as_pattern
+    from nx_gpumine.inputs.static_graph import from_networkx
+    from nx_gpumine.plan.static_plan import build_static_plan
+
+    G = nx.gnm_random_graph(60, 300, seed=1)
+    g = from_networkx(G, cache=False)
+    plan = build_static_plan(as_pattern(nx.cycle_graph(4)), g, induced=False, distinct=True)
+    want = ex_static.run_static(g, plan, mode, engine="cpu")
+    calls = []
+    real = ex_static.select_engine
+
+    def counting(*args, **kw):
+        calls.append(args[:2])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(ex_static, "select_engine", counting)
+    monkeypatch.setattr(job_static, "select_engine", counting)
+    assert ex_static.run_static(g, plan, mode, engine="cpu") == want
+    assert calls == [("cpu", "static")]
+    assert (want > 0) if mode == "count" else want

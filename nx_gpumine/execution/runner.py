@@ -84,6 +84,7 @@ def run_job(
     client: Any = None,
     devices_arg: Any = None,
     progress: bool = False,
+    module: ModuleType | None = None,
 ) -> Any:
     """Run ``job`` where the call asks (see the module docstring).
 
@@ -100,13 +101,17 @@ def run_job(
         GPUs of this host (:func:`~nx_gpumine.execution.executors.devices.resolve_devices`).
     progress : bool
         A progress bar (tqdm over tasks; on Dask, Dask's own).
+    module : module, optional
+        ``job.engine(engine)`` when the caller resolved it already (the static search copy
+        asks the engine's ``search_order`` hook first), so that a call resolves its engine
+        once; None: resolved here when needed.
 
     Returns
     -------
     object
         The job's result.
     """
-    resolved: list[ModuleType | None] = []
+    resolved: list[ModuleType | None] = [] if module is None else [module]
 
     def eng() -> ModuleType | None:  # the engine, resolved once for the call
         if not resolved:

@@ -98,14 +98,18 @@ def run_static(
         known = closed_form_count(graph, plan)  # a formula (stars, cliques) needs no engine
         if known is not None:
             return checked_total(known, "closed-form count")
-    graph, plan = on_search_copy(graph, plan, mode, engine, client)
+    resolved: dict = {}  # the engine, if the search copy resolves it: once for the call
+    graph, plan = on_search_copy(graph, plan, mode, engine, client, resolved=resolved)
+    module = resolved.get("module")
     sibling = distinct_sibling(plan, graph) if mode == "count" else None
     if sibling is not None:  # the mappings of plan = the sibling's count x |Aut(P)|
         return count_mappings(
             graph, sibling, engine=engine, progress=progress, client=client, devices=devices
         )
     job = StaticJob.of(graph, plan, mode, limit)
-    return run_job(job, engine, client=client, devices_arg=devices, progress=progress)
+    return run_job(
+        job, engine, client=client, devices_arg=devices, progress=progress, module=module
+    )
 
 
 #: The vertex order counts and existence tests of the CPU and CUDA engines search in:
@@ -118,8 +122,9 @@ SEARCH_ORDER = "degree"
 
 
 def on_search_copy(
-    graph: StaticGraph, plan: StaticPlan, mode: str, engine: str, client: Any = None
-) -> tuple[StaticGraph, StaticPlan]:
+    graph: StaticGraph, plan: StaticPlan, mode: str, engine: str, client: Any = None,
+    *, resolved: dict | None = None,
+) -> tuple[StaticGraph, StaticPlan]:  # fmt: skip
     """Where a count or existence test runs: on a renumbered copy of the graph (built once and
     kept with it) with the plan rebuilt for it, or on the graph itself.
 
@@ -137,7 +142,8 @@ def on_search_copy(
 
     The copy is isomorphic to the graph with its labels, so counts and flags are the same;
     listings return vertex ids and stay on the graph, as do Dask jobs and engines other than
-    the CPU and CUDA ones.
+    the CPU and CUDA ones. ``resolved``: where the engine module resolved here for ``plan``
+    (to ask its hook) is left, under ``"module"``, for the caller to run the job with.
     """
     if (
         mode == "enumerate"
@@ -151,7 +157,7 @@ def on_search_copy(
         SEARCH_ORDER == "degree"
         and not labelled  # labelled plans: degree order within labels not yet measured
         and len(plan.sym_level)
-        and _engine_order(graph, plan, engine)
+        and _engine_order(graph, plan, engine, {} if resolved is None else resolved)
     ):
         copy = search_ordered(graph)
     elif labelled:
@@ -164,10 +170,11 @@ def on_search_copy(
     return copy, rebuilt
 
 
-def _engine_order(graph: StaticGraph, plan: StaticPlan, engine: str) -> bool:
+def _engine_order(graph: StaticGraph, plan: StaticPlan, engine: str, resolved: dict) -> bool:
     """Whether the engine that will count ``plan`` wants the degree order (its optional hook
-    ``search_order``; without one, yes)."""
-    hook = optional_hook(select_engine(engine, "static", plan), "search_order")
+    ``search_order``; without one, yes). The engine is left in ``resolved["module"]``."""
+    module = resolved["module"] = select_engine(engine, "static", plan)
+    hook = optional_hook(module, "search_order")
     return hook is None or hook(graph, plan) == "degree"
 
 
