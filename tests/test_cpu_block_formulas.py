@@ -101,3 +101,25 @@ def test_progress_counts_by_the_formula_whole(capsys):
     want = ng.count_subgraphs(G, BOWTIE, engine="cpu")
     assert ng.count_subgraphs(G, BOWTIE, engine="cpu", progress=True) == want
     assert "(count)" not in capsys.readouterr().err  # one call, no bar over root ranges
+
+
+def test_blocks_kept_with_the_graph(monkeypatch):
+    """The blocks a formula reads are computed once per graph (one pass for the missing ones)
+    and kept: a second count, and another graphlet on the blocks already there, compute none."""
+    from nx_gpumine.engines.cpu import census
+
+    G = nx.powerlaw_cluster_graph(80, 4, 0.5, seed=5)
+    S = ng.from_networkx(G, cache=False)
+    passes = []
+    real = census.census_blocks
+
+    def counting(graph, names, stats):
+        passes.append(set(names))
+        return real(graph, names, stats)
+
+    monkeypatch.setattr(census, "census_blocks", counting)
+    plan = build_static_plan(Pattern.from_networkx(BOWTIE), S, induced=False, distinct=True)
+    first = cpu.count(S, plan)
+    assert first == cpu.count(S, plan) and len(passes) == 1
+    assert passes[0] == {name for _, name in block_formula(graphlet_of(plan.pattern))}
+    assert first == _walk_count(S, plan, 0, len(S.indices))

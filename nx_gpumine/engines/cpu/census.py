@@ -30,7 +30,7 @@ from ..degree_sums import (
 from .census_walks import walk_blocks
 from .orbit_counts import edge_triangle_counts, noninduced_orbit_counts
 
-__all__ = ["census_blocks"]
+__all__ = ["census_blocks", "kept_census_blocks"]
 
 
 def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> dict[str, int]:
@@ -68,3 +68,28 @@ def census_blocks(graph: StaticGraph, names: Collection[str], stats: dict) -> di
         out.update(walk_blocks(graph.indptr, graph.indices, t, set(names) - set(out)))
         out.update(triangle_sums(graph.indptr, graph.indices, t, set(names) - set(out)))
     return {k: v for k, v in out.items() if k in names}
+
+
+def kept_census_blocks(graph: StaticGraph, names: Collection[str]) -> dict[str, int]:
+    """:func:`census_blocks` of ``names``, each block computed once per graph and kept with it
+    (the missing ones in one pass), as :func:`~nx_gpumine.engines.degree_sums.kept_star_sum`
+    keeps the star sums: the block formulas of the CPU engine's counts
+    (:func:`.static.count`) read them again on every call.
+
+    Parameters
+    ----------
+    graph : StaticGraph
+        An undirected data graph.
+    names : collection of str
+        Census blocks (:data:`~nx_gpumine.plan.graphlets.CENSUS_BLOCKS`).
+
+    Returns
+    -------
+    dict
+        Block name -> exact int.
+    """
+    missing = {name for name in names if not graph.has_derived(("census_block", name))}
+    fresh = census_blocks(graph, missing, {}) if missing else {}
+    return {
+        name: graph.derived(("census_block", name), lambda name=name: fresh[name]) for name in names
+    }

@@ -38,7 +38,7 @@ from .calls import (
     run_kernel,
     settle,
 )
-from .census import census_blocks
+from .census import kept_census_blocks
 from .static_walk import (
     StaticArgs,
     StaticGraphArrays,
@@ -180,7 +180,7 @@ def count(graph: StaticGraph, plan: StaticPlan, lo: int = 0, hi: int | None = No
         0,
         len(graph.indices),
     ):
-        blocks = census_blocks(graph, {name for _, name in formula}, {})
+        blocks = kept_census_blocks(graph, {name for _, name in formula})
         distinct = sum(c * int(blocks[name]) for c, name in formula)
         return checked_total(distinct * (1 if plan.distinct else plan.num_automorphisms))
     return _reduce(graph, plan, lo, hi, COUNT)
