@@ -165,10 +165,9 @@ def census_count(
 
     Parameters
     ----------
-    graph : StaticGraph
-        The data graph.
-    plan : StaticPlan
-        A plan built for it.
+    graph, plan
+        As in :func:`~nx_gpumine.execution.static.run_static` (any plan: one the census does
+        not answer gives None).
     engine : str
         The engine asked for (the route is the CPU engine's: ``"cpu"``, or ``"auto"`` where
         it resolves to it).
