@@ -5,7 +5,8 @@ usage: python3 benchmarks/bench_cpu_routes.py [--parts build,formula,census]
     [--census-nodes 20000] [--attach 5] [--p 0.3] [--seed 1] [--repeat 3] [--walk-repeat 1]
     [--paper-sizes] [--out F.json] [--md F.md]
 
-(the package importable: installed with ``pip install -e .``, or ``PYTHONPATH=.`` from the repository root)
+(the package importable: installed with ``pip install -e .``, or ``PYTHONPATH=.`` from the
+repository root)
 
 ``build`` (issue 32, commit 12a7ac0): ``new`` is the library as it is; ``old`` is the path of
 before 12a7ac0, which the library still holds below its thresholds and which is switched on
