@@ -1,5 +1,5 @@
 """What several benchmarks share: T-DFS's patterns, the power-law graphs, the bundled Facebook
-graph and the number format of their tables.
+graph, the number format of their tables and the CPU machine's description.
 
 Imported by the scripts beside it (``python3 benchmarks/X.py`` puts this folder on
 ``sys.path``); it imports nothing from ``nx_gpumine`` until a function needs it.
@@ -75,3 +75,32 @@ def search_order_from_env() -> str:
             raise SystemExit(f"BENCH_SEARCH_ORDER must be 'degree' or 'id', not {order!r}")
         static.SEARCH_ORDER = order
     return static.SEARCH_ORDER
+
+
+def cpu_machine() -> dict:
+    """The host a CPU benchmark ran on: platform, cores (``nproc``: those this process may
+    use), numba's threads, Python, memory and the CPU model (from ``/proc/cpuinfo``)."""
+    import os
+    import platform
+    import sys
+
+    import numba
+
+    info = {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "nproc": len(os.sched_getaffinity(0)),
+        "numba_threads": numba.get_num_threads(),
+        "python": sys.version.split()[0],
+        "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+    }
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    info["cpu_model"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return info

@@ -66,7 +66,6 @@ import contextlib
 import datetime as _dt
 import json
 import os
-import platform
 import resource
 import statistics
 import subprocess
@@ -83,6 +82,7 @@ import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_common import cpu_machine  # noqa: E402
 from gen_temporal import generate  # noqa: E402
 
 import nx_gpumine as ng  # noqa: E402
@@ -159,27 +159,6 @@ def figure(name: str, size: str, off: Runs, on: Runs, quoted: str | None, **extr
         "quoted_seconds_off_to_on": quoted,
         **extra,
     }
-
-
-def machine() -> dict:
-    info = {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "nproc": len(os.sched_getaffinity(0)),
-        "numba_threads": numba.get_num_threads(),
-        "python": sys.version.split()[0],
-        "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
-    }
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    info["cpu_model"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return info
 
 
 def versions() -> dict:
@@ -549,7 +528,7 @@ def main(argv: list[str] | None = None) -> dict:
         "benchmark": "CPU routes on/off: graph build (12a7ac0), block formula (1b9773b), "
         "census route (338b9dd)",
         "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "machine": machine(),
+        "machine": cpu_machine(),
         "versions": versions(),
         "args": vars(args),
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],

@@ -26,7 +26,6 @@ import argparse
 import datetime as _dt
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -38,7 +37,11 @@ import numba
 import numpy as np
 import pytest
 
-import nx_gpumine as ng
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_common import cpu_machine  # noqa: E402
+
+import nx_gpumine as ng  # noqa: E402
 from nx_gpumine.execution.static import run_static
 from nx_gpumine.inputs.patterns import CATALOGUE, Pattern
 from nx_gpumine.plan.static_plan import build_static_plan
@@ -84,25 +87,6 @@ def timed(fn, *args, repeat: int = 3) -> tuple[int, float, list[float]]:
     return out, statistics.median(times), times
 
 
-def machine() -> dict:
-    info = {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "numba_threads": numba.get_num_threads(),
-        "python": sys.version.split()[0],
-    }
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    info["cpu_model"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return info
-
-
 def versions() -> dict:
     return {
         "nx_gpumine": ng.__version__,
@@ -132,7 +116,7 @@ def main(argv: list[str] | None = None) -> dict:
     res: dict = {
         "benchmark": "static CPU engine vs NetworkX GraphMatcher (mappings, non-induced)",
         "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "machine": machine(),
+        "machine": cpu_machine(),
         "versions": versions(),
         "inputs": {
             "big": f"nx.barabasi_albert_graph({n}, {m}, seed={seed})",
