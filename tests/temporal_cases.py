@@ -13,6 +13,8 @@ import itertools
 import operator
 
 import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nx_gpumine.execution.temporal import run_temporal
@@ -229,3 +231,38 @@ def check_all_modes(engine, case):
     assert set(rows) == expected
     assert run_temporal(g, plan, "count", engine=engine) == len(expected)
     assert run_temporal(g, plan, "exists", engine=engine) == bool(expected)
+
+
+KIND_SETTINGS = settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+KIND_PARAMS = [
+    *[pytest.param(frozenset({kind}), id=kind) for kind in KINDS],
+    pytest.param(frozenset(KINDS) - {"order"}, id="combined"),
+]
+
+
+def constraint_kind_test(tie: str):
+    """The test of every constraint kind alone (order only, window, gaps, anti-edges, node
+    labels, edge labels, numeric node conditions) and all together under tie policy ``tie``,
+    against the brute force: one per tie policy, each in a test file of its own so that
+    ``--dist loadfile`` runs the two on different workers."""
+
+    @pytest.mark.parametrize("kinds", KIND_PARAMS)
+    @KIND_SETTINGS
+    @given(data=st.data())
+    def test_each_constraint_kind(engine, kinds, data):
+        case = data.draw(kind_cases(kinds, tie))
+        motif = case[4]
+        assert motif.tie == tie
+        assert ("delta" in kinds) == (motif.delta is not None)
+        assert ("gaps" in kinds) == (motif.gaps is not None)
+        assert ("anti" in kinds) == bool(motif.anti_edges)
+        assert ("nlab" in kinds) == bool(motif.node_labels)
+        assert ("elab" in kinds) == bool(motif.edge_labels)
+        assert ("where" in kinds) == bool(motif.node_where)
+        check_all_modes(engine, case)
+
+    return test_each_constraint_kind
