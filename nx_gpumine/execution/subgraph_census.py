@@ -157,11 +157,10 @@ def census_count(
     this process: its count is the census's (:func:`graphlet_counts`, induced), computed once
     per graph and kept with it. The induced walk cannot end in a count tail and lists every
     match; the census sums degree, triangle, 2-path and link blocks and inverts the
-    non-induced counts (2 cores, a 40,000-node, 200,000-edge power-law graph: the induced
-    5-cycle 3.7 s with the census, 45.5 s by the walk; then the house and the bowtie 0.01 s,
-    2.0 s and 1.7 s by the walk; ego-Facebook: the census 12.3 s, the induced walks of the
-    bowtie, the house and the 5-cycle 129 s, 122 s and 52 s). The CUDA engine keeps its walk
-    (the route is not measured there).
+    non-induced counts (2 cores, ``powerlaw_cluster_graph(40000, 5, 0.3)``: the induced
+    5-cycle 1.35 s with the census, 49.8 s by the walk; then the house and the bowtie 0.01 s
+    each, 2.2 s and 2.1 s by the walk; ``benchmarks/bench_cpu_routes.py --parts census
+    --paper-sizes``). The CUDA engine keeps its walk (the route is not measured there).
 
     Parameters
     ----------

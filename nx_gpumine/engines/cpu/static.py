@@ -54,8 +54,9 @@ __all__ = ["count", "enumerate_matches", "exists", "iter_matches", "whole_range_
 #: The census blocks :func:`~.census.census_blocks` computes from the degrees and one pass over
 #: each edge's triangles: a whole-graph count of a non-induced census graphlet whose
 #: :func:`~nx_gpumine.plan.graphlets.block_formula` takes only these is a sum of them, not a
-#: walk (:func:`count`; the walk lists every match: the bowtie on a 40k-node, 200k-edge
-#: power-law graph took 0.84 s, its formula 0.033 s, on 2 cores).
+#: walk (:func:`count`; the walk lists every match: the bowtie on
+#: ``powerlaw_cluster_graph(40000, 5, 0.3)`` took 2.37 s, its formula 0.029 s, on 2 cores;
+#: ``benchmarks/bench_cpu_routes.py --parts formula``).
 TRIANGLE_BLOCKS = TRIANGLE_SUMS | {"stars2", "stars3", "stars4", "paths3", "spiders", "arms"}
 
 #: Largest vertex count for which a chunk keeps a byte array of marks (one byte per vertex).
