@@ -111,10 +111,13 @@ def device_budget(value: int | None) -> Iterator[None]:
     Parameters
     ----------
     value : int or None
-        Bytes; ``None`` leaves the configured default in force.
+        Bytes; ``None`` leaves the budget in force: an enclosing block's, else the configured
+        default. (Each public function runs its engine call in such a block with its own
+        ``max_device_bytes``, so ``with device_budget(b): ng.count_motifs(...)`` caps it at
+        ``b``.)
     """
     value = check_budget(value)
-    token = _CALL_BUDGET.set(value)
+    token = _CALL_BUDGET.set(_CALL_BUDGET.get() if value is None else value)
     try:
         yield
     finally:

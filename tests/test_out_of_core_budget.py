@@ -45,8 +45,10 @@ def test_budget_precedence_call_config_env(monkeypatch):
     with ng.device_budget(1000):
         assert device_limits.resolve_budget(None, free, total) == (1000, True)
         assert device_limits.resolve_budget(500, free, total) == (500, True)
-        with ng.device_budget(None):  # None keeps the configured default in force
-            assert device_limits.resolve_budget(None, free, total) == (2000, True)
+        with ng.device_budget(None):  # None keeps the enclosing block's budget in force
+            assert device_limits.resolve_budget(None, free, total) == (1000, True)
+    with ng.device_budget(None):  # and outside any block, the configured default
+        assert device_limits.resolve_budget(None, free, total) == (2000, True)
     assert device_limits.current_budget() == 2000
     with pytest.raises(ValueError):
         ng.set_max_device_bytes(0)
@@ -390,3 +392,23 @@ def test_advise_and_prefetch_pass_locations(monkeypatch):
     monkeypatch.setattr(hostmem, "_DRIVER", [(lambda *a: 1, pre)])
     with pytest.raises(RuntimeError, match="CUresult 1"):
         hostmem._advise(4096, 8192, hostmem._ADV_PREFERRED, hostmem._CPU)
+
+
+def test_a_budget_block_reaches_the_engine_through_public_functions(monkeypatch):
+    """``with device_budget(b)`` caps the public calls inside it: their own
+    ``max_device_bytes=None`` keeps the block's budget (it once reset it to the default)."""
+    from nx_gpumine.engines.cpu import temporal as cpu_temporal
+
+    seen = []
+    real = cpu_temporal.count
+
+    def spy(*a, **k):
+        seen.append(device_limits.current_budget())
+        return real(*a, **k)
+
+    monkeypatch.setattr(cpu_temporal, "count", spy)
+    edges = np.array([(0, 1, 1), (1, 2, 2), (2, 0, 3)])
+    with ng.device_budget(12345):
+        assert ng.count_motifs(edges, "triangle", delta=10, engine="cpu") == 1
+    assert ng.count_motifs(edges, "triangle", delta=10, engine="cpu") == 1
+    assert seen == [12345, device_limits.current_budget()]
