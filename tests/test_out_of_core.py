@@ -395,6 +395,21 @@ def test_temporal_device_allocations_stay_under_budget(gt, graph_name, request, 
     assert used <= budget, (used, budget, dict(gt.last_run))
 
 
+def test_streamed_motif_table_allocations_stay_under_budget(gt, skewed, pool_peak):
+    """A streamed table walks every motif on each partition: each motif's work buffers go back
+    to the pool before the next one's walk, so the table stays within one motif's budget."""
+    motifs, deltas = ["M1", "M4", "M7", "M13"], [600, 3600]
+    plan = build_temporal_plan(named_motif("M13", 3600), skewed)
+    budget = _tbudget(gt, skewed, plan, skewed.m // 5)
+    got = ng.motif_counts(skewed, motifs, deltas, engine="cuda", max_device_bytes=budget)
+    stats = dict(gt.last_run)
+    assert stats["out_of_core"] and stats["plans"] == len(motifs)
+    used = pool_peak["peak"] - pool_peak["base"]
+    assert used <= budget, (used, budget, stats)
+    want = ng.motif_counts(skewed, motifs, deltas, engine="cpu")
+    assert got.equals(want)
+
+
 # ---------------------------------------------------------------------------- with devices=
 def test_budget_with_virtual_devices(gs, gt, skewed, hub_graph):
     """``max_device_bytes`` with ``devices=`` (issues 11 and 12): the budget reaches every

@@ -81,7 +81,7 @@ from .temporal_build import (
     unsupported,
     walk_arrays,
 )
-from .temporal_data import drop_buffers, parallel_triples, release, upload
+from .temporal_data import compile_ahead, drop_buffers, parallel_triples, prepare, release, upload
 from .temporal_launch import (
     census_range,
     count_range,
@@ -90,6 +90,7 @@ from .temporal_launch import (
     enumerate_range,
     exists_range,
     last_run,
+    window_chunks,
 )
 from .temporal_stream import (
     device_need,
@@ -374,7 +375,21 @@ def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[i
     # reused by the next table or count of the same motif, as count_motifs reuses it
     plans = [temporal_plan(m, graph) for m in motifs]
     together = _streamed_together(graph, plans, lims) or _walks_together(graph, plans, lims)
+    _compile_ahead(graph, [p for p in plans if id(p) not in together], lims)
     return [together.get(id(p)) or count_windows(graph, p, lims) for p in plans]
+
+
+def _compile_ahead(graph: TemporalGraph, plans: list, windows: list) -> None:
+    """Compile the modules of the ``plans`` that :func:`count_windows` walks in turn (a
+    table past :data:`TOGETHER_MAX_EDGES` edges) side by side before the walks start."""
+    kw = dict(steal=True, tail_ms=10.0, expand=True, count_last=True)
+    distinct = {id(p): p for p in plans if not p.impossible and graph.m}
+    walk = [p for p in distinct.values() if _one_walk(graph, p, kw, None)]
+    if len(walk) < 2:
+        return
+    checked = tuple(checked_windows(walk[0], windows, graph.time.dtype).tolist())
+    chunks = window_chunks(checked) if checked else [()]
+    compile_ahead([prepare(graph, p, c) for p in walk for c in chunks])
 
 
 def _streamed_together(graph: TemporalGraph, plans: list, windows: list) -> dict[int, list[int]]:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...inputs.temporal_graph import TemporalGraph
 from ...plan.temporal_plan import TemporalPlan
-from ._runtime import current_device, import_cupy, load_module
+from ._runtime import compile_each, current_device, import_cupy, load_module
 from .temporal_build import (
     CTL_WORDS,
     GRAPH_VIEW,
@@ -53,6 +53,7 @@ __all__ = [
     "PLAN_DATA",
     "prepare",
     "kernel",
+    "compile_ahead",
     "buffer",
     "zero",
     "prefix_buffer",
@@ -353,6 +354,13 @@ def kernel(prep: Prep, name: str = "temporal_dfs") -> Any:
     if name == "temporal_dfs":
         prep.stats.update(prep.built)
     return prep.module.kernel(name)
+
+
+def compile_ahead(preps: list[Prep]) -> None:
+    """Compile the DFS modules of ``preps`` not compiled yet side by side
+    (:func:`~._runtime.compile_each`): a table's motifs each have a module of their own, which
+    :func:`kernel` would otherwise compile one after another as each walk starts."""
+    compile_each([lambda p=p: kernel(p) for p in preps if p.module is None])
 
 
 def buffer(prep: Prep, name: str, size: int, dtype: Any) -> Any:

@@ -64,6 +64,7 @@ from .temporal_build import (
 from .temporal_data import (
     Prep,
     buffer,
+    compile_ahead,
     ctl_host,
     events,
     graph_view,
@@ -90,6 +91,7 @@ __all__ = [
     "count_range",
     "count_range_windows",
     "count_range_all_windows",
+    "window_chunks",
     "count_ranges_windows",
     "window_counts",
     "exists_range",
@@ -564,11 +566,17 @@ def count_range_all_windows(
     if not windows:
         return [count_range(graph, plan, lo, hi, **switches)]
     out: list[int] = []
-    step = MAX_WINDOWS - 1
-    for i in range(0, len(windows), step):
-        got = count_range_windows(graph, plan, tuple(windows[i : i + step]), lo, hi, **switches)
+    for chunk in window_chunks(windows):
+        got = count_range_windows(graph, plan, chunk, lo, hi, **switches)
         out += got[:-1]
     return [*out, got[-1]]
+
+
+def window_chunks(windows: tuple) -> list[tuple]:
+    """The narrower ``windows`` as :func:`count_range_all_windows` walks them: at most
+    ``MAX_WINDOWS - 1`` a walk (each group a module of its own, ``NWIN``)."""
+    step = MAX_WINDOWS - 1
+    return [tuple(windows[i : i + step]) for i in range(0, len(windows), step)]
 
 
 def count_ranges_windows(
@@ -589,6 +597,7 @@ def count_ranges_windows(
     cp = import_cupy()
     walks = []
     preps = [prepare(graph, plan, windows) for plan in plans]
+    compile_ahead(preps)
     order = sorted(range(len(plans)), key=lambda i: str(level1_list(preps[i].defines)))
     try:
         for prep in (preps[i] for i in order):

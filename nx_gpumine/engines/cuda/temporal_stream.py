@@ -25,14 +25,15 @@ from ...plan.temporal_plan import TemporalPlan, time_reach
 from ..checks import checked_total
 from . import memory
 from ._runtime import current_device, import_cupy, oom_retry, release_memory, sm_count
-from .temporal_build import WPB, wide_ids
-from .temporal_data import device_cache, drop_buffers, release
+from .temporal_build import WPB, level1_list, wide_ids
+from .temporal_data import compile_ahead, device_cache, drop_buffers, prepare, release
 from .temporal_launch import (
     count_range,
     count_range_all_windows,
     enumerate_range,
     exists_range,
     last_run,
+    window_chunks,
 )
 
 __all__ = [
@@ -409,12 +410,23 @@ def stream_windows(
     stats: dict = {"kernel_ms": 0.0, "plans": len(plans)}
     t0 = cp.cuda.Event()
     t0.record()
+    order: list[int] | None = None
     with contextlib.closing(_streamed(graph, parts, stats)) as partitions:
         for cur, r0, r1 in partitions:
             with stats["stream"]:
-                for row, plan in zip(rows, plans, strict=True):
-                    got = call(cur, plan, windows, 0, r1 - r0, **kw)
-                    row[:] = [checked_total(a + b) for a, b in zip(row, got, strict=True)]
+                preps = [prepare(cur, p, c) for p in plans for c in window_chunks(windows)]
+                compile_ahead(preps)  # the first partition's: the modules of every plan at once
+                if order is None:  # grouped by level-1 list kind: the root filter's gap
+                    # array is kept for one kind at a time (count_ranges_windows)
+                    kinds = [str(level1_list(preps[i * len(preps) // len(plans)].defines))
+                             for i in range(len(plans))]  # fmt: skip
+                    order = sorted(range(len(plans)), key=kinds.__getitem__)
+                for i in order:
+                    got = call(cur, plans[i], windows, 0, r1 - r0, **kw)
+                    rows[i] = [checked_total(a + b) for a, b in zip(rows[i], got, strict=True)]
                     stats["kernel_ms"] += float(last_run.get("kernel_ms", 0.0))
+                    # its work buffers go back to the pool before the next plan's walk: the
+                    # partition was sized for one plan's
+                    drop_buffers(cur, plans[i])
     _timed_stream(stats, "count", t0)
     return rows
