@@ -2,6 +2,8 @@
 
 usage: python3 benchmarks/probe_streamed_table.py OUT_DIR [--edges 100000000] [--budget 8e9]
        [--motifs M1,...,M13] [--deltas 3600,86400] [--singles M4] [--warm-edges 1000000]
+       (--budget 0: no budget; --warm-edges 0: no warm-up, the table's compiles timed inside it,
+       with CUPY_CACHE_DIR pointing at an empty folder for a cold cache)
 
 On session 24's H200 (``results/session24_2026-11-28``, call 4), M1-M13 at 1 h and 1 day on
 the kit's 10^8-edge graph under an 8 GB budget took 31.3 s as one streamed table. The 26
@@ -118,21 +120,21 @@ def main() -> None:
     motifs = args.motifs.split(",")
     deltas = [int(d) for d in args.deltas.split(",")]
     kw = dict(source="source", target="target", time="time")
-    # compiles the modules the runs take (warm_edges: past the LAZY_END size when they are)
-    small = ng.TemporalGraph.from_edgelist(
-        _frame(warm_edges(args.warm_edges, args.edges, "cuda"), args.seed), **kw
-    )
-    ng.motif_counts(small, motifs, deltas, tie="input_order", engine="cuda")
-    for m in filter(None, args.singles.split(",")):
-        ng.count_motifs(small, m, delta=deltas[-1], tie="input_order", engine="cuda")
-    del small
+    if args.warm_edges:  # the modules the runs take (past the LAZY_END size when they are)
+        small = ng.TemporalGraph.from_edgelist(
+            _frame(warm_edges(args.warm_edges, args.edges, "cuda"), args.seed), **kw
+        )
+        ng.motif_counts(small, motifs, deltas, tie="input_order", engine="cuda")
+        for m in filter(None, args.singles.split(",")):
+            ng.count_motifs(small, m, delta=deltas[-1], tie="input_order", engine="cuda")
+        del small
     compile_seconds()
     graph = ng.TemporalGraph.from_edgelist(_frame(args.edges, args.seed), **kw)
     sync = cp.cuda.Device().synchronize
     for owner, name in STAGES:
         _wrap(owner, name, sync)
     runs = []
-    with device_budget(int(args.budget)):
+    with device_budget(int(args.budget) or None):  # 0: none (in memory where it fits)
         table = lambda: ng.motif_counts(graph, motifs, deltas, tie="input_order", engine="cuda")  # noqa: E731
         runs.append(_run("table", lambda: table().to_numpy().tolist()))
         for m in filter(None, args.singles.split(",")):
