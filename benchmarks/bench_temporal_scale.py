@@ -6,6 +6,7 @@ usage: python3 benchmarks/bench_temporal_scale.py OUT [--edges 100000000] [--nod
        [--seed 1] [--deltas 3600,86400] [--motifs M1,...,M13] [--engine cuda]
        [--frame arrow|cudf|cupy] [--name synth100m] [--no-singles] [--write-everest PATH]
        [--deadline SECONDS] [--calls 1|2] [--warm-edges N] [--no-window-walks]
+       [--more-tables 'M1,M2:86400;M8:86400']
        python3 benchmarks/bench_temporal_scale.py OUT --report   (after Everest ran)
 
 The graph is ``gen_temporal.generate(edges, nodes, seed=seed)`` (the Everest kit's
@@ -132,6 +133,17 @@ def compile_seconds() -> float:
     return sum(e["seconds"] for e in new)
 
 
+def stream_stats(engine: str) -> dict:
+    """A streamed table's partitions, copies and kernel time (the CUDA engine's last run)."""
+    if engine != "cuda":
+        return {}
+    from nx_gpumine.engines.cuda import temporal as gpu
+
+    keep = ("out_of_core", "plans", "partitions", "partition_edges", "copy_ms", "kernel_ms",
+            "stream_ms", "stage_wait_ms")  # fmt: skip
+    return {k: gpu.last_run[k] for k in keep if k in gpu.last_run}
+
+
 def cell_call(T, motif: str, delta: int, engine: str, calls: int = 2) -> dict:
     """One cell's ``count_motifs``: a first call, then a timed one with its kernel time
     (``calls=1``: the first call alone, timed; its kernels compiled by a warm-up beforehand)."""
@@ -199,6 +211,10 @@ def run(args) -> None:
         for m in motifs:
             for d in deltas:
                 ng.count_motifs(W, m, delta=d, tie="input_order", engine=args.engine)
+        for spec in filter(None, args.more_tables.split(";")):
+            more_motifs, more_deltas = spec.split(":")
+            ds = [int(x) for x in more_deltas.split(",")]
+            ng.motif_counts(W, more_motifs.split(","), ds, tie="input_order", engine=args.engine)
         del W, ws, wd, wt
         phase("warm_up", time.perf_counter() - t, edges=warm)
     on_device = peak.pool is not None
@@ -234,14 +250,16 @@ def run(args) -> None:
     rows = table.to_numpy().tolist()
     if again.to_numpy().tolist() != rows:
         raise RuntimeError("the table changed between calls")
-    stream: dict = {}
-    if args.engine == "cuda":  # a streamed table's partitions, copies and kernel time
-        from nx_gpumine.engines.cuda import temporal as gpu
-
-        keep = ("out_of_core", "plans", "partitions", "partition_edges", "copy_ms", "kernel_ms",
-                "stream_ms", "stage_wait_ms")  # fmt: skip
-        stream = {k: gpu.last_run[k] for k in keep if k in gpu.last_run}
+    stream = stream_stats(args.engine)
     phase("table", table_s, first_s=first_s, rows=rows, calls=args.calls, last_run=stream)
+    for i, spec in enumerate(filter(None, args.more_tables.split(";")), start=2):
+        more_motifs, more_deltas = spec.split(":")
+        ms, ds = more_motifs.split(","), [int(x) for x in more_deltas.split(",")]
+        print(f"table_{i}: {ms} x {ds} ...", flush=True)
+        t = time.perf_counter()
+        more = ng.motif_counts(T, ms, ds, tie="input_order", engine=args.engine)
+        phase(f"table_{i}", time.perf_counter() - t, motifs=ms, deltas=ds,
+              rows=more.to_numpy().tolist(), last_run=stream_stats(args.engine))  # fmt: skip
     if args.singles:
         cells = []
         for m in motifs:
@@ -387,6 +405,11 @@ def main() -> None:
         type=int,
         default=0,
         help="first compile every kernel on a graph of this many edges (for --calls 1)",
+    )
+    ap.add_argument(
+        "--more-tables",
+        default="",
+        help="further tables after the first, each timed once: 'M1,M2:86400;M8:86400'",
     )
     ap.add_argument("--report", action="store_true")
     args = ap.parse_args()

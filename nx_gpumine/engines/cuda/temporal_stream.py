@@ -328,12 +328,17 @@ def _streamed(graph: TemporalGraph, parts: list[tuple[int, int, int]], stats: di
                 if i + 2 < len(parts):
                     nxt = pool.submit(st.stage, slot, parts[i + 2])
                 st.attach(slot, cur)
+                p0 = time.perf_counter()
                 try:
                     yield cur, r0, r1
                 finally:
                     # walk, pair and list indexes go back to the pool; so do the plans' work
                     # buffers and kept launches (the entry holds its plan and the slot arrays)
                     release(cur)
+                memory.logger.info(
+                    "nx_gpumine: out-of-core partition %d of %d (%d root edges) walked in %.1f s",
+                    i + 1, len(parts), r1 - r0, time.perf_counter() - p0,
+                )  # fmt: skip
                 if i + 1 < len(parts):
                     cur = sub_next
         finally:  # also when the caller stops early: the staging thread finishes first
