@@ -419,7 +419,8 @@ def stream_windows(
     with contextlib.closing(_streamed(graph, parts, stats)) as partitions:
         for cur, r0, r1 in partitions:
             with stats["stream"]:
-                preps = [prepare(cur, p, c) for p in plans for c in window_chunks(windows)]
+                chunks = window_chunks(windows) or [()]  # no narrower window: one walk each
+                preps = [prepare(cur, p, c) for p in plans for c in chunks]
                 compile_ahead(preps)  # the first partition's: the modules of every plan at once
                 if order is None:  # grouped by level-1 list kind: the root filter's gap
                     # array is kept for one kind at a time (count_ranges_windows)
