@@ -332,10 +332,12 @@ def test_graph_built_on_device_streams_past_capacity(gt, skewed, monkeypatch):
     assert gt.count(big, plan) == want  # and again, from the host mirror
 
 
-def test_motif_table_past_the_budget_streams_once(gt, skewed):
+@pytest.mark.parametrize("deltas", [[600, 3600], [3600]], ids=["two-windows", "one-window"])
+def test_motif_table_past_the_budget_streams_once(gt, skewed, deltas):
     """A motif table past the budget streams the partitions once for all its motifs and
-    windows (each partition copied and indexed once), and equals the in-memory calls."""
-    motifs, deltas = ["M1", "M4", "M7"], [600, 3600]
+    windows (each partition copied and indexed once), and equals the in-memory calls; also a
+    table of one window (no narrower one to bin: it once prepared no walk at all)."""
+    motifs = ["M1", "M4", "M7"]
     plan = build_temporal_plan(named_motif("M4", 3600), skewed)
     budget = _tbudget(gt, skewed, plan, skewed.m // 5)
     got = ng.motif_counts(skewed, motifs, deltas, engine="cuda", max_device_bytes=budget)
