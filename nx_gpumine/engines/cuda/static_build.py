@@ -93,6 +93,12 @@ class StaticTuning:
         wait). Measured on an H200 (``benchmarks/probe_heavy_single.py``, 27 cells of the
         static peer benchmark): 64 against 0, P3 0.05-0.46x and P6 0.05-0.43x the kernel time,
         no other cell changed by more than 2% (geomean 0.65x; 4: 0.75x, 16: 0.68x).
+    full_raw_reuse : bool
+        Induced plans: a level agreeing with an earlier level ``r`` on every level before
+        ``r`` reads ``r``'s candidates that passed all those checks, non-adjacency included
+        (:func:`full_reuse`), not a backward-neighbour intersection it filters again
+        (STMatch's set difference kept for the levels that share it; issue 33's induced
+        queries). Off until measured on the device beside STMatch.
     """
 
     page_log: int = 10
@@ -101,6 +107,7 @@ class StaticTuning:
     c4_smem: int = 96 * 1024
     pair_counter_bytes: int = 2 << 30
     heavy_single: int = 64
+    full_raw_reuse: bool = False
 
 
 #: The measured settings: what the engine runs with unless a caller swaps them.
@@ -131,8 +138,20 @@ def check_k(plan: Any) -> None:
 
 
 # ====================================================================== plan packing
-def pack_plan(plan: Any) -> np.ndarray:
-    """Pack a StaticPlan into the int32 layout of ``static_common.cuh``."""
+#: ``P_STORERAW`` values (``static_common.cuh`` ``eval_cand``): the raw set a later level
+#: reuses passes the backward-neighbour checks (RAW_ADJ) or every check against an earlier
+#: level (RAW_ALL).
+RAW_ADJ, RAW_ALL = 1, 2
+
+
+def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
+    """Pack a StaticPlan into the int32 layout of ``static_common.cuh``.
+
+    ``full_raw_reuse`` (induced plans; :attr:`StaticTuning.full_raw_reuse`): a level whose
+    checks against every level before some level ``r >= 2`` equal ``r``'s reads ``r``'s
+    candidates that passed all of them, non-adjacency included (:func:`full_reuse`), instead
+    of the plan's reuse of a backward-neighbour intersection.
+    """
     k = int(plan.k)
     size = 11 * k + 3 * k * k + 1
     p = np.zeros(size, dtype=np.int32)
@@ -141,7 +160,6 @@ def pack_plan(plan: Any) -> np.ndarray:
     p[2 * k : 3 * k] = plan.loop_label
     p[3 * k : 4 * k] = plan.min_degree
     reuse = np.asarray(plan.reuse, dtype=np.int64)
-    p[4 * k : 5 * k] = reuse
     code = np.full((k, k), -1, dtype=np.int32)
     outl = np.full((k, k), -1, dtype=np.int32)
     inl = np.full((k, k), -1, dtype=np.int32)
@@ -171,13 +189,22 @@ def pack_plan(plan: Any) -> np.ndarray:
             raise ValueError(f"plan level {i} has no backward neighbour (order not connected)")
     store_raw = np.zeros(k, dtype=np.int64)
     skip = np.zeros(k, dtype=np.int64)
+    full = full_reuse(code, outl, inl) if full_raw_reuse and plan.induced else [-1] * k
+    for i in range(k):
+        if full[i] >= 2:
+            reuse[i] = full[i]
+            store_raw[full[i]] = RAW_ALL
+            skip[i] = (1 << full[i]) - 1  # every level before it: all checked in its raw set
+        elif int(reuse[i]) >= 2 and int(reuse[i]) in full:
+            reuse[i] = -1  # that level's raw set is the full one now: intersect the lists
     for i in range(k):
         r = int(reuse[i])
-        if r >= 2:
+        if r >= 2 and full[i] < 2:
             if r >= i or (bn[r] & ~bn[i]):
                 raise ValueError(f"plan reuse[{i}] = {r} does not satisfy BN({r}) ⊆ BN({i})")
-            store_raw[r] = 1
+            store_raw[r] = RAW_ADJ
             skip[i] = bn[r]
+    p[4 * k : 5 * k] = reuse
     p[5 * k : 6 * k] = store_raw
     # bit 31 masks must fit in int32 two's complement
     p[6 * k : 7 * k] = sym.astype(np.uint32).view(np.int32)
@@ -190,6 +217,27 @@ def pack_plan(plan: Any) -> np.ndarray:
     p[10 * k + 3 * k * k] = 1 if plan.induced else 0
     p[10 * k + 3 * k * k + 1 :] = size_needs(plan)
     return p
+
+
+def full_reuse(code: np.ndarray, outl: np.ndarray, inl: np.ndarray) -> list[int]:
+    """Per level ``i`` of an induced plan, the latest level ``2 <= r < i`` whose checks against
+    every level before it (direction code, edge labels; code 0: non-adjacent) equal ``i``'s,
+    else -1: ``i``'s candidates are then among ``r``'s raw set of candidates passing all those
+    checks (``RAW_ALL``), and ``i`` tests only levels ``r .. i - 1``. Query 9 of STMatch's
+    set: an edge 0-1, common neighbours 2-3 adjacent, and 4, 5 adjacent to neither of them nor
+    each other: level 5 reads ``N(0) & N(1) - N(2) - N(3)``, which level 4 built, and tests
+    level 4 alone, where the intersection ``N(0) & N(1)`` left it three tests a candidate."""
+    k = len(code)
+    out = [-1] * k
+    for i in range(3, k):
+        for r in range(i - 1, 1, -1):
+            if all(
+                code[i, j] == code[r, j] and outl[i, j] == outl[r, j] and inl[i, j] == inl[r, j]
+                for j in range(r)
+            ):
+                out[i] = r
+                break
+    return out
 
 
 def _uses_node_labels(plan: Any) -> bool:

@@ -25,7 +25,15 @@ from ...inputs.static_graph import StaticGraph
 from . import hostmem
 from ._runtime import current_device, import_cupy, per_device, persistent_blocks
 from .kernel_args import KernelStruct
-from .static_build import WPB, check_part, deal, kernel_defines, pack_plan, unsupported
+from .static_build import (
+    WPB,
+    check_part,
+    current_tuning,
+    deal,
+    kernel_defines,
+    pack_plan,
+    unsupported,
+)
 
 __all__ = [
     "GRAPH",
@@ -215,14 +223,13 @@ def plan_data(graph: StaticGraph, plan: Any, ooc: Ooc | None = None) -> dict:
     entries = per_device(PLAN_DATA, _PLAN_LOCK, plan)
     d = entries.get(dev)
     if d is None or d["graph"]() is not graph:
-        cp = import_cupy()
-        d = {
-            "graph": weakref.ref(graph),
-            "packed": cp.asarray(pack_plan(plan)),
-            "tasks": {},
-            "work": {},
-        }
+        d = {"graph": weakref.ref(graph), "tasks": {}, "work": {}}
         entries[dev] = d
+    full = bool(current_tuning().full_raw_reuse)
+    if d.get("packed_full") is not full:  # the packing the tuning in force asks for
+        cp = import_cupy()
+        d["packed"] = cp.asarray(pack_plan(plan, full_raw_reuse=full))
+        d["packed_full"] = full
     if ooc is None:
         if "root_ok" not in d:  # uploaded on the first in-memory use
             root = None

@@ -39,7 +39,9 @@
 #define P_LOOPLAB (2 * K)
 #define P_MINDEG (3 * K)
 #define P_REUSE (4 * K)
-#define P_STORERAW (5 * K)
+#define P_STORERAW (5 * K)  // per level: 0, RAW_ADJ or RAW_ALL (eval_cand)
+#define RAW_ADJ 1
+#define RAW_ALL 2
 #define P_SYM (6 * K)
 #define P_BN (7 * K)
 #define P_CHK (8 * K)
@@ -213,10 +215,15 @@ __device__ __forceinline__ bool inj_sym_ok(const int* sp, const int* path, int l
 
 // Evaluate candidate c of level lev. basej >= 0: c was read at entry basepos of f(basej)'s list,
 // whose check is tested on that entry. skip: levels whose checks are already implied (reuse).
-// Returns bit0 = raw (all backward-neighbour checks pass), bit1 = full match of the level.
+// raw_kind (P_STORERAW of the level; 0 when no raw set is stored): RAW_ADJ, the raw set is
+// the candidates passing the backward-neighbour checks; RAW_ALL, every check against an
+// earlier level (the non-adjacency checks of an induced plan too), so that a later level
+// agreeing with this one on every earlier level reads a set with none of them left to test.
+// Returns bit0 = raw, bit1 = full match of the level.
 __device__ __forceinline__ int eval_cand(const Graph& g, const int* sp, const int* path, int lev,
                                          int c, int basej, i64 basepos, unsigned skip,
-                                         bool need_raw, int nmapped) {
+                                         int raw_kind, int nmapped) {
+  const bool need_raw = raw_kind != 0;
   unsigned chk = (unsigned)sp[P_CHK + lev] & ~skip;
   unsigned bn = (unsigned)sp[P_BN + lev];
   bool cheap_ok = true;
@@ -236,9 +243,17 @@ __device__ __forceinline__ int eval_cand(const Graph& g, const int* sp, const in
     i64 pos = find_pos(g.indices, __ldg(g.indptr + v), __ldg(g.indptr + v + 1), c);
     if (pos < 0 || !entry_ok(g, sp, lev, j, pos)) return 0;
   }
+  unsigned ne = chk & ~bn;  // code-0 checks: must be non-adjacent (induced plans)
+  if (raw_kind == RAW_ALL) {  // part of the raw set's test
+    while (ne) {
+      int j = __ffs(ne) - 1;
+      ne &= ne - 1;
+      int v = path[j];
+      if (find_pos(g.indices, __ldg(g.indptr + v), __ldg(g.indptr + v + 1), c) >= 0) return 0;
+    }
+  }
   if (need_raw) cheap_ok = inj_sym_ok(sp, path, lev, c, nmapped) && node_ok(g, sp, lev, c);
   if (!cheap_ok) return 1;
-  unsigned ne = chk & ~bn;  // code-0 checks: must be non-adjacent (induced plans)
   while (ne) {
     int j = __ffs(ne) - 1;
     ne &= ne - 1;

@@ -228,7 +228,8 @@ __device__ __forceinline__ int source_cand(const Ctx& x, const Source& s, i64 t)
 __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
   const int* sp = x.sp;
   const bool last = (lev == K - 1);
-  const bool need_raw = sp[P_STORERAW + lev] != 0;
+  const int raw_kind = sp[P_STORERAW + lev];
+  const bool need_raw = raw_kind != 0;
   const Source s = pick_source(x, lev, lev, need_raw);
   // size pruning (P_NEED): the source's last `need` positions are walked for the raw set only
   const i64 keep = s.len - (lev < TAILT ? sp[P_NEED + lev] : 0);
@@ -241,7 +242,7 @@ __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
     int res = 0, c = -1;
     if (t < len) {
       c = source_cand(x, s, t);
-      res = eval_cand(x.g, sp, x.path, lev, c, s.basej, s.off + t, s.skip, need_raw, lev);
+      res = eval_cand(x.g, sp, x.path, lev, c, s.basej, s.off + t, s.skip, raw_kind, lev);
       if (t >= keep) res &= 1;
     }
     unsigned mr = __ballot_sync(FULLMASK, res & 1);
@@ -275,9 +276,9 @@ __device__ __forceinline__ u64 count_level(const Ctx& x, int lev, int pairlev, u
     bool hit = false, hit2 = false;
     if (t < s.len) {
       const int c = source_cand(x, s, t);
-      hit = (eval_cand(x.g, x.sp, x.path, lev, c, s.basej, s.off + t, s.skip, false, TAILT) & 2) != 0;
+      hit = (eval_cand(x.g, x.sp, x.path, lev, c, s.basej, s.off + t, s.skip, 0, TAILT) & 2) != 0;
       if (hit && pairlev >= 0)
-        hit2 = (eval_cand(x.g, x.sp, x.path, pairlev, c, -1, 0, 0u, false, TAILT) & 2) != 0;
+        hit2 = (eval_cand(x.g, x.sp, x.path, pairlev, c, -1, 0, 0u, 0, TAILT) & 2) != 0;
     }
     n += __popc(__ballot_sync(FULLMASK, hit));
     if (pairlev >= 0) nb += __popc(__ballot_sync(FULLMASK, hit2));
@@ -663,7 +664,7 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
       int c = -1, res = 0;
       if (t < len) {
         c = __ldg(g.indices + off + t);
-        res = eval_cand(g, sp, path, d, c, basej, off + t, 0u, false, d);
+        res = eval_cand(g, sp, path, d, c, basej, off + t, 0u, 0, d);
       }
       unsigned mo = __ballot_sync(FULLMASK, res & 2);
       if (!mo) continue;
