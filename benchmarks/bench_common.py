@@ -77,6 +77,29 @@ def search_order_from_env() -> str:
     return static.SEARCH_ORDER
 
 
+def static_tuning_from_env() -> dict:
+    """Swap in the CUDA static engine's tuning that ``BENCH_STATIC_TUNING`` names (``field=value``
+    pairs, comma-separated: ``full_raw_reuse=1``; unset: the default) and return its fields
+    that differ from the default, for the results' header (an A/B in one device call)."""
+    import dataclasses
+    import os
+
+    from nx_gpumine.engines.cuda import static_build
+
+    base = static_build.DEFAULT_TUNING
+    text = os.environ.get("BENCH_STATIC_TUNING", "")
+    changes = {}
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if not hasattr(base, name):
+            raise SystemExit(f"BENCH_STATIC_TUNING: StaticTuning has no field {name!r}")
+        kind = type(getattr(base, name))
+        changes[name] = bool(int(value)) if kind is bool else kind(value)
+    if changes:
+        static_build.SLOT.set(dataclasses.replace(base, **changes))
+    return changes
+
+
 def cpu_machine() -> dict:
     """The host a CPU benchmark ran on: platform, cores (``nproc``: those this process may
     use), numba's threads, Python, memory and the CPU model (from ``/proc/cpuinfo``)."""

@@ -74,6 +74,7 @@ from bench_common import (  # noqa: E402
     facebook_edges,
     powerlaw_source,
     search_order_from_env,
+    static_tuning_from_env,
 )
 
 SEED = 33  # labels and sampled queries (the issue number)
@@ -254,6 +255,7 @@ def _worker(conn, engine: str) -> None:
     from nx_gpumine.inputs.static_graph import from_arrays
 
     search_order_from_env()  # BENCH_SEARCH_ORDER: the A/B of issue 33's search order
+    static_tuning_from_env()  # BENCH_STATIC_TUNING: e.g. full_raw_reuse=1
     gpu = None
     if engine == "cuda":
         from nx_gpumine.engines.cuda import _runtime
@@ -787,6 +789,7 @@ def main() -> None:
         "issue": 33,
         "engine": args.engine,
         "search_order": search_order_from_env(),
+        "static_tuning": static_tuning_from_env(),
         "device": ours.device,
         "args": vars(args),
         "machine": {
