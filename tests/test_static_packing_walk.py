@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 
 from nx_gpumine.engines.cpu import static as cpu_static
-from nx_gpumine.engines.cuda.static_build import RAW_ALL, full_reuse, pack_plan
+from nx_gpumine.engines.cuda.static_build import RAW_ALL, pack_plan
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_networkx
-from nx_gpumine.plan.static_plan import build_static_plan
+from nx_gpumine.plan.static_plan import build_static_plan, full_reuse_levels
 
 
 def _bits(mask: int):
@@ -200,13 +200,11 @@ def test_packed_walk_equals_the_cpu_engine(name, graph):
 def test_full_reuse_needs_agreement_on_every_earlier_level():
     # level 3 agrees with level 2 on levels 0, 1; level 4 differs from 3 on level 2 (code 0
     # against 3), from 2 on nothing before 2: it reads level 2's set
-    k = 5
-    code = np.full((k, k), -1)
-    outl = np.full((k, k), -1)
-    inl = np.full((k, k), -1)
-    rows = {2: [3, 3], 3: [3, 3, 3], 4: [3, 3, 0, 3]}
-    for i, row in rows.items():
-        code[i, : len(row)] = row
-    assert full_reuse(code, outl, inl) == [-1, -1, -1, 2, 2]
-    code[4, 2] = 3  # now level 4 agrees with level 3 on 0, 1, 2: the later one wins
-    assert full_reuse(code, outl, inl) == [-1, -1, -1, 2, 3]
+    adj, non = (3, -1, -1), (0, -1, -1)
+    checks = [{}, {0: adj}, {0: adj, 1: adj}, {0: adj, 1: adj, 2: adj},
+              {0: adj, 1: adj, 2: non, 3: adj}]  # fmt: skip
+    assert full_reuse_levels(checks) == [-1, -1, -1, 2, 2]
+    checks[4][2] = adj  # now level 4 agrees with level 3 on 0, 1, 2: the later one wins
+    assert full_reuse_levels(checks) == [-1, -1, -1, 2, 3]
+    checks[4][1] = (3, 5, -1)  # an edge label differs on level 1: no level agrees
+    assert full_reuse_levels(checks) == [-1, -1, -1, 2, -1]

@@ -34,6 +34,8 @@ __all__ = [
     "distinct_sibling",
     "symmetry_conditions",
     "size_needs",
+    "full_reuse",
+    "full_reuse_levels",
     "symmetry_above",
     "twin_classes",
     "pattern_shape",
@@ -780,6 +782,50 @@ def size_needs(plan: StaticPlan) -> np.ndarray:
 
 #: :func:`size_needs` of each plan alive (plans are immutable; computed once).
 _SIZE_NEEDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def full_reuse(plan: StaticPlan) -> np.ndarray:
+    """Per level of an induced plan, the earlier level whose *full* candidate set it reads
+    (:func:`full_reuse_levels`), else -1; all -1 for a non-induced plan (int64 ``[k]``,
+    read-only, computed once per plan). The engines read a level's full set instead of the
+    plan's ``reuse`` (a backward-neighbour intersection) where they turn this on: the CUDA
+    engine by ``StaticTuning.full_raw_reuse``, the CPU engine always."""
+    got = _FULL_REUSE.get(plan)
+    if got is None:
+        levels = [-1] * plan.k
+        if plan.induced:
+            checks = [{c[0]: c[1:] for c in plan.checks(i)} for i in range(plan.k)]
+            levels = full_reuse_levels(checks)
+        got = np.asarray(levels, dtype=np.int64)
+        got.setflags(write=False)
+        _FULL_REUSE[plan] = got
+    return got
+
+
+#: :func:`full_reuse` of each plan alive.
+_FULL_REUSE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def full_reuse_levels(checks: list[dict]) -> list[int]:
+    """Per level ``i``, the latest level ``2 <= r < i`` whose checks against every level before
+    it equal ``i``'s (``checks[i][j]``: ``(code, out_label, in_label)``; code 0 in an induced
+    plan: non-adjacent), else -1.
+
+    ``i``'s candidates then lie in ``r``'s *full* set, the candidates of ``r`` that passed all
+    of ``r``'s checks (not only the backward-neighbour intersection the plan's ``reuse``
+    names), so ``i`` reads that set and tests levels ``r .. i - 1`` alone. STMatch's query 9
+    (an edge 0-1, common neighbours 2-3 adjacent, 4 and 5 adjacent to neither of them nor
+    each other): level 5 reads ``N(0) & N(1) - N(2) - N(3)``, built once by level 4, and
+    tests level 4 alone, where the intersection ``N(0) & N(1)`` left it three tests a
+    candidate.
+    """
+    out = [-1] * len(checks)
+    for i in range(3, len(checks)):
+        for r in range(i - 1, 1, -1):
+            if all(checks[i].get(j) == checks[r].get(j) for j in range(r)):
+                out[i] = r
+                break
+    return out
 
 
 def symmetry_above(plan: StaticPlan) -> np.ndarray:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ...plan.static_plan import size_needs
+from ...plan.static_plan import full_reuse, size_needs
 from ..contract import STATIC_MIN_K
 from . import memory
 from ._runtime import import_cupy, sm_count
@@ -96,7 +96,8 @@ class StaticTuning:
     full_raw_reuse : bool
         Induced plans: a level agreeing with an earlier level ``r`` on every level before
         ``r`` reads ``r``'s candidates that passed all those checks, non-adjacency included
-        (:func:`full_reuse`), not a backward-neighbour intersection it filters again
+        (:func:`~nx_gpumine.plan.static_plan.full_reuse`), not a backward-neighbour
+        intersection it filters again
         (STMatch's set difference kept for the levels that share it; issue 33's induced
         queries). Off until measured on the device beside STMatch.
     """
@@ -149,8 +150,9 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
 
     ``full_raw_reuse`` (induced plans; :attr:`StaticTuning.full_raw_reuse`): a level whose
     checks against every level before some level ``r >= 2`` equal ``r``'s reads ``r``'s
-    candidates that passed all of them, non-adjacency included (:func:`full_reuse`), instead
-    of the plan's reuse of a backward-neighbour intersection.
+    candidates that passed all of them, non-adjacency included
+    (:func:`~nx_gpumine.plan.static_plan.full_reuse`), instead of the plan's reuse of a
+    backward-neighbour intersection.
     """
     k = int(plan.k)
     size = 11 * k + 3 * k * k + 1
@@ -189,7 +191,7 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
             raise ValueError(f"plan level {i} has no backward neighbour (order not connected)")
     store_raw = np.zeros(k, dtype=np.int64)
     skip = np.zeros(k, dtype=np.int64)
-    full = full_reuse(code, outl, inl) if full_raw_reuse and plan.induced else [-1] * k
+    full = full_reuse(plan).tolist() if full_raw_reuse else [-1] * k
     for i in range(k):
         if full[i] >= 2:
             reuse[i] = full[i]
@@ -217,27 +219,6 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
     p[10 * k + 3 * k * k] = 1 if plan.induced else 0
     p[10 * k + 3 * k * k + 1 :] = size_needs(plan)
     return p
-
-
-def full_reuse(code: np.ndarray, outl: np.ndarray, inl: np.ndarray) -> list[int]:
-    """Per level ``i`` of an induced plan, the latest level ``2 <= r < i`` whose checks against
-    every level before it (direction code, edge labels; code 0: non-adjacent) equal ``i``'s,
-    else -1: ``i``'s candidates are then among ``r``'s raw set of candidates passing all those
-    checks (``RAW_ALL``), and ``i`` tests only levels ``r .. i - 1``. Query 9 of STMatch's
-    set: an edge 0-1, common neighbours 2-3 adjacent, and 4, 5 adjacent to neither of them nor
-    each other: level 5 reads ``N(0) & N(1) - N(2) - N(3)``, which level 4 built, and tests
-    level 4 alone, where the intersection ``N(0) & N(1)`` left it three tests a candidate."""
-    k = len(code)
-    out = [-1] * k
-    for i in range(3, k):
-        for r in range(i - 1, 1, -1):
-            if all(
-                code[i, j] == code[r, j] and outl[i, j] == outl[r, j] and inl[i, j] == inl[r, j]
-                for j in range(r)
-            ):
-                out[i] = r
-                break
-    return out
 
 
 def _uses_node_labels(plan: Any) -> bool:
