@@ -201,10 +201,12 @@ def test_full_reuse_needs_agreement_on_every_earlier_level():
     # level 3 agrees with level 2 on levels 0, 1; level 4 differs from 3 on level 2 (code 0
     # against 3), from 2 on nothing before 2: it reads level 2's set
     adj, non = (3, -1, -1), (0, -1, -1)
-    checks = [{}, {0: adj}, {0: adj, 1: adj}, {0: adj, 1: adj, 2: adj},
-              {0: adj, 1: adj, 2: non, 3: adj}]  # fmt: skip
+    checks = [{}, {0: adj}, {0: adj, 1: non}, {0: adj, 1: non, 2: adj},
+              {0: adj, 1: non, 2: non, 3: adj}]  # fmt: skip
     assert full_reuse_levels(checks) == [-1, -1, -1, 2, 2]
     checks[4][2] = adj  # now level 4 agrees with level 3 on 0, 1, 2: the later one wins
     assert full_reuse_levels(checks) == [-1, -1, -1, 2, 3]
     checks[4][1] = (3, 5, -1)  # an edge label differs on level 1: no level agrees
     assert full_reuse_levels(checks) == [-1, -1, -1, 2, -1]
+    checks[2][1] = checks[3][1] = adj  # level 2 holds no non-adjacency: nothing gained
+    assert full_reuse_levels(checks) == [-1, -1, -1, -1, -1]

@@ -21,7 +21,14 @@ from ...inputs.label_groups import label_starts
 from ...inputs.static_graph import StaticGraph
 from ...plan.graphlets import block_formula, graphlet_of
 from ...plan.root_split import static_root_bounds
-from ...plan.static_plan import TAIL_CHOOSE, TAIL_FALLING, StaticPlan, root_mask, size_needs
+from ...plan.static_plan import (
+    TAIL_CHOOSE,
+    TAIL_FALLING,
+    StaticPlan,
+    reuse_sources,
+    root_mask,
+    size_needs,
+)
 from ..checks import checked_limit, checked_range, checked_total
 from ..degree_sums import TRIANGLE_SUMS
 from .calls import (
@@ -71,7 +78,7 @@ BLOCK_ROWS = 1 << 14
 _KERNELS = WalkKernels(run_chunks, run_serial)
 #: The plan's arrays the kernels take as they are, as int32 (the fields of the same names).
 _PLAN_INT32 = (
-    "order", "node_label", "loop_label", "min_degree", "bn_ptr", "bn_level", "reuse",
+    "order", "node_label", "loop_label", "min_degree", "bn_ptr", "bn_level",
     "sym_ptr", "sym_level", "chk_ptr", "chk_level", "chk_code", "chk_out_label", "chk_in_label",
 )  # fmt: skip
 _DUMMY_I32 = np.full(1, -1, dtype=np.int32)
@@ -107,6 +114,12 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> StaticArgs:
         label_start=_i32(label_starts(graph)),
     )
     tail_start, tail_kind, tail_indep = _tail(plan)
+    reuse, reuse_below = reuse_sources(plan, full=True)
+    lv = np.repeat(np.arange(plan.k), np.diff(plan.chk_ptr))
+    if len(lv) > 1 and ((np.diff(plan.chk_level) <= 0) & (np.diff(lv) == 0)).any():
+        raise ValueError(
+            "the plan's checks of a level must be in level order (the walk skips a prefix)"
+        )
     p = StaticPlanArrays(
         k=np.int64(plan.k),
         induced=bool(plan.induced),
@@ -118,6 +131,8 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> StaticArgs:
         tail_indep=tail_indep,
         size_need=c(size_needs(plan), np.int64),
         mark_limit=np.int64(MARK_LIMIT),
+        reuse=c(reuse),
+        reuse_below=c(reuse_below),
         **{name: c(getattr(plan, name)) for name in _PLAN_INT32},
     )
     return StaticArgs(g, p)

@@ -110,6 +110,10 @@ class StaticPlanArrays(NamedTuple):
     bn_level: np.ndarray
     #: the earlier level whose candidate set it starts from (-1: none);
     reuse: np.ndarray
+    #: that level again where the set is its full one, every check against the levels
+    #: before it passed, non-adjacency included (``plan.static_plan.reuse_sources``; -1: the
+    #: backward-neighbour intersection, or no reuse);
+    reuse_below: np.ndarray
     #: the earlier levels its image must exceed (CSR over levels).
     sym_ptr: np.ndarray
     sym_level: np.ndarray
@@ -389,6 +393,7 @@ def _dfs(graph, plan, run, state):
         pa.sym_ptr,
         pa.sym_level,
     )
+    reuse_below = pa.reuse_below
     root_ok, tail_start, tail_kind, tail_indep, size_need = (
         pa.root_ok,
         pa.tail_start,
@@ -408,8 +413,22 @@ def _dfs(graph, plan, run, state):
     # place (no copy); dchk[lv] = index of its check (j, lv), tested per candidate at its entry
     direct = np.zeros(k, np.bool_)
     dchk = np.full(k, -1, np.int64)
+    # full[lv]: a later level reads lv's set as a full one (reuse_below), so lv builds it
+    # (never direct) and drops the candidates adjacent to a non-neighbour level there
+    full = np.zeros(k, np.bool_)
+    for lv in range(k):
+        if reuse_below[lv] >= 0:
+            full[reuse_below[lv]] = True
+    # ne_lo[lv]: first of lv's checks its candidates are tested for non-adjacency one by one
+    # (a full set tests none; a full source holds those against the levels before it)
+    ne_lo = np.empty(k, np.int64)
+    for lv in range(k):
+        ne_lo[lv] = chk_ptr[lv + 1] if full[lv] else chk_ptr[lv]
+        if not full[lv] and reuse_below[lv] >= 0:
+            while ne_lo[lv] < chk_ptr[lv + 1] and chk_level[ne_lo[lv]] < reuse_below[lv]:
+                ne_lo[lv] += 1
     for lv in range(2, k):
-        if bn_ptr[lv + 1] - bn_ptr[lv] == 1 and reuse[lv] < 0:
+        if bn_ptr[lv + 1] - bn_ptr[lv] == 1 and reuse[lv] < 0 and not full[lv]:
             direct[lv] = True
             j = bn_level[bn_ptr[lv]]
             for t in range(chk_ptr[lv], chk_ptr[lv + 1]):
@@ -551,12 +570,16 @@ def _dfs(graph, plan, run, state):
                     end[level] = a1
                 else:
                     r = reuse[level]
-                    # lists still to intersect (those of BN(r) are already in cand[r])
+                    below = reuse_below[level]
+                    # lists still to intersect (those of BN(r) are already in cand[r]; of a
+                    # full set, those of every level before r)
                     nl = 0
                     for t in range(b0, b1):
                         j = bn_level[t]
                         skip = False
-                        if r >= 0:
+                        if below >= 0:
+                            skip = j < below
+                        elif r >= 0:
                             for t2 in range(bn_ptr[r], bn_ptr[r + 1]):
                                 if bn_level[t2] == j:
                                     skip = True
@@ -586,8 +609,14 @@ def _dfs(graph, plan, run, state):
                         # skips no direction/label test; `other` = the shortest other list
                         for x in range(nl):
                             if js[x] == 0:
-                                other = lens[1] if x == 0 else lens[0]
-                                if nl == 1 or lens[x] * 4 >= other:
+                                # its only list: by marks only on top of a reused set (a
+                                # level building a full set from f(0)'s list copies it)
+                                if nl == 1:
+                                    drop = r >= 0
+                                else:
+                                    other = lens[1] if x == 0 else lens[0]
+                                    drop = lens[x] * 4 >= other
+                                if drop:
                                     has0 = True
                                     for y in range(x, nl - 1):
                                         js[y] = js[y + 1]
@@ -651,6 +680,21 @@ def _dfs(graph, plan, run, state):
                                     row[m] = c
                                     m += 1
                             n = m
+                    if full[level] and n > 0:
+                        # a full set: without the candidates adjacent to a level they must
+                        # not touch (those before `below` are out of a full source already)
+                        for t in range(chk_ptr[level], chk_ptr[level + 1]):
+                            if chk_code[t] == 0 and chk_level[t] >= below:
+                                w = f[chk_level[t]]
+                                a0 = indptr[w]
+                                a1 = indptr[w + 1]
+                                m = 0
+                                for y in range(n):
+                                    c = row[y]
+                                    if _find(indices, a0, a1, c) < 0:
+                                        row[m] = c
+                                        m += 1
+                                n = m
                     cnt[level] = n  # the set's size: what a later level reusing it reads
                     a0 = 0
                     if lb >= 0:  # the range, not the row, starts past the symmetry bound
@@ -778,7 +822,7 @@ def _dfs(graph, plan, run, state):
                 if induced:
                     # non-adjacency to the earlier levels that are not pattern neighbours: no
                     # list to intersect, so one binary search each, after the cheaper tests
-                    for t in range(chk_ptr[level], chk_ptr[level + 1]):
+                    for t in range(ne_lo[level], chk_ptr[level + 1]):
                         if chk_code[t] == 0:
                             w = f[chk_level[t]]
                             if _find(indices, indptr[w], indptr[w + 1], c) >= 0:

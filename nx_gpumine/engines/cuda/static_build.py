@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ...plan.static_plan import full_reuse, size_needs
+from ...plan.static_plan import reuse_sources, size_needs
 from ..contract import STATIC_MIN_K
 from . import memory
 from ._runtime import import_cupy, sm_count
@@ -161,7 +161,7 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
     p[k : 2 * k] = plan.loop_req
     p[2 * k : 3 * k] = plan.loop_label
     p[3 * k : 4 * k] = plan.min_degree
-    reuse = np.asarray(plan.reuse, dtype=np.int64)
+    reuse, below = reuse_sources(plan, full_raw_reuse)
     code = np.full((k, k), -1, dtype=np.int32)
     outl = np.full((k, k), -1, dtype=np.int32)
     inl = np.full((k, k), -1, dtype=np.int32)
@@ -191,17 +191,13 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
             raise ValueError(f"plan level {i} has no backward neighbour (order not connected)")
     store_raw = np.zeros(k, dtype=np.int64)
     skip = np.zeros(k, dtype=np.int64)
-    full = full_reuse(plan).tolist() if full_raw_reuse else [-1] * k
     for i in range(k):
-        if full[i] >= 2:
-            reuse[i] = full[i]
-            store_raw[full[i]] = RAW_ALL
-            skip[i] = (1 << full[i]) - 1  # every level before it: all checked in its raw set
-        elif int(reuse[i]) >= 2 and int(reuse[i]) in full:
-            reuse[i] = -1  # that level's raw set is the full one now: intersect the lists
+        if below[i] >= 2:
+            store_raw[below[i]] = RAW_ALL
+            skip[i] = (1 << int(below[i])) - 1  # every level before it: checked in that set
     for i in range(k):
         r = int(reuse[i])
-        if r >= 2 and full[i] < 2:
+        if r >= 2 and below[i] < 2:
             if r >= i or (bn[r] & ~bn[i]):
                 raise ValueError(f"plan reuse[{i}] = {r} does not satisfy BN({r}) ⊆ BN({i})")
             store_raw[r] = RAW_ADJ
