@@ -10,7 +10,7 @@ and keeps the best of ``--repeat`` calls. Run it with another revision's package
 to 30% from one process to the next, so alternate the two a few times.
 
 Measured on this 2-core machine (700 vertices, 7,574 edges, best of 3-5, two alternations),
-before and after the CPU walk read full sets (``plan.static_plan.full_reuse``): Q9 6.6-7.7 s
+before and after the CPU walk read full sets (``plan.candidate_sources.full_reuse``): Q9 6.6-7.7 s
 -> 2.3-2.6 s, Q1 0.80-0.88 s -> 0.45-0.65 s; Q3 and Q13, whose plans it leaves as they were,
 within the machine's noise.
 """

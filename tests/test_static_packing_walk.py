@@ -23,7 +23,8 @@ from nx_gpumine.engines.cpu import static as cpu_static
 from nx_gpumine.engines.cuda.static_build import RAW_ALL, pack_plan
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_networkx
-from nx_gpumine.plan.static_plan import build_static_plan, full_reuse_levels
+from nx_gpumine.plan.candidate_sources import full_reuse_levels
+from nx_gpumine.plan.static_plan import build_static_plan
 
 
 def _bits(mask: int):

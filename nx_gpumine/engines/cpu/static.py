@@ -19,13 +19,13 @@ import numpy as np
 
 from ...inputs.label_groups import label_starts
 from ...inputs.static_graph import StaticGraph
+from ...plan.candidate_sources import reuse_sources
 from ...plan.graphlets import block_formula, graphlet_of
 from ...plan.root_split import static_root_bounds
 from ...plan.static_plan import (
     TAIL_CHOOSE,
     TAIL_FALLING,
     StaticPlan,
-    reuse_sources,
     root_mask,
     size_needs,
 )
@@ -46,10 +46,8 @@ from .calls import (
     settle,
 )
 from .census import kept_census_blocks
+from .static_arrays import StaticArgs, StaticGraphArrays, StaticPlanArrays
 from .static_walk import (
-    StaticArgs,
-    StaticGraphArrays,
-    StaticPlanArrays,
     new_walk_state,
     run_chunks,
     run_pausable,
@@ -140,7 +138,7 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> StaticArgs:
 
 def _tail(plan: StaticPlan) -> tuple:
     """``(tail_start, tail_kind, tail_indep)`` of the walk's count tail (see
-    :class:`~.static_walk.StaticPlanArrays`)."""
+    :class:`~.static_arrays.StaticPlanArrays`)."""
     k = plan.k
     start, kind = int(plan.indep_tail_start), int(plan.indep_tail_kind)
     indep = plan.induced and 2 <= start <= k - 2 and kind in (TAIL_FALLING, TAIL_CHOOSE)

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ...plan.static_plan import reuse_sources, size_needs
+from ...plan.candidate_sources import reuse_sources
+from ...plan.static_plan import size_needs
 from ..contract import STATIC_MIN_K
 from . import memory
 from ._runtime import import_cupy, sm_count
@@ -96,10 +97,11 @@ class StaticTuning:
     full_raw_reuse : bool
         Induced plans: a level agreeing with an earlier level ``r`` on every level before
         ``r`` reads ``r``'s candidates that passed all those checks, non-adjacency included
-        (:func:`~nx_gpumine.plan.static_plan.full_reuse`), not a backward-neighbour
-        intersection it filters again
-        (STMatch's set difference kept for the levels that share it; issue 33's induced
-        queries). Off until measured on the device beside STMatch.
+        (:func:`~nx_gpumine.plan.candidate_sources.full_reuse`), not a backward-neighbour
+        intersection it filters again: STMatch's set difference, kept for the levels that
+        share it (issue 33's induced queries). Off until measured on the device beside
+        STMatch; the CPU engine reads full sets always (Q9 on 700 facebook vertices: about
+        3x faster, ``benchmarks/bench_cpu_induced.py``).
     """
 
     page_log: int = 10
@@ -151,7 +153,7 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
     ``full_raw_reuse`` (induced plans; :attr:`StaticTuning.full_raw_reuse`): a level whose
     checks against every level before some level ``r >= 2`` equal ``r``'s reads ``r``'s
     candidates that passed all of them, non-adjacency included
-    (:func:`~nx_gpumine.plan.static_plan.full_reuse`), instead of the plan's reuse of a
+    (:func:`~nx_gpumine.plan.candidate_sources.full_reuse`), instead of the plan's reuse of a
     backward-neighbour intersection.
     """
     k = int(plan.k)

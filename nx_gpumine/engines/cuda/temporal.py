@@ -379,11 +379,19 @@ def count_table(graph: TemporalGraph, motifs: list, windows: Any) -> list[list[i
     return [together.get(id(p)) or count_windows(graph, p, lims) for p in plans]
 
 
+def _table_switches() -> dict:
+    """The launch switches of a table's walks (:func:`count`'s defaults; a fresh dict: the
+    stream planner may turn ``tail_ms`` off in it)."""
+    return dict(steal=True, tail_ms=10.0, expand=True, count_last=True)
+
+
 def _compile_ahead(graph: TemporalGraph, plans: list, windows: list) -> None:
     """Compile the modules of the ``plans`` that :func:`count_windows` walks in turn (a
     table past :data:`TOGETHER_MAX_EDGES` edges) side by side before the walks start."""
-    kw = dict(steal=True, tail_ms=10.0, expand=True, count_last=True)
-    distinct = {id(p): p for p in plans if not p.impossible and graph.m}
+    if graph.m == 0:
+        return
+    kw = _table_switches()
+    distinct = {id(p): p for p in plans if not p.impossible}
     walk = [p for p in distinct.values() if _one_walk(graph, p, kw, None)]
     if len(walk) < 2:
         return
@@ -399,7 +407,7 @@ def _streamed_together(graph: TemporalGraph, plans: list, windows: list) -> dict
     plan. None of them where fewer than two qualify or the graph fits (the in-memory routes
     then apply). Census motifs whose counts the host's per-pair sweeps give on this graph
     (:func:`host_census`) are left to their own calls."""
-    kw = dict(steal=True, tail_ms=10.0, expand=True, count_last=True)
+    kw = _table_switches()
     distinct = {id(p): p for p in plans if not p.impossible}
     walk = [p for p in distinct.values() if p.delta_on and not len(p.anti_src)]
     if graph.m == 0 or len(walk) < 2:
@@ -426,7 +434,7 @@ def _walks_together(graph: TemporalGraph, plans: list, windows: list) -> dict[in
     motif's own call then retries smaller)."""
     if graph.m == 0 or graph.m >= TOGETHER_MAX_EDGES or len(windows) > MAX_WINDOWS - 1:
         return {}
-    kw = dict(steal=True, tail_ms=10.0, expand=True, count_last=True)
+    kw = _table_switches()
     distinct = {id(p): p for p in plans if not p.impossible}
     walk = [p for p in distinct.values() if _one_walk(graph, p, kw, None)]
     if len(walk) < 2:

@@ -424,7 +424,7 @@ def stream_windows(
                 compile_ahead(preps)  # the first partition's: the modules of every plan at once
                 if order is None:  # grouped by level-1 list kind: the root filter's gap
                     # array is kept for one kind at a time (count_ranges_windows)
-                    kinds = [str(level1_list(preps[i * len(preps) // len(plans)].defines))
+                    kinds = [str(level1_list(preps[i * len(chunks)].defines))
                              for i in range(len(plans))]  # fmt: skip
                     order = sorted(range(len(plans)), key=kinds.__getitem__)
                 for i in order:
