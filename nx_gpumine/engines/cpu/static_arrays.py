@@ -99,7 +99,8 @@ class StaticArgs(NamedTuple):
 
 
 class WalkState(NamedTuple):
-    """A walk's search state (see :func:`_dfs`); kept across calls by a pausable enumeration."""
+    """A walk's search state (see :mod:`.static_walk`); kept across calls by a pausable
+    enumeration."""
 
     #: Save the state and return ``PAUSED`` when ``cap`` rows are written.
     pause: bool
