@@ -276,14 +276,8 @@ def _dfs(graph, plan, run, state):
     )
     chk_ptr, chk_level, chk_code = pa.chk_ptr, pa.chk_level, pa.chk_code
     chk_out, chk_in = pa.chk_out_label, pa.chk_in_label
-    bn_ptr, bn_level, reuse, sym_ptr, sym_level = (
-        pa.bn_ptr,
-        pa.bn_level,
-        pa.reuse,
-        pa.sym_ptr,
-        pa.sym_level,
-    )
-    reuse_below = pa.reuse_below
+    bn_ptr, bn_level, reuse, reuse_below = pa.bn_ptr, pa.bn_level, pa.reuse, pa.reuse_below
+    sym_ptr, sym_level = pa.sym_ptr, pa.sym_level
     root_ok, tail_start, tail_kind, tail_indep, size_need = (
         pa.root_ok,
         pa.tail_start,
