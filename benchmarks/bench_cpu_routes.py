@@ -245,17 +245,7 @@ def warm_build() -> float:
     return time.perf_counter() - t0
 
 
-GRAPH_ARRAYS = (
-    "src",
-    "dst",
-    "time",
-    "rows",
-    "next_id",
-    "out_ptr",
-    "out_edges",
-    "in_ptr",
-    "in_edges",
-)
+GRAPH_ARRAYS = ng.TemporalGraph.ARRAYS
 
 
 def part_build(args: argparse.Namespace, out: dict) -> list[dict]:

@@ -83,17 +83,7 @@ def test_large_build_equals_small_build(monkeypatch):
     small = tg.temporal_from_arrays(src, dst, t)
     monkeypatch.setattr(graph_base, "LINEAR_SORT_MIN", 1)
     large = tg.temporal_from_arrays(src, dst, t)
-    for name in (
-        "src",
-        "dst",
-        "time",
-        "rows",
-        "next_id",
-        "out_ptr",
-        "out_edges",
-        "in_ptr",
-        "in_edges",
-    ):
+    for name in tg.TemporalGraph.ARRAYS:
         assert np.array_equal(getattr(small, name), getattr(large, name)), name
     in_order = tg.temporal_from_arrays(src, dst, np.sort(t))  # the identity order
     assert in_order.rows.tolist() == list(range(m))

@@ -344,7 +344,7 @@ def temporal_from_device(frame: Any, graph_type: type, source: str, target: str,
     import cupy as cp
 
     arrs = temporal_arrays(cp, *cols)
-    names = ("src", "dst", "time", "rows", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges")
+    names = graph_type.ARRAYS
     host = {k: cp.asnumpy(arrs[k]) for k in names}
     g = graph_type(keys=cp.asnumpy(arrs["keys"]).tolist(), **host)
     dev = {k: arrs[k] for k in names if k != "rows"}

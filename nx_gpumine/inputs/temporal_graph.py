@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -84,6 +84,12 @@ class TemporalGraph(GraphBase):
         What the times stand for: plain numbers, or datetimes / durations with their unit and
         time zone (limits are then given as durations).
     """
+
+    #: The edge arrays every temporal graph holds (build order), what a copy or a device build
+    #: carries over.
+    ARRAYS: ClassVar[tuple[str, ...]] = (
+        "src", "dst", "time", "rows", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges",
+    )  # fmt: skip
 
     src: np.ndarray
     dst: np.ndarray
@@ -265,7 +271,7 @@ class TemporalGraph(GraphBase):
         import cupy as cp
 
         def upload() -> dict:
-            names = ["src", "dst", "time", "next_id", "out_ptr", "out_edges", "in_ptr", "in_edges"]
+            names = [k for k in self.ARRAYS if k != "rows"]  # rows: host only (result rows)
             arrs = {k: cp.asarray(getattr(self, k)) for k in names}
             for k in ("node_label", "edge_label"):
                 v = getattr(self, k)
