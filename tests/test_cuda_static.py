@@ -180,9 +180,9 @@ def test_heavy_head_one_task_per_claim(gpu, hub_graph, rand_graph, heavy_single)
 
 def test_full_raw_reuse_counts_equal_the_cpu(gpu, rand_graph):
     """StaticTuning.full_raw_reuse (induced plans read an earlier level's set with the
-    non-adjacency tests done): the DFS, the trie, with stragglers split, enumerated and in
-    parts, equal to the CPU engine; STMatch's Q9 and the 5-node graphs with a shared
-    difference set."""
+    non-adjacency tests done), on (the default) and off: the DFS, the trie, with stragglers
+    split, enumerated and in parts, equal to the CPU engine; STMatch's Q9 and the 5-node
+    graphs with a shared difference set."""
     from nx_gpumine.engines.cuda import static_build
 
     q9 = nx.Graph([(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3), (0, 4), (1, 4), (0, 5), (1, 5)])
@@ -193,14 +193,19 @@ def test_full_raw_reuse_counts_equal_the_cpu(gpu, rand_graph):
         for pat in pats:
             plan = build_static_plan(as_pattern(pat), graph, induced=True, distinct=True)
             want = cpu.count(graph, plan)
-            with static_build.tuned(full_raw_reuse=True):
-                for kw in ({"strategy": "dfs"}, {"strategy": "trie"}, {"timeout_ms": 1e-4}):
-                    assert gpu.count(graph, plan, **kw) == want, (nx.to_dict_of_lists(pat), kw)
-                parts = [gpu.count(graph, plan, strategy="dfs", part=(i, 3)) for i in range(3)]
-                assert sum(parts) == want
-                if want <= 20_000:
-                    rows = gpu.enumerate_matches(graph, plan)
-                    assert len(rows) == want and len({tuple(r) for r in rows}) == want
+            for flag in (True, False):
+                with static_build.tuned(full_raw_reuse=flag):
+                    _full_raw_reuse_case(gpu, graph, plan, want, pat)
+
+
+def _full_raw_reuse_case(gpu, graph, plan, want, pat):
+    for kw in ({"strategy": "dfs"}, {"strategy": "trie"}, {"timeout_ms": 1e-4}):
+        assert gpu.count(graph, plan, **kw) == want, (nx.to_dict_of_lists(pat), kw)
+    parts = [gpu.count(graph, plan, strategy="dfs", part=(i, 3)) for i in range(3)]
+    assert sum(parts) == want
+    if want <= 20_000:
+        rows = gpu.enumerate_matches(graph, plan)
+        assert len(rows) == want and len({tuple(r) for r in rows}) == want
 
 
 @pytest.mark.parametrize("name", ["diamond", "4-path", "4-star", "house", "P3", "P4", "P5", "P6"])

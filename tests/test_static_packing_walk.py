@@ -23,7 +23,7 @@ from nx_gpumine.engines.cpu import static as cpu_static
 from nx_gpumine.engines.cuda.static_build import RAW_ALL, pack_plan
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_networkx
-from nx_gpumine.plan.candidate_sources import full_reuse_levels
+from nx_gpumine.plan.candidate_sources import full_reuse, full_reuse_levels, reuse_sources
 from nx_gpumine.plan.static_plan import build_static_plan
 
 
@@ -211,3 +211,19 @@ def test_full_reuse_needs_agreement_on_every_earlier_level():
     assert full_reuse_levels(checks) == [-1, -1, -1, 2, -1]
     checks[2][1] = checks[3][1] = adj  # level 2 holds no non-adjacency: nothing gained
     assert full_reuse_levels(checks) == [-1, -1, -1, -1, -1]
+
+
+def test_the_cuda_engine_takes_a_full_set_only_over_the_same_lists():
+    """STMatch's Q1 (level 4 adjacent to level 3, whose full set it could read): the GPU keeps
+    its own lists (level 3's neighbours are a shorter list); Q9's level 5 (no neighbour among
+    levels 4 and after) reads level 4's set either way."""
+    G = from_networkx(nx.gnp_random_graph(12, 0.5, seed=1))
+    q1 = nx.Graph([(0, 1), (0, 2), (1, 2), (0, 3), (0, 4), (3, 4)])
+    plan = build_static_plan(as_pattern(q1), G, induced=True, distinct=True)
+    assert (full_reuse(plan) >= 0).any()
+    assert (reuse_sources(plan, True)[1] >= 0).any()  # the CPU engine's sources
+    _, below = reuse_sources(plan, True, same_lists=True)
+    assert (below == -1).all()
+    assert np.array_equal(reuse_sources(plan, True, same_lists=True)[0], plan.reuse)
+    plan = build_static_plan(as_pattern(Q9), G, induced=True, distinct=True)
+    assert reuse_sources(plan, True, same_lists=True)[1].tolist() == [-1] * 5 + [4]

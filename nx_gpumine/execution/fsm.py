@@ -557,6 +557,7 @@ def pattern_support(
     codes: GraphCodes,
     p: LabelledPattern,
     min_support: int,
+    *,
     engine: str = "cpu",
     exact: bool = True,
 ) -> int:
@@ -658,7 +659,7 @@ def _supports(
     out = [0] * len(candidates)
     if not slots or len(candidates) < 2:
         for i, c in enumerate(candidates):
-            out[i] = pattern_support(codes, c, min_support, engine, exact)
+            out[i] = pattern_support(codes, c, min_support, engine=engine, exact=exact)
             if bar is not None:
                 bar.task_done(i)
         return out
@@ -672,7 +673,7 @@ def _supports(
         # host codes (CPU engine, or out of core: decided once, by graph_codes) are shared by
         # the workers; in memory, each worker's device has its own copy
         here = codes if codes.xp is np else _device_codes(graph, codes.xp)
-        return pattern_support(here, candidates[i], min_support, engine, exact)
+        return pattern_support(here, candidates[i], min_support, engine=engine, exact=exact)
 
     def add(i: int, value: int) -> bool:
         out[i] = value

@@ -43,7 +43,9 @@ def full_reuse(plan: StaticPlan) -> np.ndarray:
 _FULL_REUSE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def reuse_sources(plan: StaticPlan, full: bool) -> tuple[np.ndarray, np.ndarray]:
+def reuse_sources(
+    plan: StaticPlan, full: bool, *, same_lists: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """``(reuse, below)`` per level, as an engine walks them: the earlier level whose stored
     set the level starts from (-1: none), and, where that is a full set
     (:func:`full_reuse`), the same level (``below``: the checks against every level before it
@@ -51,6 +53,15 @@ def reuse_sources(plan: StaticPlan, full: bool) -> tuple[np.ndarray, np.ndarray]
     True: each level with a full source takes it; a level whose ``reuse`` names a level that
     now stores its full set gives its reuse up (that set misses candidates the intersection
     holds) and intersects its lists itself.
+
+    ``same_lists`` True: a level takes ``r``'s full set only where it has no neighbour among
+    levels ``r .. i - 1``, so that its own lists are ``r``'s and the full set is a subset of
+    what it reads anyway (Q9's level 5). Where it has one, that neighbour's list is often far
+    shorter than ``r``'s full set: STMatch's Q1 on facebook (level 4 adjacent to level 3, whose
+    full set it would read) took 0.79 s on the GPU against 0.32 s with its own lists, while Q9
+    went from over 30 s to 3.1 s (H200, ``benchmarks/results/session26_2026-11-28``). The
+    CUDA engine walks with it; the CPU engine, which builds each set once per parent level
+    and gained on both queries, without.
 
     Returns
     -------
@@ -61,7 +72,11 @@ def reuse_sources(plan: StaticPlan, full: bool) -> tuple[np.ndarray, np.ndarray]
     below = np.full(plan.k, -1, dtype=np.int64)
     if not full:
         return reuse, below
-    levels = full_reuse(plan)
+    levels = full_reuse(plan).copy()
+    if same_lists:
+        for i, r in enumerate(levels.tolist()):
+            if r >= 0 and any(c[0] >= r and c[1] != 0 for c in plan.checks(i)):
+                levels[i] = -1
     targets = set(levels[levels >= 0].tolist())
     for i in range(plan.k):
         if levels[i] >= 0:

@@ -99,9 +99,10 @@ class StaticTuning:
         ``r`` reads ``r``'s candidates that passed all those checks, non-adjacency included
         (:func:`~nx_gpumine.plan.candidate_sources.full_reuse`), not a backward-neighbour
         intersection it filters again: STMatch's set difference, kept for the levels that
-        share it (issue 33's induced queries). Off until measured on the device beside
-        STMatch; the CPU engine reads full sets always (Q9 on 700 facebook vertices: about
-        3x faster, ``benchmarks/bench_cpu_induced.py``).
+        share it (issue 33's induced queries). Taken only where the level has no neighbour
+        among ``r``'s later levels (``reuse_sources(..., same_lists=True)``). Measured on an
+        H200 beside STMatch on facebook: Q9 from over 30 s to 3.1 s; taken everywhere it
+        would make Q1 2.5x slower, so it is not.
     """
 
     page_log: int = 10
@@ -110,7 +111,7 @@ class StaticTuning:
     c4_smem: int = 96 * 1024
     pair_counter_bytes: int = 2 << 30
     heavy_single: int = 64
-    full_raw_reuse: bool = False
+    full_raw_reuse: bool = True
 
 
 #: The measured settings: what the engine runs with unless a caller swaps them.
@@ -151,10 +152,10 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
     """Pack a StaticPlan into the int32 layout of ``static_common.cuh``.
 
     ``full_raw_reuse`` (induced plans; :attr:`StaticTuning.full_raw_reuse`): a level whose
-    checks against every level before some level ``r >= 2`` equal ``r``'s reads ``r``'s
-    candidates that passed all of them, non-adjacency included
-    (:func:`~nx_gpumine.plan.candidate_sources.full_reuse`), instead of the plan's reuse of a
-    backward-neighbour intersection.
+    checks against every level before some level ``r >= 2`` equal ``r``'s, and that has no
+    neighbour among levels ``r`` and after, reads ``r``'s candidates that passed all of them,
+    non-adjacency included (:func:`~nx_gpumine.plan.candidate_sources.reuse_sources` with
+    ``same_lists``), instead of the plan's reuse of a backward-neighbour intersection.
     """
     k = int(plan.k)
     size = 11 * k + 3 * k * k + 1
@@ -163,7 +164,7 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
     p[k : 2 * k] = plan.loop_req
     p[2 * k : 3 * k] = plan.loop_label
     p[3 * k : 4 * k] = plan.min_degree
-    reuse, below = reuse_sources(plan, full_raw_reuse)
+    reuse, below = reuse_sources(plan, full_raw_reuse, same_lists=True)
     code = np.full((k, k), -1, dtype=np.int32)
     outl = np.full((k, k), -1, dtype=np.int32)
     inl = np.full((k, k), -1, dtype=np.int32)
