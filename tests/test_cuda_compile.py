@@ -316,9 +316,9 @@ def test_pack_plan_layout():
     plan = build_static_plan(as_pattern("house"), G, induced=True, distinct=True)
     k = plan.k
     p = pack_plan(plan)
-    assert p.dtype == np.int32 and len(p) == 11 * k + 3 * k * k + 1
+    assert p.dtype == np.int32 and len(p) == 13 * k + 3 * k * k + 1
     # the last k ints: the size pruning of each level (P_NEED)
-    assert p[10 * k + 3 * k * k + 1 :].tolist() == size_needs(plan).tolist()
+    assert p[10 * k + 3 * k * k + 1 : 11 * k + 3 * k * k + 1].tolist() == size_needs(plan).tolist()
     code = p[10 * k : 10 * k + k * k].reshape(k, k)
     bn = p[7 * k : 8 * k]
     sym = p[6 * k : 7 * k]

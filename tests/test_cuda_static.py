@@ -10,6 +10,8 @@ tail against the full walk, a tiny trie budget
 
 from __future__ import annotations
 
+import itertools
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -180,21 +182,27 @@ def test_heavy_head_one_task_per_claim(gpu, hub_graph, rand_graph, heavy_single)
 
 def test_full_raw_reuse_counts_equal_the_cpu(gpu, rand_graph):
     """StaticTuning.full_raw_reuse (induced plans read an earlier level's set with the
-    non-adjacency tests done), on (the default) and off: the DFS, the trie, with stragglers
-    split, enumerated and in parts, equal to the CPU engine; STMatch's Q9 and the 5-node
-    graphs with a shared difference set."""
+    non-adjacency tests done) and StaticTuning.hoist_sets (a level reads the set the level
+    before it built), each on (the default) and off: the DFS, the trie, with stragglers
+    split, enumerated and in parts, equal to the CPU engine; STMatch's Q9, Q10, Q12, Q13 and
+    5-node graphs."""
     from nx_gpumine.engines.cuda import static_build
 
-    q9 = nx.Graph([(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3), (0, 4), (1, 4), (0, 5), (1, 5)])
-    pats = [q9] + [g for g in nx.graph_atlas_g()[1:] if g.number_of_nodes() == 5
-                   and nx.is_connected(g)][:12]  # fmt: skip
+    kit = [
+        [(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3), (0, 4), (1, 4), (0, 5), (1, 5)],  # Q9
+        [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 5), (3, 4)],  # Q10
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (3, 4), (4, 5)],  # Q12
+        [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 2), (1, 3), (2, 5), (3, 4)],  # Q13
+    ]
+    pats = [nx.Graph(e) for e in kit] + [g for g in nx.graph_atlas_g()[1:]
+            if g.number_of_nodes() == 5 and nx.is_connected(g)][:12]  # fmt: skip
     dense = from_networkx(nx.gnp_random_graph(60, 0.3, seed=11))
     for graph in (rand_graph, dense):
         for pat in pats:
             plan = build_static_plan(as_pattern(pat), graph, induced=True, distinct=True)
             want = cpu.count(graph, plan)
-            for flag in (True, False):
-                with static_build.tuned(full_raw_reuse=flag):
+            for full, hoist in itertools.product((True, False), repeat=2):
+                with static_build.tuned(full_raw_reuse=full, hoist_sets=hoist):
                     _full_raw_reuse_case(gpu, graph, plan, want, pat)
 
 

@@ -23,7 +23,12 @@ from nx_gpumine.engines.cpu import static as cpu_static
 from nx_gpumine.engines.cuda.static_build import RAW_ALL, pack_plan
 from nx_gpumine.inputs.patterns import as_pattern
 from nx_gpumine.inputs.static_graph import from_networkx
-from nx_gpumine.plan.candidate_sources import full_reuse, full_reuse_levels, reuse_sources
+from nx_gpumine.plan.candidate_sources import (
+    full_reuse,
+    full_reuse_levels,
+    hoist_levels,
+    reuse_sources,
+)
 from nx_gpumine.plan.static_plan import build_static_plan
 
 
@@ -74,11 +79,16 @@ class PackedWalk:
                 return False
         return True
 
-    def eval_cand(self, path, lev, c, skip, raw_kind) -> int:
+    def tail_field(self, at: int, lev: int) -> int:
+        """P_NEED (0), P_HOIST (1) or P_HOISTS (2) of ``lev``."""
+        return int(self.p[(10 + at) * self.k + 3 * self.k * self.k + 1 + lev])
+
+    def eval_cand(self, path, lev, c, skip, raw_kind, nmapped=None) -> int:
         need_raw = raw_kind != 0
+        nmapped = lev if nmapped is None else nmapped
         chk, bn = self.field(8, lev) & ~skip, self.field(7, lev)
         cheap = True
-        if not need_raw and not (self.inj_sym_ok(path, lev, c, lev) and self.node_ok(lev, c)):
+        if not need_raw and not (self.inj_sym_ok(path, lev, c, nmapped) and self.node_ok(lev, c)):
             return 0
         for j in _bits(chk & bn):
             pos = self.find(path[j], c)
@@ -90,12 +100,15 @@ class PackedWalk:
                 return 0
             ne = []
         if need_raw:
-            cheap = self.inj_sym_ok(path, lev, c, lev) and self.node_ok(lev, c)
+            cheap = self.inj_sym_ok(path, lev, c, nmapped) and self.node_ok(lev, c)
         if not cheap:
             return 1
         return 1 if any(self.find(path[j], c) >= 0 for j in ne) else 3
 
     def source(self, path, raws, lev, need_raw):
+        h = self.tail_field(1, lev)
+        if 0 <= h < lev:  # the set level h built: every check before h holds
+            return raws[("hoist", lev)], (1 << h) - 1
         r = self.field(4, lev)
         if 2 <= r < lev:
             return raws[r], self.field(9, lev)
@@ -111,11 +124,26 @@ class PackedWalk:
                 best = row
         return list(best), 0
 
+    def build_hoist(self, path, raws, i, h):
+        """``build_hoist``: level i's candidates passing its checks before h."""
+        skip = ~((1 << h) - 1) & 0xFFFFFFFF
+        r = self.field(4, i)
+        if 2 <= r <= h:
+            src, skip = raws[r], skip | self.field(9, i)
+        else:
+            lists = [
+                self.indices[self.indptr[path[j]] : self.indptr[path[j] + 1]]
+                for j in _bits(self.field(7, i) & ((1 << h) - 1))
+            ]
+            src = min(lists, key=len)
+        got = [int(c) for c in src if self.eval_cand(path, i, int(c), skip, RAW_ALL, h) & 1]
+        assert got == sorted(got)
+        raws[("hoist", i)] = got
+
     def extend(self, path, raws, lev) -> int:
         raw_kind = self.field(5, lev)
         src, skip = self.source(path, raws, lev, raw_kind != 0)
-        need_at = 10 * self.k + 3 * self.k * self.k + 1 + lev  # P_NEED + lev
-        keep = len(src) - (int(self.p[need_at]) if lev < self.k - 1 else 0)
+        keep = len(src) - (self.tail_field(0, lev) if lev < self.k - 1 else 0)
         total, raw, kids = 0, [], []
         for t, c in enumerate(src):
             res = self.eval_cand(path, lev, int(c), skip, raw_kind)
@@ -125,9 +153,12 @@ class PackedWalk:
                 raw.append(int(c))
             if res & 2:
                 kids.append(int(c))
-        raws[lev] = raw
+        if raw_kind:
+            raws[lev] = raw
         if lev == self.k - 1:
             return len(kids)
+        for i in _bits(self.tail_field(2, lev)):
+            self.build_hoist(path, raws, i, lev)
         for c in kids:
             path.append(c)
             total += self.extend(path, raws, lev + 1)
@@ -157,6 +188,17 @@ def _patterns():
     return [g for g in atlas if nx.is_connected(g)] + [Q9]
 
 
+#: ``pack_plan``'s switches (full_raw_reuse, hoist_sets): off, each alone, both (the default).
+SWITCHES = [(False, False), (True, False), (False, True), (True, True)]
+
+#: STMatch's 6-node queries with hoisted sets (Q10, Q12: two levels; Q13: one).
+KIT6 = {
+    "Q10": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 5), (3, 4)],
+    "Q12": [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (3, 4), (4, 5)],
+    "Q13": [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 2), (1, 3), (2, 5), (3, 4)],
+}
+
+
 def _graphs():
     yield "dense", from_networkx(nx.gnp_random_graph(18, 0.5, seed=3))
     yield "sparse", from_networkx(nx.gnp_random_graph(26, 0.22, seed=4))
@@ -181,8 +223,8 @@ def test_q9_reads_the_set_difference_level_4_built():
 )
 def test_packed_walk_equals_the_cpu_engine(name, graph):
     """Every connected 4- and 5-node pattern and Q9, induced, mappings and distinct: the walk
-    of the packed plan equals the CPU engine, with and without full raw-set reuse; and the
-    full reuse packs differently for some of them (the test is not vacuous)."""
+    of the packed plan equals the CPU engine, with full raw-set reuse and hoisted sets on
+    and off; and the switches pack differently for some of them (the test is not vacuous)."""
     changed = 0
     for pat, distinct in itertools.product(_patterns(), (True, False)):
         if graph.directed and pat.number_of_nodes() > 4 and not distinct:
@@ -190,8 +232,8 @@ def test_packed_walk_equals_the_cpu_engine(name, graph):
         pattern = as_pattern(nx.DiGraph(pat) if graph.directed else pat)
         plan = build_static_plan(pattern, graph, induced=True, distinct=distinct)
         want = cpu_static.count(graph, plan)
-        packs = [pack_plan(plan), pack_plan(plan, full_raw_reuse=True)]
-        changed += not np.array_equal(*packs)
+        packs = [pack_plan(plan, *switches) for switches in SWITCHES]
+        changed += not all(np.array_equal(packs[0], q) for q in packs[1:])
         for packed in packs:
             got = PackedWalk(graph, packed, plan.k, induced=True).count()
             assert got == want, (name, nx.to_dict_of_lists(pat), distinct, got, want)
@@ -227,3 +269,37 @@ def test_the_cuda_engine_takes_a_full_set_only_over_the_same_lists():
     assert np.array_equal(reuse_sources(plan, True, same_lists=True)[0], plan.reuse)
     plan = build_static_plan(as_pattern(Q9), G, induced=True, distinct=True)
     assert reuse_sources(plan, True, same_lists=True)[1].tolist() == [-1] * 5 + [4]
+
+
+@pytest.mark.parametrize("name", sorted(KIT6))
+def test_hoisted_sets_walk_equals_the_cpu_engine(name):
+    """STMatch's 6-node queries whose levels read hoisted sets, induced, distinct and
+    mappings, on a dense graph: the packed walk equals the CPU engine with every switch."""
+    graph = from_networkx(nx.gnp_random_graph(16, 0.45, seed=7))
+    for distinct in (True, False):
+        plan = build_static_plan(as_pattern(nx.Graph(KIT6[name])), graph, induced=True,
+                                 distinct=distinct)  # fmt: skip
+        hoisted = pack_plan(plan, True, True)
+        k = plan.k
+        assert (hoisted[11 * k + 3 * k * k + 1 : 12 * k + 3 * k * k + 1] >= 0).any()
+        want = cpu_static.count(graph, plan)
+        for switches in SWITCHES:
+            got = PackedWalk(graph, pack_plan(plan, *switches), k, induced=True).count()
+            assert got == want, (name, distinct, switches, got, want)
+
+
+def test_hoist_levels_of_q10():
+    """Q10 in its plan: level 4 (adjacent to 2 alone) reads N(2) - N(0) - N(1) built by
+    level 3, level 5 (adjacent to 3 alone) N(3) - N(0) - N(1) - N(2) built by level 4."""
+    G = from_networkx(nx.gnp_random_graph(12, 0.5, seed=1))
+    plan = build_static_plan(as_pattern(nx.Graph(KIT6["Q10"])), G, induced=True, distinct=True)
+    reuse, below = reuse_sources(plan, True, same_lists=True)
+    hoist = hoist_levels(plan, reuse, below)
+    for i in range(plan.k):
+        codes = {j: c for j, c, *_ in plan.checks(i)}
+        if hoist[i] >= 0:
+            assert hoist[i] == i - 1 and codes[i - 1] == 0
+            assert any(codes[j] == 0 for j in range(i - 1))  # a non-adjacency folded in
+    assert (hoist >= 0).sum() == 2
+    plain = build_static_plan(as_pattern(nx.Graph(KIT6["Q10"])), G, induced=False, distinct=True)
+    assert (hoist_levels(plain, *reuse_sources(plain, True)) == -1).all()  # not induced

@@ -7,7 +7,8 @@ an earlier level ``r`` on every level before ``r`` can start from ``r``'s candid
 passed *all* of ``r``'s checks instead (STMatch's set difference kept for the levels that
 share it). :func:`full_reuse` decides it once per plan; :func:`reuse_sources` gives both
 engines the sources they walk (the CPU engine always, the CUDA engine under
-``StaticTuning.full_raw_reuse``).
+``StaticTuning.full_raw_reuse``). :func:`hoist_levels` moves the part of a level's set that
+depends only on earlier levels up one level (the CUDA engine, ``StaticTuning.hoist_sets``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from .static_plan import StaticPlan
 
-__all__ = ["full_reuse", "full_reuse_levels", "reuse_sources"]
+__all__ = ["full_reuse", "full_reuse_levels", "hoist_levels", "reuse_sources"]
 
 
 def full_reuse(plan: StaticPlan) -> np.ndarray:
@@ -110,4 +111,48 @@ def full_reuse_levels(checks: list[dict]) -> list[int]:
                 if any(c[0] == 0 for c in checks[r].values()):
                     out[i] = r
                 break
+    return out
+
+
+def hoist_levels(plan: StaticPlan, reuse: np.ndarray, below: np.ndarray) -> np.ndarray:
+    """Per level ``i`` of an induced plan, the level ``h = i - 1`` whose extension builds
+    ``i``'s candidates that pass every check against the levels before ``h``, once per image
+    of those levels; ``i`` then reads that set for each image of ``h`` and tests ``h`` alone
+    (STMatch's code motion). -1 where not taken.
+
+    Taken where ``i`` is not adjacent to ``h`` (else ``h``'s list is the short source), the
+    set folds something in (a non-adjacency check, or an intersection of two lists that no
+    reused set gives), ``i`` reads no full set (``below``) and stores no set a later level
+    reads (the hoisted set lives in that slot). STMatch's Q10 (``N(3)`` without the neighbours
+    of 0, 1 and 2, for every image of level 4): level 5 tested four levels a candidate, now
+    one.
+
+    Parameters
+    ----------
+    plan : StaticPlan
+        The plan.
+    reuse, below : numpy.ndarray
+        The sources the engine walks (:func:`reuse_sources`).
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 ``[k]``.
+    """
+    k = plan.k
+    out = np.full(k, -1, dtype=np.int64)
+    if not plan.induced:
+        return out
+    stores = {int(r) for r in below if r >= 0}
+    stores |= {int(r) for i, r in enumerate(reuse) if r >= 0 and below[i] < 0}
+    for i in range(3, k):
+        h = i - 1
+        codes = {c[0]: c[1] for c in plan.checks(i)}
+        if codes.get(h) != 0 or below[i] >= 0 or i in stores:
+            continue
+        before = [codes[j] for j in range(h) if j in codes]
+        folds_non_adjacency = any(c == 0 for c in before)
+        folds_intersection = reuse[i] < 0 and sum(c != 0 for c in before) >= 2
+        if folds_non_adjacency or folds_intersection:
+            out[i] = h
     return out

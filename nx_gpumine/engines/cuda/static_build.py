@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...inputs.static_graph import StaticGraph
-from ...plan.candidate_sources import reuse_sources
+from ...plan.candidate_sources import hoist_levels, reuse_sources
 from ...plan.static_plan import size_needs
 from ..contract import STATIC_MIN_K
 from . import memory
@@ -103,6 +103,11 @@ class StaticTuning:
         among ``r``'s later levels (``reuse_sources(..., same_lists=True)``). Measured on an
         H200 beside STMatch on facebook: Q9 from over 30 s to 3.1 s; taken everywhere it
         would make Q1 2.5x slower, so it is not.
+    hoist_sets : bool
+        Induced plans: a level not adjacent to the level before it reads a set that level's
+        extension built once, its candidates passing every check against the levels before
+        (:func:`~nx_gpumine.plan.candidate_sources.hoist_levels`, STMatch's code motion),
+        and tests the level before it alone.
     """
 
     page_log: int = 10
@@ -112,6 +117,7 @@ class StaticTuning:
     pair_counter_bytes: int = 2 << 30
     heavy_single: int = 64
     full_raw_reuse: bool = True
+    hoist_sets: bool = True
 
 
 #: The measured settings: what the engine runs with unless a caller swaps them.
@@ -148,7 +154,7 @@ def check_k(plan: Any) -> None:
 RAW_ADJ, RAW_ALL = 1, 2
 
 
-def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
+def pack_plan(plan: Any, full_raw_reuse: bool = False, hoist_sets: bool = False) -> np.ndarray:
     """Pack a StaticPlan into the int32 layout of ``static_common.cuh``.
 
     ``full_raw_reuse`` (induced plans; :attr:`StaticTuning.full_raw_reuse`): a level whose
@@ -156,9 +162,13 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
     neighbour among levels ``r`` and after, reads ``r``'s candidates that passed all of them,
     non-adjacency included (:func:`~nx_gpumine.plan.candidate_sources.reuse_sources` with
     ``same_lists``), instead of the plan's reuse of a backward-neighbour intersection.
+
+    ``hoist_sets`` (induced plans; :attr:`StaticTuning.hoist_sets`): the levels
+    :func:`~nx_gpumine.plan.candidate_sources.hoist_levels` names read the set the level
+    before them built (``P_HOIST``, ``P_HOISTS``).
     """
     k = int(plan.k)
-    size = 11 * k + 3 * k * k + 1
+    size = 13 * k + 3 * k * k + 1
     p = np.zeros(size, dtype=np.int32)
     p[0:k] = plan.node_label
     p[k : 2 * k] = plan.loop_req
@@ -216,7 +226,13 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False) -> np.ndarray:
     p[10 * k + k * k : 10 * k + 2 * k * k] = outl.ravel()
     p[10 * k + 2 * k * k : 10 * k + 3 * k * k] = inl.ravel()
     p[10 * k + 3 * k * k] = 1 if plan.induced else 0
-    p[10 * k + 3 * k * k + 1 :] = size_needs(plan)
+    p[10 * k + 3 * k * k + 1 : 11 * k + 3 * k * k + 1] = size_needs(plan)
+    hoist = hoist_levels(plan, reuse, below) if hoist_sets else np.full(k, -1, dtype=np.int64)
+    hoists = np.zeros(k, dtype=np.int64)
+    for i in np.flatnonzero(hoist >= 0):
+        hoists[hoist[i]] |= 1 << int(i)
+    p[11 * k + 3 * k * k + 1 : 12 * k + 3 * k * k + 1] = hoist
+    p[12 * k + 3 * k * k + 1 :] = hoists.astype(np.uint32).view(np.int32)
     return p
 
 

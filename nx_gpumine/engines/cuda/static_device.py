@@ -225,11 +225,12 @@ def plan_data(graph: StaticGraph, plan: Any, ooc: Ooc | None = None) -> dict:
     if d is None or d["graph"]() is not graph:
         d = {"graph": weakref.ref(graph), "tasks": {}, "work": {}}
         entries[dev] = d
-    full = bool(current_tuning().full_raw_reuse)
-    if d.get("packed_full") is not full:  # the packing the tuning in force asks for
+    tuning = current_tuning()
+    switches = (bool(tuning.full_raw_reuse), bool(tuning.hoist_sets))
+    if d.get("packed_as") != switches:  # the packing the tuning in force asks for
         cp = import_cupy()
-        d["packed"] = cp.asarray(pack_plan(plan, full_raw_reuse=full))
-        d["packed_full"] = full
+        d["packed"] = cp.asarray(pack_plan(plan, *switches))
+        d["packed_as"] = switches
     if ooc is None:
         if "root_ok" not in d:  # uploaded on the first in-memory use
             root = None

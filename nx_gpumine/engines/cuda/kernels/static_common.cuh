@@ -55,7 +55,12 @@
 // of the source can never be completed, so they are not walked (not at the count tail's levels,
 // whose formula counts every candidate)
 #define P_NEED (10 * K + 3 * K * K + 1)
-#define P_SIZE (11 * K + 3 * K * K + 1)
+// P_HOIST: per level i, the level h (= i - 1) whose extension builds i's candidates passing
+// every check against the levels before h into i's raw slot, or -1 (plan.candidate_sources
+// hoist_levels); P_HOISTS: per level h, the mask of the levels it builds such sets for
+#define P_HOIST (11 * K + 3 * K * K + 1)
+#define P_HOISTS (12 * K + 3 * K * K + 1)
+#define P_SIZE (13 * K + 3 * K * K + 1)
 
 // ---- control block (u64 words) beyond device_common.cuh's C_COUNT, C_FLAGS
 #define C_ROOTCUR 2

@@ -141,8 +141,9 @@ __device__ __forceinline__ bool emit(Ctx& x, unsigned mo, int c) {
 
 // ------------------------------------------------------------------ candidate sources
 // Where the candidates of level lev come from, with `nmapped` levels mapped (lev itself is
-// not): a raw set stored by an earlier level r (intersection reuse), or the shortest list of
-// a backward neighbour. When the level must exceed f(j) for some earlier j (symmetry
+// not): its hoisted set (built by level h = P_HOIST[lev] for the current images of the levels
+// before h: every check against them holds), a raw set stored by an earlier level r
+// (intersection reuse), or the shortest list of a backward neighbour. When the level must exceed f(j) for some earlier j (symmetry
 // restrictions) and no raw set is stored from this pass, the sorted lists are cut below the
 // largest such f(j) first (binary search); on a label-grouped graph (g.lstart) they are also
 // cut to the level's label range; the shortest cut list is chosen.
@@ -163,6 +164,15 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
   s.off = 0;
   s.len = 0;
   s.skip = 0;
+  // level h's sets are in their slots only when level h was extended under the current
+  // prefix: h < nmapped (as for r below)
+  const int h = sp[P_HOIST + lev];
+  if (h >= 0 && h < nmapped) {
+    s.srcslot = 2 * lev + 1;
+    s.len = x.rsz[lev];
+    s.skip = (1u << h) - 1u;
+    return s;
+  }
   const int r = sp[P_REUSE + lev];
   // r's raw set is in its slot only when level r was extended under the current prefix:
   // r < nmapped (count_level passes nmapped = TAILT; tail levels store nothing)
@@ -222,9 +232,69 @@ __device__ __forceinline__ int source_cand(const Ctx& x, const Source& s, i64 t)
   return (int)t;
 }
 
+// ------------------------------------------------------------------ hoisted sets
+// Level i's hoisted set, built when level h = P_HOIST[i] is extended (levels < h mapped): the
+// candidates passing every check of i against the levels before h, in source order (sorted),
+// into i's raw slot (i stores no raw set of its own: the packing's rule); size in rsz[i].
+// Source: the raw set of i's reused level when h has it, else the shortest list of i's
+// backward neighbours before h (uncut: the set serves every image of h).
+__device__ bool build_hoist(Ctx& x, int i, int h) {
+  const int* sp = x.sp;
+  const Graph& g = x.g;
+  const unsigned before = (1u << h) - 1u;
+  int srcslot = -1, basej = -1;
+  i64 off = 0, len = 0x7fffffffffffffffll;
+  unsigned skip = ~before;  // checks against h and later levels: left to level i
+  const int r = sp[P_REUSE + i];
+  if (r >= 2 && r <= h) {
+    srcslot = 2 * r + 1;
+    len = x.rsz[r];
+    skip |= (unsigned)sp[P_SKIP + i];
+  } else {
+    unsigned bn = (unsigned)sp[P_BN + i] & before;
+    while (bn) {
+      const int j = __ffs(bn) - 1;
+      bn &= bn - 1;
+      const int v = x.path[j];
+      const i64 a = __ldg(g.indptr + v), b = __ldg(g.indptr + v + 1);
+      if (b - a < len) {
+        len = b - a;
+        basej = j;
+        off = a;
+      }
+    }
+  }
+  int n = 0;
+  for (i64 b = 0; b < len; b += 32) {
+    const i64 t = b + x.lane;
+    int ok = 0, c = -1;
+    if (t < len) {
+      c = srcslot >= 0 ? pget(x.ptw, x.pool, x.maxpg, srcslot, t) : __ldg(g.indices + off + t);
+      ok = eval_cand(g, sp, x.path, i, c, basej, off + t, skip, RAW_ALL, h) & 1;
+    }
+    const unsigned m = __ballot_sync(FULLMASK, ok);
+    if (!push_batch(x.ptw, x.pool, x.maxpg, x.npages, x.ctl, 2 * i + 1, n, m, c, x.lane))
+      return false;
+    n += __popc(m);
+  }
+  x.rsz[i] = n;
+  return true;
+}
+
+__device__ __forceinline__ bool build_hoists(Ctx& x, int h) {
+  unsigned m = (unsigned)x.sp[P_HOISTS + h];
+  while (m) {
+    const int i = __ffs(m) - 1;
+    m &= m - 1;
+    if (!build_hoist(x, i, h)) return false;
+  }
+  return true;
+}
+
 // ------------------------------------------------------------------ one level's candidates
 // Fill level lev: filtered set (iterated by the DFS) and, if a later level reuses it, the raw
-// set. At the last level the matches are counted / emitted instead of stored.
+// set; then the hoisted sets of later levels built at lev. At the last level the matches are
+// counted / emitted instead of stored.
 __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
   const int* sp = x.sp;
   const bool last = (lev == K - 1);
@@ -261,8 +331,15 @@ __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
     }
   }
   x.sz[lev] = fsz;
-  x.rsz[lev] = rsz;
-  return true;
+  if (need_raw) x.rsz[lev] = rsz;  // (a hoisted level's rsz is its hoisted set's size)
+  return last || build_hoists(x, lev);
+}
+
+// What later levels read from level r, built with levels < r mapped and r's own candidates
+// not stored (a task starting below r): its raw set and the hoisted sets built at r.
+__device__ __forceinline__ bool prepare_level(Ctx& x, int r) {
+  if (x.sp[P_STORERAW + r]) return extend(x, r, false);
+  return build_hoists(x, r);
 }
 
 // ------------------------------------------------------------------ the count tail
@@ -403,11 +480,10 @@ __device__ int run_dfs(Ctx& x, int L) {
   }
 }
 
-// Recompute the raw sets of levels 2..D-1 that later levels reuse (prefix tasks).
+// Recompute the raw and hoisted sets of levels 2..D-1 that later levels read (prefix tasks).
 __device__ bool seed_prefix(Ctx& x, int D) {
   for (int r = 2; r < D; ++r)
-    if (x.sp[P_STORERAW + r])
-      if (!extend(x, r, false)) return false;
+    if (!prepare_level(x, r)) return false;
   return true;
 }
 
@@ -559,9 +635,8 @@ extern "C" __global__ void __launch_bounds__(WPB * 32)
         i64 e = a.trie1[p1];
         x.path[0] = __ldg(g.owner + e);
         x.path[1] = __ldg(g.indices + e);
-        if (p1 != prev1 && sp[P_STORERAW + 2] && !extend(x, 2, false)) abort = true;
-        if (!abort && tdepth == 3 && p2 != prev2 && sp[P_STORERAW + 3] && !extend(x, 3, false))
-          abort = true;
+        if (p1 != prev1 && !prepare_level(x, 2)) abort = true;
+        if (!abort && tdepth == 3 && p2 != prev2 && !prepare_level(x, 3)) abort = true;
         prev1 = p1;
         prev2 = p2;
         if (!abort && run_dfs(x, tdepth + 1) < 0) abort = true;
