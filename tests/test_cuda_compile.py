@@ -98,6 +98,9 @@ VARIANTS = [
                     "HEAVY_SINGLE": 4,
                 },
                 {"K": 5, "MODE": 2, "NLAB": 0, "ELAB": 0, "ECHK": 1, "HEAVY_SINGLE": 4},
+                # hoisted sets (induced plans, StaticTuning.hoist_sets)
+                {"K": 6, "MODE": 0, "NLAB": 1, "ELAB": 1, "ECHK": 1, "HOIST": 1},
+                {"K": 6, "MODE": 2, "NLAB": 0, "ELAB": 0, "ECHK": 1, "HOIST": 1},
             ]
         )
     ],

@@ -303,3 +303,18 @@ def test_hoist_levels_of_q10():
     assert (hoist >= 0).sum() == 2
     plain = build_static_plan(as_pattern(nx.Graph(KIT6["Q10"])), G, induced=False, distinct=True)
     assert (hoist_levels(plain, *reuse_sources(plain, True)) == -1).all()  # not induced
+
+
+def test_only_plans_with_hoisted_sets_compile_the_hoist_code():
+    """``HOIST`` (a module define): 1 for an induced plan with hoisted sets under the tuning
+    in force, 0 with the switch off and for plans without them (their kernels unchanged)."""
+    from nx_gpumine.engines.cuda import static_build
+
+    G = from_networkx(nx.gnp_random_graph(12, 0.5, seed=1))
+    q10 = nx.Graph(KIT6["Q10"])
+    induced = build_static_plan(as_pattern(q10), G, induced=True, distinct=True)
+    plain = build_static_plan(as_pattern(q10), G, induced=False, distinct=True)
+    assert static_build.kernel_defines(G, induced, 10)["HOIST"] == 1
+    assert static_build.kernel_defines(G, plain, 10)["HOIST"] == 0
+    with static_build.tuned(hoist_sets=False):
+        assert static_build.kernel_defines(G, induced, 10)["HOIST"] == 0

@@ -227,7 +227,7 @@ def pack_plan(plan: Any, full_raw_reuse: bool = False, hoist_sets: bool = False)
     p[10 * k + 2 * k * k : 10 * k + 3 * k * k] = inl.ravel()
     p[10 * k + 3 * k * k] = 1 if plan.induced else 0
     p[10 * k + 3 * k * k + 1 : 11 * k + 3 * k * k + 1] = size_needs(plan)
-    hoist = hoist_levels(plan, reuse, below) if hoist_sets else np.full(k, -1, dtype=np.int64)
+    hoist = plan_hoists(plan, StaticTuning(full_raw_reuse=full_raw_reuse, hoist_sets=hoist_sets))
     hoists = np.zeros(k, dtype=np.int64)
     for i in np.flatnonzero(hoist >= 0):
         hoists[hoist[i]] |= 1 << int(i)
@@ -253,14 +253,24 @@ def kernel_defines(graph: StaticGraph, plan: Any, page_log: int) -> dict[str, in
     nlab = int(graph.node_label is not None and _uses_node_labels(plan))
     elab = int(graph.out_label is not None and _uses_edge_labels(plan))
     echk = int(bool(getattr(plan, "edge_checks", True)) or bool(elab) or bool(plan.induced))
+    tuning = current_tuning()
     return {
         "K": int(plan.k),
         "NLAB": nlab,
         "ELAB": elab,
         "ECHK": echk,
         "LOGP": int(page_log),
-        "HEAVY_SINGLE": int(current_tuning().heavy_single),
+        "HEAVY_SINGLE": int(tuning.heavy_single),
+        "HOIST": int(bool((plan_hoists(plan, tuning) >= 0).any())),
     }
+
+
+def plan_hoists(plan: Any, tuning: StaticTuning) -> np.ndarray:
+    """``P_HOIST`` of ``plan`` under ``tuning``: per level, the level that builds its hoisted
+    set, or -1 (int64 ``[k]``)."""
+    if not (tuning.hoist_sets and plan.induced):
+        return np.full(int(plan.k), -1, dtype=np.int64)
+    return hoist_levels(plan, *reuse_sources(plan, tuning.full_raw_reuse, same_lists=True))
 
 
 def tail_defines(plan: Any, mode: int, tail: bool) -> dict[str, int]:

@@ -10,6 +10,8 @@
 //   ELAB   1 if the graph has edge labels
 //   ECHK   1 if backward-neighbour checks must test direction codes / labels (plan.edge_checks)
 //   LOGP   log2 of the stack page size in ints
+//   HOIST  1 if the packed plan has hoisted sets (P_HOIST; plans without them compile none of
+//          that code: a smaller kernel, compiled faster)
 // (NLAB and ELAB default to 0 in device_common.cuh, the other defaults are below.)
 //
 // The plan is packed by the host (engines/cuda/static_build.py: pack_plan) into one int array,
@@ -27,6 +29,9 @@
 #endif
 #ifndef LOGP
 #define LOGP 10
+#endif
+#ifndef HOIST
+#define HOIST 0
 #endif
 
 #define PAGE (1 << LOGP)

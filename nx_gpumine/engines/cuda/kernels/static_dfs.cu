@@ -164,6 +164,7 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
   s.off = 0;
   s.len = 0;
   s.skip = 0;
+#if HOIST
   // level h's sets are in their slots only when level h was extended under the current
   // prefix: h < nmapped (as for r below)
   const int h = sp[P_HOIST + lev];
@@ -173,6 +174,7 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
     s.skip = (1u << h) - 1u;
     return s;
   }
+#endif
   const int r = sp[P_REUSE + lev];
   // r's raw set is in its slot only when level r was extended under the current prefix:
   // r < nmapped (count_level passes nmapped = TAILT; tail levels store nothing)
@@ -233,6 +235,7 @@ __device__ __forceinline__ int source_cand(const Ctx& x, const Source& s, i64 t)
 }
 
 // ------------------------------------------------------------------ hoisted sets
+#if HOIST
 // Level i's hoisted set, built when level h = P_HOIST[i] is extended (levels < h mapped): the
 // candidates passing every check of i against the levels before h, in source order (sorted),
 // into i's raw slot (i stores no raw set of its own: the packing's rule); size in rsz[i].
@@ -281,13 +284,18 @@ __device__ bool build_hoist(Ctx& x, int i, int h) {
   return true;
 }
 
+#endif
+
+// The hoisted sets level h builds (none in a module compiled without HOIST: the plan has none).
 __device__ __forceinline__ bool build_hoists(Ctx& x, int h) {
+#if HOIST
   unsigned m = (unsigned)x.sp[P_HOISTS + h];
   while (m) {
     const int i = __ffs(m) - 1;
     m &= m - 1;
     if (!build_hoist(x, i, h)) return false;
   }
+#endif
   return true;
 }
 
