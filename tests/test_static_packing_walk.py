@@ -107,8 +107,8 @@ class PackedWalk:
 
     def source(self, path, raws, lev, need_raw):
         h = self.tail_field(1, lev)
-        if 0 <= h < lev:  # the set level h built: every check before h holds
-            return raws[("hoist", lev)], (1 << h) - 1
+        if 0 <= h < lev and raws.get(("hoist", lev)) is not None:
+            return raws[("hoist", lev)], (1 << h) - 1  # every check before h holds
         r = self.field(4, lev)
         if 2 <= r < lev:
             return raws[r], self.field(9, lev)
@@ -158,7 +158,10 @@ class PackedWalk:
         if lev == self.k - 1:
             return len(kids)
         for i in _bits(self.tail_field(2, lev)):
-            self.build_hoist(path, raws, i, lev)
+            if len(kids) < 2:  # build_hoists' `few`: the level reads its own source
+                raws[("hoist", i)] = None
+            else:
+                self.build_hoist(path, raws, i, lev)
         for c in kids:
             path.append(c)
             total += self.extend(path, raws, lev + 1)

@@ -142,7 +142,7 @@ __device__ __forceinline__ bool emit(Ctx& x, unsigned mo, int c) {
 // ------------------------------------------------------------------ candidate sources
 // Where the candidates of level lev come from, with `nmapped` levels mapped (lev itself is
 // not): its hoisted set (built by level h = P_HOIST[lev] for the current images of the levels
-// before h: every check against them holds), a raw set stored by an earlier level r
+// before h: every check against them holds; not when h had too few candidates), a raw set stored by an earlier level r
 // (intersection reuse), or the shortest list of a backward neighbour. When the level must exceed f(j) for some earlier j (symmetry
 // restrictions) and no raw set is stored from this pass, the sorted lists are cut below the
 // largest such f(j) first (binary search); on a label-grouped graph (g.lstart) they are also
@@ -168,7 +168,7 @@ __device__ __forceinline__ Source pick_source(const Ctx& x, int lev, int nmapped
   // level h's sets are in their slots only when level h was extended under the current
   // prefix: h < nmapped (as for r below)
   const int h = sp[P_HOIST + lev];
-  if (h >= 0 && h < nmapped) {
+  if (h >= 0 && h < nmapped && x.rsz[lev] >= 0) {
     s.srcslot = 2 * lev + 1;
     s.len = x.rsz[lev];
     s.skip = (1u << h) - 1u;
@@ -287,13 +287,18 @@ __device__ bool build_hoist(Ctx& x, int i, int h) {
 #endif
 
 // The hoisted sets level h builds (none in a module compiled without HOIST: the plan has none).
-__device__ __forceinline__ bool build_hoists(Ctx& x, int h) {
+// `few`: level h has fewer than two candidates, so a set would serve at most one image of h;
+// none is built and rsz[i] = -1 sends level i to its own source (pick_source).
+__device__ __forceinline__ bool build_hoists(Ctx& x, int h, bool few) {
 #if HOIST
   unsigned m = (unsigned)x.sp[P_HOISTS + h];
   while (m) {
     const int i = __ffs(m) - 1;
     m &= m - 1;
-    if (!build_hoist(x, i, h)) return false;
+    if (few)
+      x.rsz[i] = -1;
+    else if (!build_hoist(x, i, h))
+      return false;
   }
 #endif
   return true;
@@ -340,14 +345,14 @@ __device__ bool extend(Ctx& x, int lev, bool want_filtered) {
   }
   x.sz[lev] = fsz;
   if (need_raw) x.rsz[lev] = rsz;  // (a hoisted level's rsz is its hoisted set's size)
-  return last || build_hoists(x, lev);
+  return last || build_hoists(x, lev, want_filtered && fsz < 2);
 }
 
 // What later levels read from level r, built with levels < r mapped and r's own candidates
 // not stored (a task starting below r): its raw set and the hoisted sets built at r.
 __device__ __forceinline__ bool prepare_level(Ctx& x, int r) {
   if (x.sp[P_STORERAW + r]) return extend(x, r, false);
-  return build_hoists(x, r);
+  return build_hoists(x, r, false);
 }
 
 // ------------------------------------------------------------------ the count tail
