@@ -253,9 +253,13 @@ def _worker(conn, engine: str) -> None:
     from nx_gpumine.errors import WorkLimitError
     from nx_gpumine.inputs.patterns import Pattern
     from nx_gpumine.inputs.static_graph import from_arrays
+    from nx_gpumine.interfaces.cli.warmup import warm_estimates
 
     search_order_from_env()  # BENCH_SEARCH_ORDER: the A/B of issue 33's search order
     static_tuning_from_env()  # BENCH_STATIC_TUNING: e.g. full_raw_reuse=1
+    # the work check (max_work) samples with the CPU engine: its numba compile (30-70 s
+    # cold) is done here, before the first cell, not inside the first estimated cell's call
+    warm_estimates()
     gpu = None
     if engine == "cuda":
         from nx_gpumine.engines.cuda import _runtime

@@ -15,6 +15,7 @@ __all__ = [
     "cmd_info",
     "cmd_warmup",
     "tiny_static_graph",
+    "warm_estimates",
     "warm_isomorphism",
     "warm_up",
 ]
@@ -57,6 +58,21 @@ def warm_static(engine: str) -> None:
     nx.set_edge_attributes(PL, 0, "label")
     count_subgraphs(GL, PL, node_label="label", edge_label="label", engine=engine)
     warm_isomorphism(engine)
+    warm_estimates()
+
+
+def warm_estimates() -> None:
+    """Compile the search-work estimate (``estimate``, and every count given ``max_work``),
+    which samples with the CPU engine whatever engine counts: cold, numba takes 30-70 s
+    for it, which a first ``count_subgraphs(..., engine="cuda", max_work=...)`` paid (STMatch's
+    Q9 on facebook: a 3 s kernel, a 70-80 s first call on an H200's host)."""
+    import networkx as nx
+
+    from ..functions import estimate
+
+    G = tiny_static_graph(False, labels=False, big=True)
+    for induced in (False, True):
+        estimate(G, nx.cycle_graph(4), induced=induced)
 
 
 def warm_isomorphism(engine: str) -> None:
