@@ -141,9 +141,10 @@ __device__ __forceinline__ bool emit(Ctx& x, unsigned mo, int c) {
 
 // ------------------------------------------------------------------ candidate sources
 // Where the candidates of level lev come from, with `nmapped` levels mapped (lev itself is
-// not): its hoisted set (built by level h = P_HOIST[lev] for the current images of the levels
-// before h: every check against them holds; not when h had too few candidates), a raw set stored by an earlier level r
-// (intersection reuse), or the shortest list of a backward neighbour. When the level must exceed f(j) for some earlier j (symmetry
+// not): its hoisted set (built by level h = P_HOIST[lev] for the current images of the
+// levels before h: every check against them holds; none when h had too few candidates), a
+// raw set stored by an earlier level r (intersection reuse), or the shortest list of a
+// backward neighbour. When the level must exceed f(j) for some earlier j (symmetry
 // restrictions) and no raw set is stored from this pass, the sorted lists are cut below the
 // largest such f(j) first (binary search); on a label-grouped graph (g.lstart) they are also
 // cut to the level's label range; the shortest cut list is chosen.
