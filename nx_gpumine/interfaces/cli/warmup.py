@@ -18,6 +18,7 @@ __all__ = [
     "warm_estimates",
     "warm_isomorphism",
     "warm_up",
+    "WARM_KINDS",
 ]
 
 
@@ -58,7 +59,6 @@ def warm_static(engine: str) -> None:
     nx.set_edge_attributes(PL, 0, "label")
     count_subgraphs(GL, PL, node_label="label", edge_label="label", engine=engine)
     warm_isomorphism(engine)
-    warm_estimates()
 
 
 def warm_estimates() -> None:
@@ -117,8 +117,14 @@ def warm_temporal(engine: str) -> None:
         has_motif(g, "triangle", delta=t[3], engine=engine)
 
 
-def warm_up(engine: str, kinds: Sequence[str] = ("static", "temporal")) -> dict[str, float]:
-    """Compile (or load from numba's cache) the engines; seconds per engine family.
+#: The families ``warm_up`` warms: the static and temporal engines, and the search-work
+#: estimate (``estimate``, ``max_work=``), which runs on the CPU engine whatever engine counts.
+WARM_KINDS = ("static", "temporal", "estimate")
+
+
+def warm_up(engine: str, kinds: Sequence[str] = WARM_KINDS) -> dict[str, float]:
+    """Compile (or load from numba's cache) the engines; seconds per engine family
+    (:data:`WARM_KINDS`).
 
     Uses ``nx_gpumine.engines.warmup`` when the engines provide one, else tiny queries through
     the public API, which compiles whatever those calls need however the engines compile.
@@ -126,7 +132,7 @@ def warm_up(engine: str, kinds: Sequence[str] = ("static", "temporal")) -> dict[
     from ... import engines
 
     hook = getattr(engines, "warmup", None)
-    resolved = {kind: resolve_engine(engine, kind) for kind in kinds}
+    resolved = {k: "cpu" if k == "estimate" else resolve_engine(engine, k) for k in kinds}
     times: dict[str, float] = {}
     if hook is not None:  # the engines' own warm-up
         names = tuple(dict.fromkeys(resolved.values()))
@@ -152,7 +158,9 @@ def warm_up(engine: str, kinds: Sequence[str] = ("static", "temporal")) -> dict[
 
 
 def _warm_kind(kind: str, engine: str) -> float:
-    """Seconds to warm one engine family (``"static"`` or ``"temporal"``) in this process."""
+    """Seconds to warm one family of :data:`WARM_KINDS` in this process."""
+    if kind == "estimate":
+        return timed(warm_estimates)[1]
     fn = warm_static if kind == "static" else warm_temporal
     return timed(lambda: fn(engine))[1]
 
