@@ -320,10 +320,12 @@ def test_estimates_of_closed_forms_are_the_answer():
     assert est.work == est.work_bound == 0 and "exact" in str(est)
     est = ng.estimate(nx.star_graph(50), nx.star_graph(3), count="subgraphs")
     assert est.exact and est.count == math.comb(50, 3)
-    K = nx.complete_graph(30)
-    K.remove_edge(0, 1)  # no closed form: sampled (every root fits the default sample)
+    # no closed form: sampled, and every root fits the sample and the estimate's time (K30's
+    # 434 roots did not always, on a loaded 2-core CI machine: 351 counted in one run)
+    K = nx.complete_graph(14)
+    K.remove_edge(0, 1)
     est = ng.estimate(K, nx.complete_graph(4), count="subgraphs", samples=10**6)
-    assert est.exact and est.count == math.comb(30, 4) - math.comb(28, 2) and est.work > 0
+    assert est.exact and est.count == math.comb(14, 4) - math.comb(12, 2) and est.work > 0
 
 
 def test_the_formula_is_decided_once_per_plan_and_the_sums_kept(monkeypatch):
