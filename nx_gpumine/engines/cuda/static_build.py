@@ -14,6 +14,7 @@ Everything here is host arithmetic on the plan and the graph (no device memory i
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -267,10 +268,21 @@ def kernel_defines(graph: StaticGraph, plan: Any, page_log: int) -> dict[str, in
 
 def plan_hoists(plan: Any, tuning: StaticTuning) -> np.ndarray:
     """``P_HOIST`` of ``plan`` under ``tuning``: per level, the level that builds its hoisted
-    set, or -1 (int64 ``[k]``)."""
+    set, or -1 (int64 ``[k]``, read-only; kept per plan and switch, since every call's module
+    key reads it through :func:`kernel_defines`)."""
     if not (tuning.hoist_sets and plan.induced):
         return np.full(int(plan.k), -1, dtype=np.int64)
-    return hoist_levels(plan, *reuse_sources(plan, tuning.full_raw_reuse, same_lists=True))
+    kept = _HOISTS.setdefault(plan, {})
+    full = bool(tuning.full_raw_reuse)
+    if full not in kept:
+        got = hoist_levels(plan, *reuse_sources(plan, full, same_lists=True))
+        got.setflags(write=False)
+        kept[full] = got
+    return kept[full]
+
+
+#: :func:`plan_hoists` of each plan alive, per ``full_raw_reuse`` value.
+_HOISTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def tail_defines(plan: Any, mode: int, tail: bool) -> dict[str, int]:

@@ -63,9 +63,10 @@ def warm_static(engine: str) -> None:
 
 def warm_estimates() -> None:
     """Compile the search-work estimate (``estimate``, and every count given ``max_work``),
-    which samples with the CPU engine whatever engine counts: cold, numba takes 30-70 s
-    for it, which a first ``count_subgraphs(..., engine="cuda", max_work=...)`` paid (STMatch's
-    Q9 on facebook: a 3 s kernel, a 70-80 s first call on an H200's host)."""
+    which samples with the CPU engine whatever engine counts: cold, numba took 33-69 s for
+    it, which a first ``count_subgraphs(..., engine="cuda", max_work=...)`` paid (STMatch's Q9
+    on facebook: a 2.7 s kernel, an 82 s first call on an H200's host, 69 s of it numba;
+    ``benchmarks/probe_first_call.py``)."""
     import networkx as nx
 
     from ..functions import estimate
