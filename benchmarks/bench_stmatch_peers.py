@@ -114,6 +114,11 @@ def graph_arrays(name: str) -> tuple[np.ndarray, np.ndarray, int, str]:
     if name == "facebook":
         a, b, n = facebook_edges()
         return a, b, n, FACEBOOK_SOURCE
+    if name.startswith("fb") and name[2:].isdigit():  # facebook induced on nodes 0..N-1
+        a, b, _ = facebook_edges()
+        n = int(name[2:])
+        keep = (a < n) & (b < n)
+        return a[keep], b[keep], n, f"{FACEBOOK_SOURCE}, induced on nodes 0..{n - 1}"
     from powerlaw_graph import generate
 
     if name == "tiny":
@@ -720,7 +725,7 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("--kit", default=".peers/stmatch", help="the kit's stmatch/ folder")
     ap.add_argument("--work", default="/tmp/stm_work", help="build_peers.sh's WORK folder")
-    ap.add_argument("--graphs", default="facebook,pl1m", help="also: pl10m, tiny")
+    ap.add_argument("--graphs", default="facebook,pl1m", help="also: pl10m, tiny, fbN (facebook induced on nodes 0..N-1)")
     ap.add_argument("--sets", default="ue,l8,l32,uv")
     ap.add_argument("--groups", default="kit,sampled")
     ap.add_argument(

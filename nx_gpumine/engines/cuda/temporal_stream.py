@@ -63,7 +63,7 @@ def stream_plan(
     Streaming turns tail-warp redistribution off in ``kw`` (``tail_ms=0``) when its buffers
     would take more than 1/8 of the budget (:func:`memory.stream_tail`).
     """
-    return _stream_parts(graph, int(plan.l), time_reach(plan), lo, hi, max_device_bytes, what, kw)
+    return _stream_parts(graph, [plan], lo, hi, max_device_bytes, what, kw)
 
 
 def table_stream_plan(
@@ -72,17 +72,19 @@ def table_stream_plan(
     """:func:`stream_plan` of counts of several plans over every root, walked partition by
     partition together (:func:`stream_windows`): partitions sized for the longest motif and
     reaching as far as the farthest-reaching plan."""
-    reaches = [time_reach(p) for p in plans]
-    reach = None if None in reaches else max(reaches)
-    l = max(int(p.l) for p in plans)
-    return _stream_parts(graph, l, reach, 0, graph.m, max_device_bytes, "count", kw)
+    return _stream_parts(graph, plans, 0, graph.m, max_device_bytes, "count", kw)
 
 
 def _stream_parts(
-    graph: TemporalGraph, l: int, reach: float | int | None, lo: int, hi: int,
+    graph: TemporalGraph, plans: list[TemporalPlan], lo: int, hi: int,
     max_device_bytes: int | None, what: str, kw: dict,
 ) -> list[tuple[int, int, int]] | None:  # fmt: skip
+    """The partitions of ``plans``' walks over roots ``[lo, hi)``: sized for the longest
+    motif, each reaching as far as the farthest-reaching plan (None: in memory). The reach is
+    worked out only where the graph does not fit: a repeated call on a resident graph returns
+    before it."""
     max_device_bytes = check_budget(max_device_bytes)
+    l = max(int(p.l) for p in plans)
     cache = graph.device_data(("cuda_temporal", current_device())) or {}
     built_here = _built_here(graph)
     resident = "lists" in cache or ("g" in cache and not built_here)
@@ -108,6 +110,8 @@ def _stream_parts(
                                             labels=labels, tail=tail)  # fmt: skip
     if not tail:
         kw["tail_ms"] = 0.0
+    reaches = [time_reach(p) for p in plans]
+    reach = None if None in reaches else max(reaches)
     parts = memory.stream_partitions(graph.time, reach, lo, hi, max_edges)
     if built_here:  # the partitions stream from the host mirror and need the device's memory
         graph.drop_built_arrays()
