@@ -725,7 +725,11 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("--kit", default=".peers/stmatch", help="the kit's stmatch/ folder")
     ap.add_argument("--work", default="/tmp/stm_work", help="build_peers.sh's WORK folder")
-    ap.add_argument("--graphs", default="facebook,pl1m", help="also: pl10m, tiny, fbN (facebook induced on nodes 0..N-1)")
+    ap.add_argument(
+        "--graphs",
+        default="facebook,pl1m",
+        help="also: pl10m, tiny, fbN (facebook induced on nodes 0..N-1)",
+    )
     ap.add_argument("--sets", default="ue,l8,l32,uv")
     ap.add_argument("--groups", default="kit,sampled")
     ap.add_argument(
