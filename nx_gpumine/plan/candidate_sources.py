@@ -125,7 +125,8 @@ def hoist_levels(plan: StaticPlan, reuse: np.ndarray, below: np.ndarray) -> np.n
     reused set gives), ``i`` reads no full set (``below``) and stores no set a later level
     reads (the hoisted set lives in that slot). STMatch's Q10 (``N(3)`` without the neighbours
     of 0, 1 and 2, for every image of level 4): level 5 tested four levels a candidate, now
-    one.
+    one. The CUDA engine takes them under ``StaticTuning.hoist_sets``, the CPU engine always
+    (over its own sources, every full set).
 
     Parameters
     ----------

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...inputs.label_groups import label_starts
 from ...inputs.static_graph import StaticGraph
-from ...plan.candidate_sources import reuse_sources
+from ...plan.candidate_sources import hoist_levels, reuse_sources
 from ...plan.graphlets import block_formula, graphlet_of
 from ...plan.root_split import static_root_bounds
 from ...plan.static_plan import (
@@ -131,6 +131,7 @@ def _args(graph: StaticGraph, plan: StaticPlan) -> StaticArgs:
         mark_limit=np.int64(MARK_LIMIT),
         reuse=c(reuse),
         reuse_below=c(reuse_below),
+        hoist=c(hoist_levels(plan, reuse, reuse_below), np.int64),
         **{name: c(getattr(plan, name)) for name in _PLAN_INT32},
     )
     return StaticArgs(g, p)

@@ -61,6 +61,10 @@ class StaticPlanArrays(NamedTuple):
     #: before it passed, non-adjacency included (``plan.candidate_sources.reuse_sources``; -1: the
     #: backward-neighbour intersection, or no reuse);
     reuse_below: np.ndarray
+    #: the level ``h = i - 1`` whose every image shares level ``i``'s hoisted set: ``i``'s
+    #: candidates that pass every test against the levels before ``h``, built once per image
+    #: of those levels (``plan.candidate_sources.hoist_levels``; -1: none).
+    hoist: np.ndarray
     #: the earlier levels its image must exceed (CSR over levels).
     sym_ptr: np.ndarray
     sym_level: np.ndarray

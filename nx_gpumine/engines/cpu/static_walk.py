@@ -239,6 +239,45 @@ def _edge_ok(dc, ol, il, req, want_out, want_in, induced):
 
 
 @njit(cache=True)
+def _hoist_filter(row, n, level, f, graph, plan):
+    """Keep in ``row[:n]`` the candidates of ``level`` that pass their own node tests and every
+    test against the levels before ``h = plan.hoist[level]`` (injectivity, non-adjacency);
+    return how many. A hoisted set's build: its candidates are then tested against ``h``
+    alone."""
+    g, pa = graph, plan
+    indptr, indices = g.indptr, g.indices
+    h = pa.hoist[level]
+    lr = pa.loop_req[level]
+    m = 0
+    for y in range(n):
+        c = row[y]
+        ok = indptr[c + 1] - indptr[c] >= pa.min_degree[level]
+        if ok and pa.node_label[level] != -1 and g.node_label[c] != pa.node_label[level]:
+            ok = False
+        if ok and lr == 1:
+            want = pa.loop_label[level]
+            ok = g.loop[c] != 0 and (want == -1 or g.loop_label[c] == want)
+        elif ok and lr == 0:
+            ok = g.loop[c] == 0
+        if ok:
+            for t in range(h):
+                if f[t] == c:
+                    ok = False
+                    break
+        if ok:
+            for t in range(pa.chk_ptr[level], pa.chk_ptr[level + 1]):
+                if pa.chk_code[t] == 0 and pa.chk_level[t] < h:
+                    w = f[pa.chk_level[t]]
+                    if _find(indices, indptr[w], indptr[w + 1], c) >= 0:
+                        ok = False
+                        break
+        if ok:
+            row[m] = c
+            m += 1
+    return m
+
+
+@njit(cache=True)
 def _dfs(graph, plan, run, state):
     """DFS over root entries ``[run.lo, run.hi)``.
 
@@ -277,6 +316,7 @@ def _dfs(graph, plan, run, state):
     chk_ptr, chk_level, chk_code = pa.chk_ptr, pa.chk_level, pa.chk_code
     chk_out, chk_in = pa.chk_out_label, pa.chk_in_label
     bn_ptr, bn_level, reuse, reuse_below = pa.bn_ptr, pa.bn_level, pa.reuse, pa.reuse_below
+    hoist = pa.hoist
     sym_ptr, sym_level = pa.sym_ptr, pa.sym_level
     root_ok, tail_start, tail_kind, tail_indep, size_need = (
         pa.root_ok,
@@ -312,12 +352,27 @@ def _dfs(graph, plan, run, state):
             while ne_lo[lv] < chk_ptr[lv + 1] and chk_level[ne_lo[lv]] < reuse_below[lv]:
                 ne_lo[lv] += 1
     for lv in range(2, k):
-        if bn_ptr[lv + 1] - bn_ptr[lv] == 1 and reuse[lv] < 0 and not full[lv]:
+        if bn_ptr[lv + 1] - bn_ptr[lv] == 1 and reuse[lv] < 0 and not full[lv] and hoist[lv] < 0:
             direct[lv] = True
             j = bn_level[bn_ptr[lv]]
             for t in range(chk_ptr[lv], chk_ptr[lv + 1]):
                 if chk_level[t] == j:
                     dchk[lv] = t
+    # hoisted sets (STMatch's code motion, plan.candidate_sources.hoist_levels): a level i with
+    # hoist[i] = h = i - 1 builds its set once per image of the levels before h, holding the
+    # candidates that pass every test against those levels (hvalid[i]: built for the current
+    # one, of hn[i] candidates; a new image of level h-1 or below re-prepares level h, which
+    # clears it). Its candidates are then tested against level h alone: from check ne_h[i]
+    # and, for injectivity, from level tlo[i]. Other levels: ne_h = ne_lo, tlo = 0.
+    hvalid = np.zeros(k, np.bool_)
+    hn = np.zeros(k, np.int64)
+    ne_h = ne_lo.copy()
+    tlo = np.zeros(k, np.int64)
+    for lv in range(k):
+        if hoist[lv] >= 0:
+            tlo[lv] = hoist[lv]
+            while ne_h[lv] < chk_ptr[lv + 1] and chk_level[ne_h[lv]] < hoist[lv]:
+                ne_h[lv] += 1
     # scratch of a level's build: backward-neighbour levels whose lists are still to intersect,
     # and their list lengths; reused[r]: a later level starts from level r's stored set
     js = np.empty(k, np.int64)
@@ -425,14 +480,21 @@ def _dfs(graph, plan, run, state):
                 return count, rows, e, STOPPED
             if not prepared and level >= 2:
                 # build the candidate range of `level`
+                if level + 1 < k and hoist[level + 1] == level:
+                    hvalid[level + 1] = False  # a new image of the levels before `level`
                 b0 = bn_ptr[level]
                 b1 = bn_ptr[level + 1]
-                # symmetry bound: the candidate must exceed every f(j) of sym_level (-1: none)
+                # symmetry bound: the candidate must exceed every f(j) of sym_level (-1: none);
+                # lbh: of the levels before a hoisted set's h (the bound its build may trim by)
+                hz = hoist[level] >= 0
                 lb = np.int64(-1)
+                lbh = np.int64(-1)
                 for s in range(sym_ptr[level], sym_ptr[level + 1]):
                     v = f[sym_level[s]]
                     if v > lb:
                         lb = v
+                    if hz and sym_level[s] < hoist[level] and v > lbh:
+                        lbh = v
                 # ids [lo_id, hi_id) on a label-grouped graph: the level's label range (a
                 # set a later level reuses keeps every label; hi_id -1: no upper cut)
                 lo_id = np.int64(-1)
@@ -452,6 +514,15 @@ def _dfs(graph, plan, run, state):
                         a0 = lower_bound(indices, a0, a1, first_id)
                     pos[level] = a0
                     end[level] = a1
+                elif hz and hvalid[level]:
+                    # the hoisted set built for this image of the levels before h
+                    n = hn[level]
+                    cnt[level] = n
+                    a0 = 0
+                    if lb >= 0:
+                        a0 = lower_bound(cand[level], 0, n, lb + 1)
+                    pos[level] = a0
+                    end[level] = n
                 else:
                     r = reuse[level]
                     below = reuse_below[level]
@@ -511,7 +582,8 @@ def _dfs(graph, plan, run, state):
                     n = 0
                     first = 0  # js[:first] are consumed by the first intersection or copy
                     # a set no later level reuses may drop ids <= the symmetry bound at once
-                    trim = lb + 1 if (lb >= 0 and not reused[level]) else np.int64(-1)
+                    lbt = lbh if hz else lb
+                    trim = lbt + 1 if (lbt >= 0 and not reused[level]) else np.int64(-1)
                     if lo_id > trim:
                         trim = lo_id
                     marked = False  # True: the copy below applied the level-0 mark filter
@@ -579,6 +651,10 @@ def _dfs(graph, plan, run, state):
                                         row[m] = c
                                         m += 1
                                 n = m
+                    if hz:
+                        n = _hoist_filter(row, n, level, f, graph, plan)
+                        hn[level] = n
+                        hvalid[level] = True
                     cnt[level] = n  # the set's size: what a later level reusing it reads
                     a0 = 0
                     if lb >= 0:  # the range, not the row, starts past the symmetry bound
@@ -677,7 +753,7 @@ def _dfs(graph, plan, run, state):
                 # must stay raw, and a direct level is not copied at all).
                 # Injectivity: the lists hold earlier images too (f(0) is in N(f(1)))
                 ok = True
-                for t in range(level):
+                for t in range(tlo[level], level):
                     if f[t] == c:
                         ok = False
                         break
@@ -706,7 +782,7 @@ def _dfs(graph, plan, run, state):
                 if induced:
                     # non-adjacency to the earlier levels that are not pattern neighbours: no
                     # list to intersect, so one binary search each, after the cheaper tests
-                    for t in range(ne_lo[level], chk_ptr[level + 1]):
+                    for t in range(ne_h[level], chk_ptr[level + 1]):
                         if chk_code[t] == 0:
                             w = f[chk_level[t]]
                             if _find(indices, indptr[w], indptr[w + 1], c) >= 0:
