@@ -161,6 +161,35 @@ def test_temporal_context_stays_in_registers(tmp_path, name, defines):
     assert "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in report, report
 
 
+def _temporal_dfs_usage(tmp_path, defines: dict) -> dict[str, int]:
+    """temporal_dfs's build under ``defines``: stack frame, spill stores and loads (bytes a
+    thread) and registers, from ptxas' resource report."""
+    proc = _nvcc(tmp_path, "temporal_dfs.cu", defines, "-cubin", "--resource-usage")
+    assert proc.returncode == 0, proc.stderr
+    report = proc.stdout + proc.stderr
+    found = re.search(
+        r"Function properties for temporal_dfs\s*\n\s*(\d+) bytes stack frame, (\d+) bytes "
+        r"spill stores, (\d+) bytes spill loads.*?Used (\d+) registers",
+        report,
+        re.S,
+    )
+    assert found, report
+    return dict(zip(("stack", "stores", "loads", "regs"), map(int, found.groups()), strict=True))
+
+
+def _temporal_defines(name: str, delta: int, lazy: int) -> dict:
+    """The engine's macros for catalogue motif ``name`` on a small skewed graph (LAZY_END as
+    given: the window mode of graphs above the tuning's ``lazy_end_edges``)."""
+    from nx_gpumine.engines.cuda.temporal import kernel_defines
+    from nx_gpumine.inputs.generators import skewed_temporal_graph
+    from nx_gpumine.inputs.motifs import named_motif
+    from nx_gpumine.plan.temporal_plan import build_temporal_plan
+
+    g = skewed_temporal_graph(n=200, m=2000, seed=3)
+    plan = build_temporal_plan(named_motif(name, delta, tie="input_order"), g)
+    return {**kernel_defines(plan, g), "LAZY_END": lazy}
+
+
 @NVCC
 def test_temporal_dfs_registers_allow_six_blocks_per_sm(tmp_path):
     """Occupancy guard: the DFS kernel is latency-bound, so its speed follows the resident warps,
@@ -173,39 +202,21 @@ def test_temporal_dfs_registers_allow_six_blocks_per_sm(tmp_path):
     cap_early_walk.json).
     With ``__launch_bounds__(256, 1)`` nvcc took 64-72 registers and every 10M-edge cell ran
     20-40% slower (fourth session)."""
-    from nx_gpumine.engines.cuda.temporal import DEFAULT_TUNING, kernel_defines
-    from nx_gpumine.inputs.generators import skewed_temporal_graph
-    from nx_gpumine.inputs.motifs import named_motif
-    from nx_gpumine.plan.temporal_plan import build_temporal_plan
-
-    def build(defines: dict) -> tuple[int, int, int]:
-        proc = _nvcc(tmp_path, "temporal_dfs.cu", defines, "-cubin", "--resource-usage")
-        assert proc.returncode == 0, proc.stderr
-        report = proc.stdout + proc.stderr
-        found = re.search(
-            r"Function properties for temporal_dfs\s*\n\s*(\d+) bytes stack frame, (\d+) bytes "
-            r"spill stores.*?Used (\d+) registers",
-            report,
-            re.S,
-        )
-        assert found, report
-        return tuple(int(x) for x in found.groups())
+    from nx_gpumine.engines.cuda.temporal import DEFAULT_TUNING
 
     MIN_BLOCKS, SPILL_MAX = DEFAULT_TUNING.min_blocks, DEFAULT_TUNING.spill_max
     assert MIN_BLOCKS == 6
-    g = skewed_temporal_graph(n=200, m=2000, seed=3)
     fallbacks = 0
     for name, lazy in itertools.product(("M1", "M7", "M8", "M10", "M11", "M13"), (0, 1)):
-        plan = build_temporal_plan(named_motif(name, 3600, tie="input_order"), g)
-        defines = {**kernel_defines(plan, g), "LAZY_END": lazy}  # both window modes
-        stack, spill, regs = build(defines)
-        assert regs <= 40, (name, lazy, regs)
-        assert spill <= 256 and stack <= 64, (name, lazy, stack, spill)
-        if stack > SPILL_MAX:  # the engine's choice (temporal_data.kernel): one block per SM fewer
+        defines = _temporal_defines(name, 3600, lazy)  # both window modes
+        use = _temporal_dfs_usage(tmp_path, defines)
+        assert use["regs"] <= 40, (name, lazy, use)
+        assert use["stores"] <= 256 and use["stack"] <= 64, (name, lazy, use)
+        if use["stack"] > SPILL_MAX:  # the engine's choice (temporal_data.kernel): one block fewer
             fallbacks += 1
-            stack, spill, regs = build({**defines, "MIN_BLOCKS": MIN_BLOCKS - 1})
-            assert regs <= 48, (name, lazy, regs)
-        assert stack <= SPILL_MAX, (name, lazy, stack)  # the build the engine runs
+            use = _temporal_dfs_usage(tmp_path, {**defines, "MIN_BLOCKS": MIN_BLOCKS - 1})
+            assert use["regs"] <= 48, (name, lazy, use)
+        assert use["stack"] <= SPILL_MAX, (name, lazy, use)  # the build the engine runs
     assert fallbacks < 12  # most shapes keep six blocks
 
 
@@ -217,25 +228,8 @@ def test_temporal_count_carry_leaves_the_candidate_loop_in_registers(tmp_path):
     vertex of the hot candidate loop to local memory instead of the count (32 bytes of spill
     loads instead of 20; on the H200, 462 MB of local loads in sk10m's M4 at 1 day and 5% more
     time). The carry now adds 2**64 to the count's high word, and the spills stay on the count."""
-    from nx_gpumine.engines.cuda.temporal import kernel_defines
-    from nx_gpumine.inputs.generators import skewed_temporal_graph
-    from nx_gpumine.inputs.motifs import named_motif
-    from nx_gpumine.plan.temporal_plan import build_temporal_plan
-
-    g = skewed_temporal_graph(n=200, m=2000, seed=3)
-    plan = build_temporal_plan(named_motif("M4", 86400, tie="input_order"), g)
-    defines = {**kernel_defines(plan, g), "LAZY_END": 1}
-    proc = _nvcc(tmp_path, "temporal_dfs.cu", defines, "-cubin", "--resource-usage")
-    assert proc.returncode == 0, proc.stderr
-    report = proc.stdout + proc.stderr
-    found = re.search(
-        r"Function properties for temporal_dfs\s*\n\s*\d+ bytes stack frame, (\d+) bytes "
-        r"spill stores, (\d+) bytes spill loads",
-        report,
-    )
-    assert found, report
-    stores, loads = map(int, found.groups())
-    assert loads <= 20 and loads < stores, report
+    use = _temporal_dfs_usage(tmp_path, _temporal_defines("M4", 86400, 1))
+    assert use["loads"] <= 20 and use["loads"] < use["stores"], use
 
 
 def test_static_kernels_share_the_checked_arithmetic():
