@@ -58,6 +58,19 @@ SETTINGS = settings(
 @pytest.fixture(scope="module")
 def client():
     """Two worker processes of one thread each, importing this checkout's nx_gpumine."""
+    yield from _two_workers()
+
+
+@pytest.fixture
+def own_client():
+    """A cluster of its own (as :func:`client`) for a test that kills every worker: the
+    nannies' restart of both at once did not always bring the second back within 120 s on the
+    2-core CI machine (distributed 2026.8.0), which then failed every later test of the module."""
+    yield from _two_workers()
+
+
+def _two_workers():
+    """A two-worker LocalCluster and its client, closed when the generator ends."""
     root = os.path.dirname(os.path.dirname(ng.__file__))
     env = {"NUMBA_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join([root, *_pythonpath()])}
     cluster = distributed.LocalCluster(
@@ -475,8 +488,9 @@ def test_worker_killed_mid_query(client, facebook):
     assert not set(_worker_pids(client).values()) >= set(pids.values())
 
 
-def test_every_worker_killed_graph_reshipped(client, college, monkeypatch):
+def test_every_worker_killed_graph_reshipped(own_client, college, monkeypatch):
     """Both workers die: the scattered graph's last copies are gone; it is sent again."""
+    client = own_client
     reships: list[int] = []
     original = dist._Inputs.reship
 
@@ -504,7 +518,6 @@ def test_every_worker_killed_graph_reshipped(client, college, monkeypatch):
         return [k for k in _our_tasks(client) if k.startswith("nx_gpumine-temporal")]
 
     assert _wait_for(lambda: not left(), 30.0), _task_states(client, left())
-    client.wait_for_workers(2, timeout=120)
 
 
 def test_interrupt_cancels_the_query(client, facebook):
