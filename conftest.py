@@ -39,6 +39,18 @@ def engine(request) -> str:
     return request.param
 
 
+@pytest.fixture
+def unhurried_estimates(monkeypatch):
+    """:func:`nx_gpumine.estimate` with 30 s of sampling time, not 0.3 s: a test that needs
+    every root of a small graph counted (an exact estimate) then does not depend on how busy
+    the machine is (on a loaded 2-core CI machine 0.3 s sometimes counted only part)."""
+    from nx_gpumine.execution.estimate import estimate_plan
+    from nx_gpumine.interfaces import functions
+
+    slow = functools.partial(estimate_plan, max_seconds=30.0)
+    monkeypatch.setattr(functions, "estimate_plan", slow)
+
+
 @functools.cache
 def _share_gpu() -> None:
     """Under pytest-xdist, give this worker process its share of the GPU's memory (once).

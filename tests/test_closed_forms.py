@@ -311,7 +311,7 @@ def test_closed_forms_are_never_refused_by_work_limits():
     assert est.exact and est.count == math.comb(20, 4)
 
 
-def test_estimates_of_closed_forms_are_the_answer():
+def test_estimates_of_closed_forms_are_the_answer(unhurried_estimates):
     """ng.estimate of a closed-form count is its formula: exact, no work, in milliseconds."""
     t = time.perf_counter()
     est = ng.estimate(nx.complete_graph(300), nx.complete_graph(8))

@@ -276,7 +276,7 @@ def test_bound_is_a_python_int_past_64_bits():
         (nx.path_graph(5), nx.empty_graph(1), {}),  # 1-node pattern
     ],
 )
-def test_every_root_sampled_is_exact(G, pattern, kw):
+def test_every_root_sampled_is_exact(G, pattern, kw, unhurried_estimates):
     est = ng.estimate(G, pattern, samples=10**6, **kw)
     real = ng.count_subgraphs(G, pattern, engine="cpu", **kw)
     assert est.exact and est.count == est.count_low == est.count_high == real

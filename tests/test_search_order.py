@@ -192,7 +192,7 @@ def test_engines_choose_their_order(monkeypatch):
     assert cuda.search_order(S, triangle) == "degree"  # then the DFS, cut by degree order
 
 
-def test_estimates_sample_the_searched_copy(monkeypatch):
+def test_estimates_sample_the_searched_copy(monkeypatch, unhurried_estimates):
     # a small graph: every root is sampled, so the estimates are exact and repeatable
     G = nx.barabasi_albert_graph(60, 3, seed=2)
     S = ng.from_networkx(nx.relabel_nodes(G, {v: 59 - v for v in G}))
