@@ -150,10 +150,13 @@ def test_test_extra_runs_the_tests_and_dev_adds_lint_and_docs():
     commands = re.findall(r"^```bash\n(.*?)\n```", quickstart, re.MULTILINE | re.DOTALL)
     assert commands == [
         "python3 -m pip install -e . && python3 -m nx_gpumine demo",
-        "python3 -m pip install -e '.[dev]' && python3 -m pytest -q",
+        "python3 -m pip install -e '.[dev]' && python3 -m pytest -q -n auto --dist loadfile",
     ]
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "python3 -m pip install -q -e '.[dev]' && python3 -m pytest -q" in ci
+    assert (
+        "python3 -m pip install -q -e '.[dev]' && python3 -m pytest -q -n auto --dist loadfile"
+        in ci
+    )
     for extra in extras:
         assert f"| `{extra}` |" in quickstart, extra
 
