@@ -249,6 +249,11 @@ def test_named_motifs_are_resolved_once_per_name_delta_and_tie():
     for delta in (3600, 86400, 3600):
         want = count_motifs(g, named_motif("M4", delta=delta, tie="input_order"))
         assert count_motifs(g, "M4", delta=delta, tie="input_order") == want > 0
+    # the second 3600 reads no catalogue: the call's motif and plan are kept with g
+    info = motif_args._catalogue_motif.cache_info()
+    assert (info.hits, info.misses) == (0, 2), info
+    other = load_collegemsg(3000)  # another graph: its first call takes the kept motif
+    assert count_motifs(other, "M4", delta=3600, tie="input_order") == want
     info = motif_args._catalogue_motif.cache_info()
     assert (info.hits, info.misses) == (1, 2), info
     assert count_motifs(g, "M4", delta=1) == count_motifs(g, "M4", delta=1.0)

@@ -9,6 +9,7 @@ name (``"M4"``, ``"triangle"``, ``"01 12 20"``...), a list of ``(a, b)`` edges, 
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,7 +40,7 @@ __all__ = ["count_motifs", "motif_counts", "find_motifs", "has_motif", "motif_ce
 def _check_columns(graph_kw: Mapping) -> None:
     """Column / attribute name options must be names (a dict for ``node_label`` is refused)."""
     for key in ("source", "target", "time"):
-        if not isinstance(graph_kw.get(key), str | int):
+        if not isinstance(graph_kw.get(key), (str, int)):
             raise QueryError(f"{key} must be a column or attribute name, got {graph_kw.get(key)!r}")
     for key in ("edge_label", "node_label"):
         value = graph_kw.get(key)
@@ -63,13 +64,39 @@ _COLUMN_ARGS = ("source", "target", "time", "edge_label", "node_label", "node_la
 def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, columns: tuple) -> tuple:
     """The graph, motif (in the graph's time units) and plan of a call; ``columns``: its
     ``source``, ``target``, ``time``, ``edge_label``, ``node_label`` and ``node_labels``, in
-    this order."""
+    this order. A motif given by name or text, with a plain ``delta`` and ``tie``, is read
+    once per graph (kept with it: :func:`_asked_key`)."""
     graph_kw = dict(zip(_COLUMN_ARGS, columns, strict=True))
     _check_columns(graph_kw)
     graph = as_temporal_graph(G, **graph_kw)
+    key = _asked_key(motif, delta, tie)
+    if key is None:
+        return graph, *_motif_and_plan(graph, motif, delta, tie)
+    m, plan = graph.derived(key, lambda: _motif_and_plan(graph, motif, delta, tie))
+    return graph, m, plan
+
+
+def _motif_and_plan(graph: TemporalGraph, motif: Any, delta: Any, tie: str | None) -> tuple:
     m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
     check_motif_limits(m, time_span(graph))
-    return graph, m, temporal_plan(m, graph)
+    return m, temporal_plan(m, graph)
+
+
+#: The types of ``delta`` whose values name the same window wherever they are equal.
+_PLAIN_DELTAS = (int, float, str, datetime.timedelta, type(None), type(UNSET))
+
+
+def _asked_key(motif: Any, delta: Any, tie: Any) -> tuple | None:
+    """The key under which a call's motif and plan are kept with its graph: the catalogue
+    name, ``delta`` and ``tie`` with their types (``1`` and ``1.0`` stay apart); None for
+    anything else (a motif object, edges, query text, which may name a motif file that
+    changes, a numpy or pandas delta), which is read anew each call (a call of a few hundred
+    microseconds spent 5-8 of them here)."""
+    if type(motif) is not str or "pattern:" in motif or type(delta) not in _PLAIN_DELTAS:
+        return None
+    if tie is not None and type(tie) is not str:
+        return None
+    return ("asked_motif", motif, type(delta).__name__, delta, tie)
 
 
 def _is_edge(x: Any) -> bool:
