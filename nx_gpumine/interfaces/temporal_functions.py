@@ -64,7 +64,7 @@ _COLUMN_ARGS = ("source", "target", "time", "edge_label", "node_label", "node_la
 def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, columns: tuple) -> tuple:
     """The graph, motif (in the graph's time units) and plan of a call; ``columns``: its
     ``source``, ``target``, ``time``, ``edge_label``, ``node_label`` and ``node_labels``, in
-    this order. A motif given by name or text, with a plain ``delta`` and ``tie``, is read
+    this order. A motif given by catalogue name, with a plain ``delta`` and ``tie``, is read
     once per graph (kept with it: :func:`_asked_key`)."""
     graph_kw = dict(zip(_COLUMN_ARGS, columns, strict=True))
     _check_columns(graph_kw)
@@ -77,6 +77,7 @@ def _prepare(G: Any, motif: Any, delta: Any, tie: str | None, columns: tuple) ->
 
 
 def _motif_and_plan(graph: TemporalGraph, motif: Any, delta: Any, tie: str | None) -> tuple:
+    """The motif in ``graph``'s time units, checked against its time span, and its plan."""
     m = motif_in_units(as_motif(motif, delta, tie), graph.time_spec)
     check_motif_limits(m, time_span(graph))
     return m, temporal_plan(m, graph)
