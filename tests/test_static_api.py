@@ -234,6 +234,27 @@ def test_engine_ranges_add_up():
         cpu.count(g, plan, 0, len(g.indices) + 1)
 
 
+def test_kernel_arguments_are_kept_with_the_graph_and_the_plan():
+    """A repeated engine call rebuilds no kernel argument: the graph's are kept with the graph,
+    the plan's with the plan while it lives (the estimate makes hundreds of one-root calls);
+    the mark limit is read per call."""
+    import gc
+
+    g = ng.from_networkx(nx.barabasi_albert_graph(200, 3, seed=4))
+    plan = build_static_plan(Pattern.named("diamond"), g, induced=True, distinct=False)
+    first, again = cpu._args(g, plan), cpu._args(g, plan)
+    assert first.graph is again.graph and first.plan.reuse is again.plan.reuse
+    assert first.plan.hoist is again.plan.hoist and first.plan.root_ok is again.plan.root_ok
+    other = build_static_plan(Pattern.named("diamond"), g, induced=False, distinct=False)
+    assert cpu._args(g, other).graph is first.graph  # the graph's: one set for every plan
+    assert cpu._args(g, other).plan.reuse is not first.plan.reuse
+    assert cpu.count(g, plan, 0, 5) == cpu.count(g, plan, 0, 5)  # one-root-range calls
+    held = len(cpu._PLAN_FIELDS)
+    del other
+    gc.collect()
+    assert len(cpu._PLAN_FIELDS) == held - 1  # a freed plan's arrays go with it
+
+
 def test_count_overflow_is_detected():
     from nx_gpumine.engines.checks import INT64_MAX, checked_sum, checked_total
 
