@@ -25,6 +25,16 @@ for c in ${CELLS//,/ }; do
     >>"$OUT/cells.jsonl" 2>>"$OUT/cells.err"
   echo "cell $c at $((SECONDS - T0)) s"
 done
+# the same cells in STMatch's matching order (the query file's: 0..k-1), to tell the order
+# from the kernel
+for c in ${CELLS//,/ }; do
+  IFS=: read -r g q s <<<"$c"
+  k=$(grep -c '^v ' ".peers/stmatch/data/pattern/${q#Q}.g")
+  # shellcheck disable=SC2046
+  timeout 120 python3 benchmarks/probe_static_cell.py $(cell_args "$c") --repeat 5 \
+    --order "$(seq -s, 0 $((k - 1)))" >>"$OUT/cells_file_order.jsonl" 2>>"$OUT/cells.err"
+  echo "cell $c in the file's order at $((SECONDS - T0)) s"
+done
 for c in ${NCU_CELLS//,/ }; do
   # shellcheck disable=SC2046
   timeout 200 ncu --kernel-name regex:static --launch-count "${NCU_LAUNCHES:-4}" \
@@ -36,9 +46,10 @@ for c in ${NCU_CELLS//,/ }; do
 done
 python3 - "$OUT" <<'PY'
 import json, sys
-for line in open(f"{sys.argv[1]}/cells.jsonl"):
+for name in ("cells.jsonl", "cells_file_order.jsonl"):
+  for line in open(f"{sys.argv[1]}/{name}"):
     if line.startswith("{"):
         r = json.loads(line)
-        print(r["cell"], r["count"], "kernel %.3f ms" % r["kernel_ms"], "call %.3f ms" % r["wall_ms"],
+        print(name, r["cell"], r["count"], "kernel %.3f ms" % r["kernel_ms"], "call %.3f ms" % r["wall_ms"],
               "plan", r["plan"], "strategy", r["stats"].get("strategy"))
 PY

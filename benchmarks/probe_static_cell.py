@@ -10,7 +10,8 @@ line: the count, the median kernel ms (the engine's CUDA events) and whole-call 
 ``--repeat`` calls, the plan (order, reuse sources, hoisted levels, count tail) of the plan the
 engine counts (the distinct sibling, on the search copy where execution moves it) and the
 engine's statistics of the last call (strategy, launches); ``BENCH_STATIC_TUNING`` as
-``bench_stmatch_peers.py`` reads it. Under
+``bench_stmatch_peers.py`` reads it; ``--order`` replaces the plan's matching order (an A/B
+of the order alone, e.g. STMatch's, which is the query file's). Under
 ``ncu --kernel-name regex:static --launch-count N`` it profiles the cell's kernels.
 """
 
@@ -37,6 +38,7 @@ import nx_gpumine as ng  # noqa: E402
 from nx_gpumine.execution.static import on_search_copy  # noqa: E402
 from nx_gpumine.inputs.patterns import as_pattern  # noqa: E402
 from nx_gpumine.inputs.static_graph import from_arrays  # noqa: E402
+from nx_gpumine.plan import static_plan as static_plan_module  # noqa: E402
 from nx_gpumine.plan.candidate_sources import hoist_levels, reuse_sources  # noqa: E402
 from nx_gpumine.plan.static_plan import distinct_sibling, static_plan  # noqa: E402
 
@@ -66,13 +68,20 @@ def main() -> None:
     ap.add_argument("--kit", type=Path, default=Path(".peers/stmatch"))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--engine", default="cuda")
+    ap.add_argument("--order", help="the matching order, as pattern nodes (e.g. 0,1,2,3,4: "
+                    "STMatch's, the file's order) instead of the plan's own")  # fmt: skip
     a = ap.parse_args()
+    if a.order:  # every plan built in this process takes it (symmetry conditions follow it)
+        order = [int(v) for v in a.order.split(",")]
+        static_plan_module._plan_order = lambda pattern, freq: list(order)
     if a.engine == "cuda":
         static_tuning_from_env()  # BENCH_STATIC_TUNING, as bench_stmatch_peers.py reads it
     src, dst, n, source = graph_arrays(a.graph)
     graph = from_arrays(src, dst, num_nodes=n)
     k, edges, _ = peer_io.read_stmatch_pattern(a.kit / "data" / "pattern" / f"{a.query[1:]}.g")
-    pattern = nx.Graph(edges)
+    pattern = nx.Graph()
+    pattern.add_nodes_from(range(k))  # pattern node i is the file's vertex i (for --order)
+    pattern.add_edges_from(edges)
     kw = dict(induced=a.induced, count="mappings", engine=a.engine)
     t0 = time.perf_counter()
     count = ng.count_subgraphs(graph, pattern, **kw)
@@ -93,6 +102,7 @@ def main() -> None:
     stats = {k: v for k, v in last_run.items() if isinstance(v, int | float | str | tuple)}
     print(json.dumps({
         "cell": [a.graph, a.query, "uv" if a.induced else "ue"],
+        "order_given": a.order,
         "graph_source": source,
         "k": k,
         "count": int(count),
