@@ -386,7 +386,29 @@ def test_graph_scattered_once_per_graph(client):
     key = (id(graph), client.id)
     del graph
     gc.collect()
-    assert key not in dist._SHIPPED
+    assert key[0] in dist._DEAD  # noted by the finalizer; the entry goes at the next look
+    other = from_arrays(edges[:, 0], edges[:, 1])
+    ng.count_subgraphs(other, "triangle", client=client)
+    assert key not in dist._SHIPPED or key[0] == id(other)
+
+
+def test_finalizer_inside_the_shipping_lock_does_not_hang():
+    """The collector may finalize a shipped graph inside a ``with _LOCK`` block of the same
+    thread (``client.submit`` allocates): the finalizer must not wait for the lock (a CI run
+    hung there in test_temporal_property)."""
+    done = threading.Event()
+
+    def collect_inside_the_lock():
+        with dist._LOCK:
+            dist._forget(-1)  # what weakref.finalize runs for a collected graph
+        done.set()
+
+    worker = threading.Thread(target=collect_inside_the_lock, daemon=True)
+    worker.start()
+    assert done.wait(10), "the finalizer waited for the lock its own thread holds"
+    with dist._LOCK:
+        dist._drop_dead()
+    assert -1 not in dist._DEAD
 
 
 def test_default_client_and_errors(client):

@@ -140,6 +140,7 @@ class _Shipped:
 _LOCK = threading.Lock()
 _SHIPPED: dict[tuple[int, str], _Shipped] = {}  # (id(graph), client.id) -> _Shipped
 _WATCHED: set[int] = set()  # ids of graphs with a finalizer that drops their entries
+_DEAD: list[int] = []  # ids of graphs collected since the last look (:func:`_forget`)
 
 
 def _stamp(graph: Any) -> tuple:
@@ -152,7 +153,18 @@ def _stamp(graph: Any) -> tuple:
 
 
 def _forget(graph_id: int) -> None:
-    with _LOCK:
+    """A shipped graph's finalizer: note its id, whose entries go at the next look
+    (:func:`_drop_dead`). It takes no lock: the collector may run it inside a ``with _LOCK``
+    block of this very thread (a ``client.submit`` that allocates), where waiting for the
+    lock hung the query for good (a CI run of test_dask's property test)."""
+    _DEAD.append(graph_id)  # atomic under the GIL
+
+
+def _drop_dead() -> None:
+    """Drop the entries of the graphs collected since the last look (the caller holds
+    ``_LOCK``), before an id is looked up: a new graph may reuse a dead one's id."""
+    while _DEAD:
+        graph_id = _DEAD.pop()
         _WATCHED.discard(graph_id)
         for key in [k for k in _SHIPPED if k[0] == graph_id]:
             del _SHIPPED[key]
@@ -172,6 +184,7 @@ def _shipped_graph(client: Any, graph: Any, refresh: bool = False) -> _Shipped:
     key = (id(graph), client.id)
     stamp = _stamp(graph)
     with _LOCK:
+        _drop_dead()
         entry = _SHIPPED.get(key)
     if entry is not None and not refresh and entry.stamp == stamp:
         if entry.future.status == "finished":
@@ -179,6 +192,7 @@ def _shipped_graph(client: Any, graph: Any, refresh: bool = False) -> _Shipped:
     future = _scatter(client, _shippable(graph))
     entry = _Shipped(stamp, future)
     with _LOCK:
+        _drop_dead()
         _SHIPPED[key] = entry
         watch = id(graph) not in _WATCHED
         _WATCHED.add(id(graph))
